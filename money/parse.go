@@ -1,0 +1,36 @@
+package money
+
+import "fmt"
+
+// Parse converts an amount in major units, written as exact decimal text (a
+// json.Number or a JSON string), into minor units of cur: Parse("12.50", USD)
+// is 1250.
+//
+// The text is one or more ASCII digits, optionally followed by a dot and one
+// or more digits; leading zeros are allowed ("007" is 7). Signs, exponents,
+// spaces, ".5" and "5." are ErrFormat. Digits beyond cur.Exponent are
+// ErrTooManyDecimals unless they are all zeros: the value is still exact, so
+// "10.500" USD is 1050 and "100.0" JPY is 100. Zero is ErrNotPositive, and
+// more than MaxMajor major units is ErrTooLarge.
+//
+// Errors match the sentinels with errors.Is; their text names the currency
+// and is meant to be shown as a field error.
+func Parse(text string, cur Currency) (int64, error) {
+	if cur.Exponent < 0 || cur.Exponent > maxExponent {
+		return 0, ErrInvalid
+	}
+	v, err := scaled(text, cur.Exponent, MaxMajor)
+	switch err {
+	case nil:
+	case ErrTooManyDecimals:
+		return 0, detail(err, fmt.Sprintf("has more decimal places than %s allows (%d)", cur.Code, cur.Exponent))
+	case ErrTooLarge:
+		return 0, detail(err, fmt.Sprintf("must be at most %d %s", MaxMajor, cur.Code))
+	default:
+		return 0, err
+	}
+	if v == 0 {
+		return 0, ErrNotPositive
+	}
+	return v, nil
+}
