@@ -1,0 +1,33 @@
+package india
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrInvalidPeriod is returned (wrapped) by ParsePeriod for text that is not
+// a "YYYY-MM" month.
+var ErrInvalidPeriod = errors.New("invalid period")
+
+// ParsePeriod parses a GST return period "YYYY-MM" (GSTR-3B is monthly) and
+// returns the calendar month in IST as the half-open interval [start, end).
+// Both instants are returned in UTC, like every timestamp the API returns
+// (DESIGN.md §5); use .In(IST) to show them as Indian dates.
+func ParsePeriod(s string) (start, end time.Time, err error) {
+	if len(s) != 7 || s[4] != '-' {
+		return time.Time{}, time.Time{}, fmt.Errorf("%w: %q is not YYYY-MM", ErrInvalidPeriod, s)
+	}
+	year, ok1 := parseDigits(s[:4])
+	month, ok2 := parseDigits(s[5:])
+	if !ok1 || !ok2 || month < 1 || month > 12 {
+		return time.Time{}, time.Time{}, fmt.Errorf("%w: %q is not YYYY-MM", ErrInvalidPeriod, s)
+	}
+	first := time.Date(year, time.Month(month), 1, 0, 0, 0, 0, IST)
+	return first.UTC(), first.AddDate(0, 1, 0).UTC(), nil
+}
+
+// PeriodOf returns the GST month "YYYY-MM" that contains t, in IST.
+func PeriodOf(t time.Time) string {
+	return t.In(IST).Format("2006-01")
+}
