@@ -1,0 +1,254 @@
+package documents
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jung-kurt/gofpdf"
+)
+
+// Page geometry in millimetres (A4 portrait).
+const (
+	pageW       = 210.0
+	pageH       = 297.0
+	margin      = 16.0
+	contentW    = pageW - 2*margin
+	labelW      = 50.0
+	footerTop   = pageH - margin - 12
+	tableBottom = footerTop - 3 // rows that would pass this start a new page
+	lineH       = 4.3
+	cellPad     = 1.6
+)
+
+type rgb struct{ r, g, b int }
+
+var (
+	colInk    = rgb{33, 37, 41}
+	colMuted  = rgb{96, 104, 114}
+	colAccent = rgb{22, 58, 99}
+	colRule   = rgb{214, 219, 225}
+	colTint   = rgb{241, 245, 250}
+	colWarnBg = rgb{255, 243, 205}
+	colWarnFg = rgb{133, 77, 14}
+)
+
+// firaFooter is the disclaimer DESIGN.md §7 asks for: the advice is payoutd's
+// own, and only the bank's e-FIRA is the legal record.
+const firaFooter = "This is payoutd's own advice of the inward remittance described above, " +
+	"produced from its settlement records; it is not issued by a bank. The e-FIRA issued " +
+	"by the AD (Authorised Dealer) bank that received the funds remains the legal record " +
+	"of this remittance."
+
+// RenderFIRA draws the advice as a one-page A4 PDF. The bytes depend only on
+// f: the document dates are GeneratedAt, resources are written in sorted
+// order and page streams are left uncompressed, so the same FIRA always
+// renders to the same file and can be re-generated instead of stored.
+func RenderFIRA(f FIRA) ([]byte, error) {
+	if f.ID == "" || f.GeneratedAt.IsZero() {
+		return nil, errFIRAIncomplete
+	}
+	pdf := gofpdf.New("P", "mm", "A4", "")
+	pdf.SetCompression(false)
+	pdf.SetCatalogSort(true)
+	pdf.SetCreationDate(f.GeneratedAt.UTC())
+	pdf.SetModificationDate(f.GeneratedAt.UTC())
+	pdf.SetTitle("Foreign Inward Remittance Advice "+f.ID, true)
+	pdf.SetSubject("Inward remittance for payment "+f.PaymentID, true)
+	pdf.SetAuthor("payoutd", true)
+	pdf.SetCreator("payoutd", true)
+	pdf.AddUTF8FontFromBytes(fontFamily, "", dejaVuSans)
+	pdf.AddUTF8FontFromBytes(fontFamily, "B", dejaVuSansBold)
+	pdf.SetMargins(margin, margin, margin)
+	pdf.SetAutoPageBreak(false, 0)
+
+	d := &firaDoc{pdf: pdf}
+	pdf.SetFooterFunc(d.footer)
+	pdf.AddPage()
+	d.header(f)
+	if !f.Livemode {
+		d.sandboxBanner()
+	}
+	d.summary(f)
+	for _, s := range firaSections(f) {
+		d.section(s)
+	}
+
+	var buf bytes.Buffer
+	if err := pdf.Output(&buf); err != nil {
+		return nil, fmt.Errorf("documents: render FIRA %s: %w", f.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// firaDoc keeps the drawing helpers small; y is where the next block starts.
+type firaDoc struct {
+	pdf *gofpdf.Fpdf
+	y   float64
+}
+
+func (d *firaDoc) font(style string, size float64, c rgb) {
+	d.pdf.SetFont(fontFamily, style, size)
+	d.pdf.SetTextColor(c.r, c.g, c.b)
+}
+
+func (d *firaDoc) text(x, y, w, h float64, s, align string) {
+	d.pdf.SetXY(x, y)
+	d.pdf.CellFormat(w, h, clean(s), "", 0, align, false, 0, "")
+}
+
+func (d *firaDoc) fill(c rgb) { d.pdf.SetFillColor(c.r, c.g, c.b) }
+func (d *firaDoc) draw(c rgb) { d.pdf.SetDrawColor(c.r, c.g, c.b) }
+
+func (d *firaDoc) header(f FIRA) {
+	d.font("B", 18, colAccent)
+	d.text(margin, margin, contentW, 9, "Foreign Inward Remittance Advice", "L")
+	d.font("", 9, colMuted)
+	d.text(margin, margin+9, contentW, 5, "payoutd · advice of a cross-border receipt credited in INR", "L")
+
+	d.draw(colAccent)
+	d.pdf.SetLineWidth(0.6)
+	d.pdf.Line(margin, margin+16, margin+contentW, margin+16)
+
+	top := margin + 19
+	for i, kv := range [][2]string{{"FIRA NUMBER", f.ID}, {"GENERATED", firaTime(f.GeneratedAt)}} {
+		x := margin + float64(i)*contentW/2
+		d.font("", 7.5, colMuted)
+		d.text(x, top, contentW/2, 4, kv[0], "L")
+		d.font("B", 10.5, colInk)
+		d.text(x, top+4.2, contentW/2, 5.5, kv[1], "L")
+	}
+	d.y = top + 13
+}
+
+// sandboxBanner marks test documents so one is never mistaken for evidence
+// of money received.
+func (d *firaDoc) sandboxBanner() {
+	d.fill(colWarnBg)
+	d.draw(colWarnFg)
+	d.pdf.SetLineWidth(0.4)
+	d.pdf.Rect(margin, d.y, contentW, 12, "DF")
+	d.font("B", 11, colWarnFg)
+	d.text(margin+4, d.y+1.5, contentW-8, 5.5, "SANDBOX — not a real remittance", "L")
+	d.font("", 8, colWarnFg)
+	d.text(margin+4, d.y+6.5, contentW-8, 4.5,
+		"Generated from a sandbox payment. No money moved; do not use it for accounting, GST or income tax.", "L")
+	d.y += 16
+}
+
+// summary repeats the two figures people look for first, large, above the
+// detailed table.
+func (d *firaDoc) summary(f FIRA) {
+	const h = 22.0
+	d.fill(colTint)
+	d.pdf.Rect(margin, d.y, contentW, h, "F")
+	d.fill(colAccent)
+	d.pdf.Rect(margin, d.y, 1.4, h, "F")
+
+	d.font("", 7.5, colMuted)
+	d.text(margin+6, d.y+3, 90, 4, "AMOUNT CREDITED", "L")
+	d.font("B", 21, colAccent)
+	d.text(margin+6, d.y+7.5, 100, 10, "₹"+FormatINR(f.AmountINR), "L")
+
+	right := margin + contentW - 6 - 80
+	d.font("", 7.5, colMuted)
+	d.text(right, d.y+3, 80, 4, "AMOUNT REMITTED", "R")
+	d.font("B", 12, colInk)
+	d.text(right, d.y+7.7, 80, 6, firaForeign(f), "R")
+	if rate := firaRate(f); rate != "" {
+		d.font("", 8.5, colMuted)
+		d.text(right, d.y+14, 80, 4.5, "at "+rate, "R")
+	}
+	d.y += h + 5
+}
+
+// section draws a titled band followed by its label/value rows.
+func (d *firaDoc) section(s firaSection) {
+	const bandH = 6.5
+	d.ensure(bandH + lineH + 2*cellPad)
+	d.fill(colTint)
+	d.pdf.Rect(margin, d.y, contentW, bandH, "F")
+	d.font("B", 8.5, colAccent)
+	d.text(margin+3, d.y+1, contentW-6, bandH-2, strings.ToUpper(s.title), "L")
+	d.y += bandH
+	for _, r := range s.rows {
+		d.row(r)
+	}
+	d.y += 3
+}
+
+// row wraps the value to the column, so long bank names or purpose texts
+// grow the row instead of running off the page.
+func (d *firaDoc) row(r firaRow) {
+	value := clean(r.value)
+	if value == "" {
+		value = firaDash
+	}
+	style := ""
+	if r.strong {
+		style = "B"
+	}
+	d.font(style, 9, colInk)
+	valueW := contentW - labelW
+	lines := d.pdf.SplitText(value, valueW-2*cellPad)
+	h := float64(len(lines))*lineH + 2*cellPad
+	d.ensure(h)
+
+	d.font("", 8.5, colMuted)
+	d.text(margin+3, d.y+cellPad, labelW-3, lineH, r.label, "L")
+	d.font(style, 9, colInk)
+	for i, l := range lines {
+		d.text(margin+labelW, d.y+cellPad+float64(i)*lineH, valueW, lineH, l, "L")
+	}
+	d.y += h
+	d.draw(colRule)
+	d.pdf.SetLineWidth(0.2)
+	d.pdf.Line(margin, d.y, margin+contentW, d.y)
+}
+
+// ensure starts a new page when h more millimetres would reach the footer;
+// only pathological input (very long texts) ever gets there.
+func (d *firaDoc) ensure(h float64) {
+	if d.y+h <= tableBottom {
+		return
+	}
+	d.pdf.AddPage()
+	d.y = margin
+}
+
+func (d *firaDoc) footer() {
+	d.draw(colRule)
+	d.pdf.SetLineWidth(0.3)
+	d.pdf.Line(margin, footerTop, margin+contentW, footerTop)
+	d.font("", 7.5, colMuted)
+	d.pdf.SetXY(margin, footerTop+2)
+	d.pdf.MultiCell(contentW, 3.6, firaFooter, "", "L", false)
+}
+
+// maxFieldRunes bounds one value so a single field cannot outgrow a page.
+const maxFieldRunes = 300
+
+// clean makes caller text safe for the embedded font: control characters
+// become spaces, and runes outside the Basic Multilingual Plane, which the
+// PDF writer's width tables cannot index, become "?".
+func clean(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxFieldRunes {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r == utf8.RuneError, r > 0xFFFF:
+			r = '?'
+		case unicode.IsControl(r), unicode.IsSpace(r):
+			r = ' '
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}

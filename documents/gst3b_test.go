@@ -1,0 +1,60 @@
+package documents
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+)
+
+func testGST3BInput() GST3BInput {
+	return GST3BInput{
+		Period:           "2026-10",
+		GSTIN:            "27AAPFU0939F1ZV",
+		ZeroRatedTaxable: 37463040, // ₹3,74,630.40
+		ZeroRatedIGST:    0,        // exported under LUT
+		NilExemptTaxable: 1500050,  // ₹15,000.50
+		GeneratedAt:      time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+	}
+}
+
+func TestBuildGST3B(t *testing.T) {
+	t.Run("Golden", func(t *testing.T) {
+		is := is.New(t)
+		got, err := json.MarshalIndent(BuildGST3B(testGST3BInput()), "", "  ")
+		is.NoErr(err)
+		golden(t, "gst3b.golden.json", append(got, '\n'))
+	})
+
+	t.Run("SpecShape", func(t *testing.T) {
+		is := is.New(t)
+		got, err := json.Marshal(BuildGST3B(testGST3BInput()))
+		is.NoErr(err)
+		is.Equal(string(got), `{"period":"2026-10","gstin":"27AAPFU0939F1ZV",`+
+			`"outwardSupplies":{"zeroRated":{"taxableValue":374630.40,"igst":0.00},`+
+			`"nilExempt":{"taxableValue":15000.50},"total":{"taxableValue":389630.90}},`+
+			`"generatedAt":"2026-11-21T10:00:00.000Z",`+
+			`"sup_details":{"osup_zero":{"txval":374630.40,"iamt":0.00,"csamt":0.00},`+
+			`"osup_nil_exmp":{"txval":15000.50}}}`)
+	})
+
+	t.Run("IGSTWithoutLUT", func(t *testing.T) {
+		is := is.New(t)
+		in := testGST3BInput()
+		in.ZeroRatedTaxable = 100000 // ₹1,000.00
+		in.ZeroRatedIGST = 18000     // 18%
+		in.NilExemptTaxable = 0
+		g := BuildGST3B(in)
+		is.Equal(g.OutwardSupplies.ZeroRated.IGST, INR(18000))
+		is.Equal(g.SupDetails.OsupZero.Iamt, INR(18000))
+		is.Equal(g.OutwardSupplies.Total.TaxableValue, INR(100000)) // IGST is not taxable value
+	})
+
+	t.Run("GeneratedAtInUTC", func(t *testing.T) {
+		is := is.New(t)
+		in := testGST3BInput()
+		in.GeneratedAt = time.Date(2026, 11, 21, 15, 30, 0, 0, time.FixedZone("IST", 19800))
+		is.Equal(BuildGST3B(in).GeneratedAt, "2026-11-21T10:00:00.000Z")
+	})
+}
