@@ -1,0 +1,58 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// ComplianceWorker moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
+type ComplianceWorker struct {
+	river.WorkerDefaults[ComplianceArgs]
+	P *Pipeline
+}
+
+// Work is idempotent: a payment no longer in COMPLIANCE_CHECK is left alone.
+func (w *ComplianceWorker) Work(ctx context.Context, job *river.Job[ComplianceArgs]) error {
+	return w.P.DB.WithTx(ctx, func(tx *store.Tx) error {
+		p, err := tx.LoadPayment(job.Args.PaymentID)
+		if err != nil || p.Status != store.StatusComplianceCheck {
+			return ignoreNotFound(err)
+		}
+		to, reason := w.P.decide(p)
+		switch to {
+		case store.StatusFailed:
+			return tx.Transition(&p, to, func(n *store.Payment) { n.FailedReason = reason })
+		case store.StatusManualReview:
+			return tx.Transition(&p, to, nil)
+		}
+		if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
+			return err
+		}
+		return tx.Enqueue(SubmitArgs{PaymentID: p.ID}, nil)
+	}, store.WithActor("system:compliance", ""))
+}
+
+// decide is the compliance rule set.
+func (pl *Pipeline) decide(p store.Payment) (status, reason string) {
+	if pl.BlockedCountries[p.CounterpartyCountry] {
+		return store.StatusFailed, fmt.Sprintf("COMPLIANCE_REJECTED: counterparty country %s is blocked", p.CounterpartyCountry)
+	}
+	if !p.Livemode && SandboxTrigger(p) == TriggerManualReview {
+		return store.StatusManualReview, "sandbox trigger .66"
+	}
+	if inr, _, err := pl.Rates.ToINR(p.Amount, p.Currency); err == nil && pl.ReviewThresholdINR > 0 && inr >= pl.ReviewThresholdINR {
+		return store.StatusManualReview, "amount at or above the review threshold"
+	}
+	return store.StatusProcessing, ""
+}
+
+func ignoreNotFound(err error) error {
+	if store.ErrorCode(err) == store.ErrPaymentNotFound {
+		return nil
+	}
+	return err
+}

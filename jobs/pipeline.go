@@ -1,0 +1,51 @@
+package jobs
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// Hook runs inside the transaction of a pipeline step.
+type Hook func(tx *store.Tx, p *store.Payment) error
+
+// Pipeline is what every payout worker shares.
+type Pipeline struct {
+	DB    *store.DB
+	Rail  Settlement // sandbox rail
+	Live  Settlement // live rail; nil when none is configured
+	Rates Rates
+	Log   *slog.Logger
+
+	// SubmitAttempts transient submit failures are retried in-job, SubmitBackoff
+	// apart, before the payout is parked as PENDING.
+	SubmitAttempts int
+	SubmitBackoff  time.Duration
+	// UnknownPoll is how often an UNKNOWN payout is asked about again.
+	UnknownPoll time.Duration
+	// ReviewThresholdINR sends payouts worth at least this many paise to
+	// manual review.
+	ReviewThresholdINR int64
+	// BlockedCountries fail compliance outright.
+	BlockedCountries map[string]bool
+
+	// OnSettle runs in the CONFIRMED transaction (ledger posting);
+	// OnComplete runs in the COMPLETED transaction (reconciliation, FIRA, tax).
+	OnSettle   []Hook
+	OnComplete []Hook
+}
+
+// DefaultBlockedCountries are refused by compliance (DESIGN.md §6).
+var DefaultBlockedCountries = map[string]bool{"KP": true, "IR": true}
+
+// DefaultReviewThresholdINR is ₹1 crore: a single payout that large is held
+// for a person to look at.
+const DefaultReviewThresholdINR = 1_00_00_000_00
+
+func (pl *Pipeline) rail(p store.Payment) Settlement {
+	if p.Livemode {
+		return pl.Live
+	}
+	return pl.Rail
+}

@@ -1,0 +1,73 @@
+package jobs
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/payoutd/payoutd/money"
+)
+
+// Rates maps a currency code to its INR rate (INR per one major unit).
+type Rates map[string]money.Rate
+
+// sandboxRates are indicative, fixed so sandbox results are reproducible.
+var sandboxRates = map[string]string{
+	"INR": "1", "USD": "83.25", "EUR": "90.10", "GBP": "105.40", "AUD": "54.80", "CAD": "61.20",
+	"SGD": "62.00", "AED": "22.66", "CHF": "94.30", "JPY": "0.5600", "KWD": "270.50", "BHD": "220.80",
+	"OMR": "216.20", "SAR": "22.19", "NZD": "50.10", "HKD": "10.66", "SEK": "7.90", "NOK": "7.75",
+	"DKK": "12.08", "ZAR": "4.55", "CNY": "11.50", "KRW": "0.0620", "MYR": "17.70", "THB": "2.30",
+}
+
+// DefaultRates returns the embedded sandbox rate table.
+func DefaultRates() Rates {
+	r := Rates{}
+	for c, s := range sandboxRates {
+		rate, err := money.ParseRate(s)
+		if err != nil {
+			panic("bad sandbox rate " + c + ": " + err.Error())
+		}
+		r[c] = rate
+	}
+	return r
+}
+
+// LoadRates reads a JSON object of currency → INR rate (decimal strings or
+// numbers) and lays it over the sandbox table.
+func LoadRates(path string) (Rates, error) {
+	r := DefaultRates()
+	if path == "" {
+		return r, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]json.Number
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("rates file %s: %w", path, err)
+	}
+	for c, v := range raw {
+		if _, ok := money.Lookup(c); !ok {
+			return nil, fmt.Errorf("rates file %s: unknown currency %q", path, c)
+		}
+		rate, err := money.ParseRate(string(v))
+		if err != nil {
+			return nil, fmt.Errorf("rates file %s: %s: %w", path, c, err)
+		}
+		r[c] = rate
+	}
+	return r, nil
+}
+
+// ToINR converts minor units of currency to paise at the table rate.
+func (r Rates) ToINR(minor int64, currency string) (int64, money.Rate, error) {
+	cur, ok := money.Lookup(currency)
+	rate, ok2 := r[currency]
+	if !ok || !ok2 {
+		return 0, money.Rate{}, fmt.Errorf("no INR rate for %s", currency)
+	}
+	inr, _ := money.Lookup("INR")
+	v, err := money.ConvertChecked(minor, cur, rate, inr)
+	return v, rate, err
+}

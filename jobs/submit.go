@@ -1,0 +1,128 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// SubmitWorker carries a PROCESSING payout through SUBMITTED to an outcome.
+type SubmitWorker struct {
+	river.WorkerDefaults[SubmitArgs]
+	P *Pipeline
+}
+
+// Work resumes from whatever state the payout is in, so a rerun after a crash
+// neither submits a settled payout again nor skips a step.
+func (w *SubmitWorker) Work(ctx context.Context, job *river.Job[SubmitArgs]) error {
+	p, err := w.P.load(ctx, job.Args.PaymentID)
+	if err != nil || (p.Status != store.StatusProcessing && p.Status != store.StatusSubmitted) {
+		return ignoreNotFound(err)
+	}
+	if p.Status == store.StatusProcessing {
+		if p, err = w.P.submit(ctx, p); err != nil || p.Status != store.StatusSubmitted {
+			return err
+		}
+	}
+	return w.P.poll(ctx, p)
+}
+
+func (pl *Pipeline) load(ctx context.Context, id string) (store.Payment, error) {
+	var p store.Payment
+	err := pl.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
+		p, err = tx.LoadPayment(id)
+		return err
+	})
+	return p, err
+}
+
+// submit hands the payout to the rail outside any transaction (a rail call
+// must not hold the single write connection), retrying transient failures,
+// then records SUBMITTED, or PENDING when the retries ran out.
+func (pl *Pipeline) submit(ctx context.Context, p store.Payment) (store.Payment, error) {
+	rail := pl.rail(p)
+	var ref string
+	var err error
+	for i := 0; i < max(pl.SubmitAttempts, 1); i++ {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				return p, ctx.Err()
+			case <-time.After(pl.SubmitBackoff << (i - 1)):
+			}
+		}
+		if ref, err = rail.Submit(ctx, p); !errors.Is(err, ErrTransient) {
+			break
+		}
+	}
+	transient := errors.Is(err, ErrTransient)
+	if err != nil && !transient {
+		return p, err // unexpected: let River retry the job
+	}
+	txErr := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		cur, err := tx.LoadPayment(p.ID)
+		if err != nil || cur.Status != store.StatusProcessing {
+			p = cur
+			return err
+		}
+		p = cur
+		if transient {
+			return tx.Transition(&p, store.StatusPending, nil)
+		}
+		return tx.Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = ref })
+	}, store.WithActor("system:settlement", ""))
+	return p, txErr
+}
+
+// poll asks the rail for the outcome of a SUBMITTED payout.
+func (pl *Pipeline) poll(ctx context.Context, p store.Payment) error {
+	out, err := pl.rail(p).Status(ctx, p)
+	if err != nil {
+		return err
+	}
+	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		cur, err := tx.LoadPayment(p.ID)
+		if err != nil || cur.Status != p.Status {
+			return err
+		}
+		return pl.apply(tx, &cur, out)
+	}, store.WithActor("system:settlement", ""))
+}
+
+// apply records a rail outcome: CONFIRMED (with the settle hooks and the
+// post-settlement job), FAILED, or UNKNOWN (with a job that keeps asking).
+func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
+	switch out.State {
+	case Failed:
+		return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = out.Reason })
+	case Unknown:
+		if p.Status == store.StatusUnknown {
+			return nil
+		}
+		if err := tx.Transition(p, store.StatusUnknown, nil); err != nil {
+			return err
+		}
+		return tx.Enqueue(ResolveUnknownArgs{PaymentID: p.ID}, &river.InsertOpts{ScheduledAt: tx.Now().Add(pl.UnknownPoll)})
+	}
+	inr, rate, err := pl.settlementValue(p, out)
+	if err != nil {
+		return err
+	}
+	settledAt := tx.Now()
+	err = tx.Transition(p, store.StatusConfirmed, func(n *store.Payment) {
+		n.AmountINR, n.SettlementRate, n.SettledAt = &inr, rate, &settledAt
+	})
+	if err != nil {
+		return err
+	}
+	for _, h := range pl.OnSettle {
+		if err := h(tx, p); err != nil {
+			return err
+		}
+	}
+	return tx.Enqueue(PostSettlementArgs{PaymentID: p.ID}, nil)
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/store"
+)
+
+type serveConfig struct {
+	common
+	addr          string
+	baseURL       string
+	mode          string
+	rates         string
+	unknownWindow time.Duration
+	workers       int
+	limits        string
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var c serveConfig
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c.register(fs, getenv)
+	fs.StringVar(&c.addr, "addr", envOr(getenv, "PAYOUTD_ADDR", ":8080"), "listen address (env PAYOUTD_ADDR)")
+	fs.StringVar(&c.baseURL, "base-url", getenv("PAYOUTD_BASE_URL"), "public base URL (default http://localhost<addr>; env PAYOUTD_BASE_URL)")
+	fs.StringVar(&c.mode, "mode", envOr(getenv, "PAYOUTD_MODE", "sandbox"), "sandbox or live (env PAYOUTD_MODE)")
+	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), "JSON file of currency → INR rates overriding the sandbox table")
+	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", 30*time.Second, "how long a sandbox .99 payout stays UNKNOWN")
+	fs.IntVar(&c.workers, "workers", 32, "concurrent background jobs")
+	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if c.mode != "sandbox" && c.mode != "live" {
+		return fmt.Errorf("-mode must be sandbox or live, not %q", c.mode)
+	}
+	log, err := c.logger(stderr)
+	if err != nil {
+		return err
+	}
+	limits, err := parseLimits(c.limits)
+	if err != nil {
+		return err
+	}
+	db, sealer, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	if c.baseURL == "" {
+		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
+	}
+	c.baseURL = strings.TrimRight(c.baseURL, "/")
+
+	rates, err := jobs.LoadRates(c.rates)
+	if err != nil {
+		return err
+	}
+	pl := &jobs.Pipeline{
+		DB: db, Rates: rates, Log: log,
+		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: c.unknownWindow, Now: db.Now},
+		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
+		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+	}
+	riverClient, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(log)})
+	if err != nil {
+		return err
+	}
+	static, err := iofs.Sub(staticFS, "static")
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, db, server.Config{
+		BaseURL: c.baseURL, Live: c.mode == "live", Sealer: sealer, Logger: log, Limits: limits,
+		Static: http.FS(static), Rates: rates,
+	})
+	if err != nil {
+		return err
+	}
+	if c.mode == "sandbox" {
+		if err := ensureDemoUser(ctx, db, sealer, stdout); err != nil {
+			return err
+		}
+	}
+	if err := riverClient.Start(ctx); err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler: srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", c.baseURL, "mode", c.mode, "db", c.db)
+	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shutdownCtx)
+	// Jobs in flight finish; anything not done is picked up on next start.
+	err = errors.Join(err, riverClient.Stop(shutdownCtx))
+	return err
+}
+
+// quiet keeps River's own logging to warnings and above.
+func quiet(log *slog.Logger) *slog.Logger {
+	return slog.New(levelFloor{log.Handler(), slog.LevelWarn})
+}
+
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (l levelFloor) Enabled(ctx context.Context, lvl slog.Level) bool {
+	return lvl >= l.min && l.Handler.Enabled(ctx, lvl)
+}
+
+func parseLimits(s string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, kv := range strings.Split(s, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		var n int
+		if _, err := fmt.Sscanf(v, "%d", &n); !ok || err != nil || n < 1 {
+			return nil, fmt.Errorf("-rate-limits: bad entry %q", kv)
+		}
+		out[k] = n
+	}
+	return out, nil
+}
+
+// ensureDemoUser makes `go run .` usable at once: on an empty database it
+// creates a sandbox user and prints its key, once.
+func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, stdout io.Writer) error {
+	n, err := db.CountUsers(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	var secret string
+	err = db.WithTx(ctx, func(tx *store.Tx) error {
+		u, _, err := tx.EnsureUser("demo@payoutd.local", false, "Demo Freelancer", sealer)
+		if err != nil {
+			return err
+		}
+		_, secret, err = tx.CreateAPIKey(u, "demo", store.AllScopes)
+		return err
+	}, store.WithActor("cli", ""))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Created sandbox user demo@payoutd.local. Its API key (shown once):\n%s\n", secret)
+	return nil
+}

@@ -1,0 +1,77 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// Codes that only the HTTP layer produces.
+const (
+	errRateLimited     = "ERR_RATE_LIMITED"
+	errBodyTooLarge    = "ERR_BODY_TOO_LARGE"
+	errUnsupportedType = "ERR_UNSUPPORTED_MEDIA_TYPE"
+	errInternal        = "ERR_INTERNAL"
+	errMethod          = "ERR_METHOD_NOT_ALLOWED"
+)
+
+// statusOf is the single mapping from application error code to HTTP status.
+func statusOf(code string) int {
+	switch code {
+	case store.ErrValidation, store.ErrConfirmMismatch, store.ErrInsufficientFunds, store.ErrVaultNoKey,
+		store.ErrCurrencyMismatch, store.ErrLiveNotConfigured:
+		return http.StatusBadRequest
+	case store.ErrUnauthorized:
+		return http.StatusUnauthorized
+	case store.ErrInsufficientScope, store.ErrKYCRequired, store.ErrSandboxOnly:
+		return http.StatusForbidden
+	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrProfileNotFound, store.ErrFIRANotFound:
+		return http.StatusNotFound
+	case errMethod:
+		return http.StatusMethodNotAllowed
+	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning:
+		return http.StatusConflict
+	case errBodyTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case errUnsupportedType:
+		return http.StatusUnsupportedMediaType
+	case store.ErrIdempotencyReused:
+		return http.StatusUnprocessableEntity
+	case errRateLimited:
+		return http.StatusTooManyRequests
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+type errorBody struct {
+	Error     errorDetail `json:"error"`
+	RequestID string      `json:"requestId"`
+}
+
+type errorDetail struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Fields  map[string]string `json:"fields,omitempty"`
+}
+
+// writeError answers err with the documented error body. Unknown errors are
+// logged with the request id and answered without detail.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *store.Error
+	if !errors.As(err, &e) {
+		s.log.ErrorContext(r.Context(), "internal error", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
+		e = &store.Error{Code: errInternal, Message: "internal error; it is safe to retry with the same Idempotency-Key"}
+	}
+	writeJSON(w, statusOf(e.Code), errorBody{Error: errorDetail{Code: e.Code, Message: e.Message, Fields: e.Fields}, RequestID: requestID(r)})
+}
+
+func validationError(fields map[string]string) error {
+	return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: fields}
+}
+
+func fieldError(field, msg string) error {
+	return validationError(map[string]string{field: msg})
+}

@@ -1,0 +1,295 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/store"
+)
+
+// testAddress is SEP-23's valid ed25519 public key vector.
+const testAddress = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
+
+// env is one running payoutd: a real SQLite file, a started River client and
+// a real HTTP server on a loopback port.
+type env struct {
+	t       *testing.T
+	URL     string
+	DB      *store.DB
+	Sealer  *store.Sealer
+	River   *river.Client[*sql.Tx]
+	Key     string // all-scopes sandbox key of the default user
+	UserID  string
+	VaultID string // the default USD vault
+}
+
+type envOpts struct {
+	limits        map[string]int
+	unknownWindow time.Duration
+	workers       int
+	noRiver       bool
+}
+
+func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
+	t.Helper()
+	o := envOpts{unknownWindow: 500 * time.Millisecond, workers: 8}
+	for _, f := range opts {
+		f(&o)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() && os.Getenv("PAYOUTD_TEST_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	rates := jobs.DefaultRates()
+	pl := &jobs.Pipeline{
+		DB: db, Rates: rates, Log: log,
+		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: o.unknownWindow, Now: db.Now},
+		SubmitAttempts: 3, SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond,
+		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+	}
+	workers := o.workers
+	if o.noRiver {
+		workers = 0
+	}
+	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: workers, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(ctx, db, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Logger: log, Limits: o.limits, Rates: rates})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	if !o.noRiver {
+		if err := rc.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &env{t: t, URL: hs.URL, DB: db, Sealer: sealer, River: rc}
+	t.Cleanup(func() {
+		hs.Close()
+		if !o.noRiver {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			rc.Stop(stopCtx)
+		}
+		db.Close()
+	})
+	e.Key, e.UserID, e.VaultID = e.newUser("freelancer@example.com", false, store.AllScopes)
+	return e
+}
+
+// newUser creates a user with one key and returns key, user id, default vault id.
+func (e *env) newUser(email string, live bool, scopes []string) (key, userID, vaultID string) {
+	e.t.Helper()
+	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+		u, _, err := tx.EnsureUser(email, live, "Asha Rao", e.Sealer)
+		if err != nil {
+			return err
+		}
+		userID = u.ID
+		if _, key, err = tx.CreateAPIKey(u, "test", scopes); err != nil {
+			return err
+		}
+		v, err := tx.DefaultVault(u.ID)
+		vaultID = v.ID
+		return err
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return key, userID, vaultID
+}
+
+// approveKYC puts a user straight into APPROVED for payment tests.
+func (e *env) approveKYC(userID string) {
+	e.t.Helper()
+	if _, err := e.DB.W.Exec("UPDATE kyc SET status = 'APPROVED' WHERE user_id = ?", userID); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+type resp struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic value.
+func (r resp) JSON(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v: %s", err, r.Body)
+	}
+	return m
+}
+
+// errCode is the error.code of an error body.
+func (r resp) errCode(t *testing.T) string {
+	t.Helper()
+	m := r.JSON(t)
+	e, _ := m["error"].(map[string]any)
+	if e == nil {
+		t.Fatalf("no error object in %s", r.Body)
+	}
+	if id, _ := m["requestId"].(string); !strings.HasPrefix(id, "req_") && id == "" {
+		t.Fatalf("error body without requestId: %s", r.Body)
+	}
+	code, _ := e["code"].(string)
+	return code
+}
+
+// field is error.fields[name].
+func (r resp) field(t *testing.T, name string) string {
+	t.Helper()
+	e, _ := r.JSON(t)["error"].(map[string]any)
+	f, _ := e["fields"].(map[string]any)
+	s, _ := f[name].(string)
+	return s
+}
+
+// req sends a request with the default key; headers come in name, value pairs.
+func (e *env) req(method, path string, body any, headers ...string) resp {
+	return e.reqAs(e.Key, method, path, body, headers...)
+}
+
+func (e *env) reqAs(key, method, path string, body any, headers ...string) resp {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	r, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if key != "" {
+		r.Header.Set("Authorization", "Bearer "+key)
+	}
+	if body != nil {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		r.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// initiate starts a payout of amount USD and returns its id.
+func (e *env) initiate(amount string, extra map[string]any) string {
+	e.t.Helper()
+	body := map[string]any{"amount": json.Number(amount), "currency": "USD", "destinationAddress": testAddress}
+	for k, v := range extra {
+		body[k] = v
+	}
+	r := e.req("POST", "/api/v1/payments/initiate", body)
+	if r.Status != http.StatusCreated {
+		e.t.Fatalf("initiate %s: %d %s", amount, r.Status, r.Body)
+	}
+	return r.JSON(e.t)["id"].(string)
+}
+
+// confirm confirms an initiated USD payout against the default vault.
+func (e *env) confirm(id, amount string) resp {
+	e.t.Helper()
+	return e.req("POST", "/api/v1/payments/confirm", map[string]any{
+		"id": id, "destinationAddress": testAddress, "amount": amount, "currency": "USD", "vaultId": e.VaultID,
+	})
+}
+
+// pay initiates and confirms a payout and returns its id.
+func (e *env) pay(amount string, extra map[string]any) string {
+	e.t.Helper()
+	id := e.initiate(amount, extra)
+	if r := e.confirm(id, amount); r.Status != http.StatusCreated {
+		e.t.Fatalf("confirm %s: %d %s", id, r.Status, r.Body)
+	}
+	return id
+}
+
+// waitStatus polls the payment until it reaches want, failing after the deadline.
+func (e *env) waitStatus(id, want string, within time.Duration) store.Payment {
+	e.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		p, err := e.DB.FindPayment(context.Background(), e.UserID, id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if p.Status == want {
+			return p
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("payment %s is %s after %s, want %s (failedReason %q)", id, p.Status, within, want, p.FailedReason)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// vault reads the default vault.
+func (e *env) vault() store.Vault {
+	e.t.Helper()
+	v, err := e.DB.FindVault(context.Background(), e.UserID, e.VaultID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return v
+}
+
+func readAll(t *testing.T, res *http.Response) []byte {
+	t.Helper()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"net/http"
+	"regexp"
+	"sync"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// idemState is one request's idempotency key; saved is set once its response
+// has been stored.
+type idemState struct {
+	apiKeyID string
+	key      string
+	hash     []byte
+	saved    bool
+}
+
+func (st *idemState) slot() string { return st.apiKeyID + "\x00" + st.key }
+
+// inflight tracks idempotency keys whose first request is still running, so a
+// concurrent duplicate gets 409 instead of racing.
+type inflight struct {
+	mu   sync.Mutex
+	keys map[string]struct{}
+}
+
+func newInflight() *inflight { return &inflight{keys: map[string]struct{}{}} }
+
+func (f *inflight) acquire(slot string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, busy := f.keys[slot]; busy {
+		return false
+	}
+	f.keys[slot] = struct{}{}
+	return true
+}
+
+func (f *inflight) release(slot string) {
+	f.mu.Lock()
+	delete(f.keys, slot)
+	f.mu.Unlock()
+}
+
+func requestHash(r *http.Request, body []byte) []byte {
+	h := sha256.New()
+	h.Write([]byte(r.Method + " " + r.URL.Path + "\n"))
+	h.Write(body)
+	return h.Sum(nil)
+}
+
+// saveResponse stores the response in tx when the request carries an
+// Idempotency-Key; handlers call it inside the transaction of their effect.
+func (c *call) saveResponse(tx *store.Tx, status int, body []byte) error {
+	if c.idem == nil {
+		return nil
+	}
+	if err := tx.SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body}); err != nil {
+		return err
+	}
+	tx.OnCommit(func() { c.idem.saved = true })
+	return nil
+}
+
+// captureWriter keeps a copy of the response so a 4xx can be stored after
+// the handler ran.
+type captureWriter struct {
+	http.ResponseWriter
+	status int
+	buf    bytes.Buffer
+}
+
+func (c *captureWriter) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *captureWriter) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	c.buf.Write(b)
+	return c.ResponseWriter.Write(b)
+}

@@ -1,0 +1,145 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// maxBody is the largest request body accepted (DESIGN.md §4).
+const maxBody = 64 << 10
+
+// readBody reads the whole body under the size limit and checks its media
+// type when it is not empty.
+func readBody(w http.ResponseWriter, r *http.Request, mediaType string) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, store.Errorf(errBodyTooLarge, "request body exceeds %d bytes", maxBody)
+	}
+	if err != nil {
+		return nil, store.Errorf(store.ErrValidation, "could not read request body")
+	}
+	if len(bytes.TrimSpace(body)) > 0 && mediaType != "" {
+		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil || mt != mediaType {
+			return nil, store.Errorf(errUnsupportedType, "Content-Type must be %s", mediaType)
+		}
+	}
+	return body, nil
+}
+
+var knownFields sync.Map // reflect.Type → map[string]bool
+
+func fieldsOf(t reflect.Type) map[string]bool {
+	if m, ok := knownFields.Load(t); ok {
+		return m.(map[string]bool)
+	}
+	m := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			m[name] = true
+		}
+	}
+	knownFields.Store(t, m)
+	return m
+}
+
+// decodeJSON parses body into dst (a pointer to a struct): one JSON object,
+// no unknown fields, no trailing data, numbers kept exact as json.Number.
+func decodeJSON(body []byte, dst any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fieldError("body", "a JSON object is required")
+	}
+	var raw map[string]json.RawMessage
+	if err := decodeOne(body, &raw); err != nil || raw == nil {
+		return fieldError("body", "must be a single JSON object")
+	}
+	known := fieldsOf(reflect.TypeOf(dst).Elem())
+	unknown := map[string]string{}
+	for k := range raw {
+		if !known[k] {
+			unknown[k] = "unknown field"
+		}
+	}
+	if len(unknown) > 0 {
+		return validationError(unknown)
+	}
+	if err := decodeOne(body, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return fieldError(te.Field, "must be a "+jsonKind(te.Type))
+		}
+		var fe *fieldErr
+		if errors.As(err, &fe) {
+			return fieldError(fe.field, fe.msg)
+		}
+		return fieldError("body", "malformed JSON")
+	}
+	return nil
+}
+
+// decodeOne decodes exactly one JSON value and refuses trailing data.
+func decodeOne(body []byte, dst any) error {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if err := d.Decode(dst); err != nil {
+		return err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return errors.New("trailing data after JSON value")
+	}
+	return nil
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "number"
+	default:
+		return "valid value"
+	}
+}
+
+// fieldErr lets custom JSON types name the field they failed on.
+type fieldErr struct{ field, msg string }
+
+func (e *fieldErr) Error() string { return e.field + ": " + e.msg }
+
+// marshalBody is the exact bytes a JSON response carries.
+func marshalBody(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// writeJSON encodes v with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := marshalBody(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":"ERR_INTERNAL","message":"internal error"}}`+"\n")
+	}
+	writeRaw(w, status, b)
+}
+
+// writeRaw writes b exactly; idempotent replays depend on it.
+func writeRaw(w http.ResponseWriter, status int, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/store"
+)
+
+// timeFormat is RFC 3339 UTC with milliseconds (DESIGN.md §4).
+const timeFormat = "2006-01-02T15:04:05.000Z"
+
+func ts(t time.Time) string { return t.UTC().Format(timeFormat) }
+
+// amountJSON renders minor units as an exact JSON number in major units.
+func amountJSON(minor int64, currency string) json.Number {
+	cur, ok := money.Lookup(currency)
+	if !ok {
+		cur = money.Currency{Code: currency, Exponent: 2}
+	}
+	return json.Number(money.Format(minor, cur))
+}
+
+type paymentView struct {
+	ID                  string      `json:"id"`
+	TxnID               string      `json:"txnId"`
+	UserID              string      `json:"userId"`
+	Amount              json.Number `json:"amount"`
+	Currency            string      `json:"currency"`
+	Status              string      `json:"status"`
+	Type                string      `json:"type"`
+	DestinationAddress  string      `json:"destinationAddress"`
+	Memo                string      `json:"memo,omitempty"`
+	PurposeCode         string      `json:"purposeCode,omitempty"`
+	InvoiceRef          string      `json:"invoiceRef,omitempty"`
+	CounterpartyName    string      `json:"counterpartyName,omitempty"`
+	CounterpartyCountry string      `json:"counterpartyCountry,omitempty"`
+	CounterpartyBank    string      `json:"counterpartyBank,omitempty"`
+	VaultID             string      `json:"vaultId,omitempty"`
+	FailedReason        string      `json:"failedReason,omitempty"`
+	SettlementRef       string      `json:"settlementRef,omitempty"`
+	SettlementRate      json.Number `json:"settlementRate,omitempty"`
+	AmountINR           json.Number `json:"amountInr,omitempty"`
+	Livemode            bool        `json:"livemode"`
+	CreatedAt           string      `json:"createdAt"`
+	UpdatedAt           string      `json:"updatedAt"`
+}
+
+func viewPayment(p store.Payment) paymentView {
+	v := paymentView{
+		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), Currency: p.Currency,
+		Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo, PurposeCode: p.PurposeCode,
+		InvoiceRef: p.InvoiceRef, CounterpartyName: p.CounterpartyName, CounterpartyCountry: p.CounterpartyCountry,
+		CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID, SettlementRef: p.SettlementRef,
+		SettlementRate: json.Number(p.SettlementRate), Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
+	}
+	if p.Status == store.StatusFailed {
+		v.FailedReason = p.FailedReason
+	}
+	if p.AmountINR != nil {
+		v.AmountINR = amountJSON(*p.AmountINR, "INR")
+	}
+	return v
+}

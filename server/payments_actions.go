@@ -1,0 +1,132 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/google/uuid"
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/store"
+)
+
+// handlePaymentRetry moves a FAILED or PENDING payout back to PROCESSING.
+func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
+	if len(c.body) > 0 {
+		return fieldError("body", "retry takes no body")
+	}
+	var out []byte
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		p, err := jobs.Retry(tx, c.p.UserID, c.r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		if out, err = marshalBody(viewPayment(p)); err != nil {
+			return err
+		}
+		return c.saveResponse(tx, http.StatusOK, out)
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeRaw(w, http.StatusOK, out)
+	return nil
+}
+
+type reviewRequest struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// handleSandboxReview resolves MANUAL_REVIEW in sandbox (DESIGN.md §6).
+func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
+	if c.p.Livemode {
+		return store.Errorf(store.ErrSandboxOnly, "this endpoint works with sandbox keys only")
+	}
+	var q reviewRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	err := asFieldErrors(validation.ValidateStruct(&q,
+		validation.Field(&q.Decision, validation.Required, validation.In("approve", "reject")),
+		validation.Field(&q.Reason, validation.RuneLength(0, 512)),
+	))
+	if err != nil {
+		return err
+	}
+	var p store.Payment
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		if _, err := tx.FindPayment(c.p.UserID, c.r.PathValue("id")); err != nil {
+			return err
+		}
+		p, err = jobs.Review(tx, c.r.PathValue("id"), q.Decision == "approve", q.Reason)
+		return err
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, viewPayment(p))
+	return nil
+}
+
+type quickStartRequest struct {
+	Amount    json.Number `json:"amount"`
+	Currency  string      `json:"currency"`
+	Recipient string      `json:"recipient"`
+	Reference string      `json:"reference"`
+}
+
+// handleQuickStart is initiate + confirm on the caller's vault in the
+// payment's currency (the default vault first), in one call (DESIGN.md §6).
+func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
+	var q quickStartRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	var minor int64
+	err := asFieldErrors(validation.ValidateStruct(&q,
+		validation.Field(&q.Amount, validation.Required, amountRule(q.Currency, &minor)),
+		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), isCurrency),
+		validation.Field(&q.Recipient, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), isStellarAddress),
+		validation.Field(&q.Reference, validation.RuneLength(0, 128)),
+	))
+	if err != nil {
+		return err
+	}
+	if c.p.Livemode && !s.cfg.LiveSettlement {
+		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a configured settlement adapter; none is configured")
+	}
+	txnID := uuid.NewString()
+	if c.idem != nil {
+		txnID = c.idem.key
+	}
+	var out []byte
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		v, err := tx.VaultForCurrency(c.p.UserID, q.Currency)
+		if err != nil {
+			return err
+		}
+		p, err := tx.CreatePayment(store.Payment{UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnID, Amount: minor,
+			Currency: q.Currency, DestinationAddress: q.Recipient, InvoiceRef: q.Reference})
+		if err != nil {
+			return err
+		}
+		p, err = tx.ConfirmPayment(c.p.UserID, store.ConfirmInput{ID: p.ID, DestinationAddress: p.DestinationAddress,
+			Amount: p.Amount, Currency: p.Currency, VaultID: v.ID})
+		if err != nil {
+			return err
+		}
+		if err := tx.Enqueue(jobs.ComplianceArgs{PaymentID: p.ID}, nil); err != nil {
+			return err
+		}
+		if out, err = marshalBody(viewPayment(p)); err != nil {
+			return err
+		}
+		return c.saveResponse(tx, http.StatusCreated, out)
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeRaw(w, http.StatusCreated, out)
+	return nil
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// call is one authenticated API request as handlers see it.
+type call struct {
+	r    *http.Request
+	p    principal
+	body []byte
+	idem *idemState
+}
+
+// routeOpts describe what the shared middleware does for a route.
+type routeOpts struct {
+	scope      string // required scope; "" = any authenticated caller
+	limitName  string // rate-limit bucket name and key into Config.Limits
+	perUser    bool   // limit per user (initiate, confirm) rather than per key
+	idempotent bool   // honours Idempotency-Key
+	media      string // accepted request media type when a body is sent
+}
+
+type apiHandler func(w http.ResponseWriter, c *call) error
+
+// api registers an authenticated JSON route: auth → scope → body → idempotency
+// replay → rate limit → handler → error mapping.
+func (s *Server) api(pattern string, o routeOpts, h apiHandler) {
+	if o.media == "" {
+		o.media = "application/json"
+	}
+	if o.limitName == "" {
+		o.limitName = pattern
+	}
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := s.serveAPI(w, r, o, h); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h apiHandler) error {
+	p, err := s.authenticate(r.Context(), r)
+	if err != nil {
+		return err
+	}
+	if o.scope != "" && !p.has(o.scope) {
+		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope %s", o.scope)
+	}
+	c := &call{r: r, p: p}
+	if r.Method != http.MethodGet && r.Method != http.MethodDelete {
+		if c.body, err = readBody(w, r, o.media); err != nil {
+			return err
+		}
+	}
+	if key := r.Header.Get("Idempotency-Key"); o.idempotent && key != "" {
+		if !uuidRE.MatchString(key) {
+			return fieldError("Idempotency-Key", "must be a UUID")
+		}
+		c.idem = &idemState{apiKeyID: p.KeyID, key: key, hash: requestHash(r, c.body)}
+		if !s.idem.acquire(c.idem.slot()) {
+			return store.Errorf(store.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
+		}
+		defer s.idem.release(c.idem.slot())
+		prev, found, err := s.db.FindIdempotent(r.Context(), p.KeyID, key)
+		if err != nil {
+			return err
+		}
+		if found {
+			if string(prev.RequestHash) != string(c.idem.hash) {
+				return store.Errorf(store.ErrIdempotencyReused, "this Idempotency-Key was used with a different request")
+			}
+			w.Header().Set("Idempotent-Replayed", "true")
+			writeRaw(w, prev.Status, prev.Body)
+			return nil
+		}
+	}
+	if err := s.rateLimit(w, p, o); err != nil {
+		return err
+	}
+	if c.idem == nil {
+		return h(w, c)
+	}
+	cw := &captureWriter{ResponseWriter: w}
+	if err := h(cw, c); err != nil {
+		s.writeError(cw, r, err)
+	}
+	if !c.idem.saved && cw.status >= 400 && cw.status < 500 {
+		// A refused request is answered the same way on retry; 5xx is not
+		// stored so a retry re-executes.
+		resp := store.IdempotentResponse{RequestHash: c.idem.hash, Status: cw.status, Body: cw.buf.Bytes()}
+		if err := s.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.SaveIdempotent(p.KeyID, c.idem.key, resp) }); err != nil {
+			s.log.ErrorContext(r.Context(), "store idempotent 4xx", "requestId", requestID(r), "error", err.Error())
+		}
+	}
+	return nil
+}
+
+func (s *Server) rateLimit(w http.ResponseWriter, p principal, o routeOpts) error {
+	if p.RateExempt {
+		return nil
+	}
+	limit := limitDefault
+	switch o.limitName {
+	case "initiate":
+		limit = limitInitiate
+	case "confirm":
+		limit = limitConfirm
+	}
+	if n, ok := s.cfg.Limits[o.limitName]; ok {
+		limit = n
+	}
+	subject := "key:" + p.KeyID
+	if o.perUser {
+		subject = "user:" + p.UserID
+	}
+	ok, remaining, reset := s.limiter.allow(subject+"|"+o.limitName, limit, time.Now())
+	setRateHeaders(w, limit, remaining, reset, !ok)
+	if !ok {
+		return store.Errorf(errRateLimited, "rate limit of %d requests per minute exceeded", limit)
+	}
+	return nil
+}
+
+// txOpts labels a transaction with the caller and request for its audit rows.
+func (c *call) txOpts() store.TxOption {
+	return store.WithActor(c.p.actor(), requestID(c.r))
+}

@@ -1,0 +1,34 @@
+package server
+
+import "net/http"
+
+// routes lists every route on one screen.
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /healthz", s.handleHealthz)
+	m.HandleFunc("GET /readyz", s.handleReadyz)
+	m.HandleFunc("GET /.well-known/jwks.json", s.handleJWKS)
+	m.HandleFunc("POST /api/v1/oauth/token", s.handleOAuthToken)
+
+	const pw, pr = "payments:write", "payments:read"
+	s.api("POST /api/v1/payments/initiate", routeOpts{scope: pw, limitName: "initiate", perUser: true, idempotent: true}, s.handlePaymentInitiate)
+	s.api("POST /api/v1/payments/confirm", routeOpts{scope: pw, limitName: "confirm", perUser: true, idempotent: true}, s.handlePaymentConfirm)
+	s.api("GET /api/v1/payments", routeOpts{scope: pr}, s.handlePaymentList)
+	s.api("GET /api/v1/payments/payouts", routeOpts{scope: pr}, s.handlePaymentList)
+	s.api("GET /api/v1/payments/providers/health", routeOpts{scope: pr}, s.handleProvidersHealth)
+	// /payments/payouts/{id}, /payments/{id}/status and /payments/{id}/form15ca
+	// overlap for ServeMux ("payouts/status"), so one route dispatches them.
+	s.api("GET /api/v1/payments/{a}/{b}", routeOpts{scope: pr}, s.handlePaymentSubresource)
+	s.api("POST /api/v1/payments/{id}/retry", routeOpts{scope: pw, idempotent: true}, s.handlePaymentRetry)
+	s.api("POST /v1/payments", routeOpts{scope: pw, limitName: "initiate", perUser: true, idempotent: true}, s.handleQuickStart)
+
+	s.api("POST /api/v1/sandbox/payments/{id}/review", routeOpts{scope: pw}, s.handleSandboxReview)
+
+	// Unknown /api paths answer with the documented error body, not a bare 404.
+	m.HandleFunc("/api/", s.handleNotFound)
+	m.HandleFunc("/v1/", s.handleNotFound)
+}
+
+func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	s.writeError(w, r, errNoRoute)
+}

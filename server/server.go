@@ -1,0 +1,120 @@
+// Package server is payoutd's HTTP API: routing, auth, the shared HTTP
+// conventions and one file per resource.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/store"
+)
+
+// Config is what the server needs beyond the database.
+type Config struct {
+	BaseURL string
+	Live    bool // the process serves live keys too; sandbox keys always work
+	// LiveSettlement reports whether a live settlement adapter is configured.
+	LiveSettlement bool
+	Sealer         *store.Sealer
+	Logger         *slog.Logger
+	// Limits overrides the per-minute rate limits by route name (tests, bench).
+	Limits map[string]int
+	Static http.FileSystem
+	// Rates give the indicative INR value of unsettled payouts.
+	Rates jobs.Rates
+}
+
+// Server holds the dependencies every handler shares.
+type Server struct {
+	db      *store.DB
+	cfg     Config
+	log     *slog.Logger
+	tokens  *tokenIssuer
+	limiter *rateLimiter
+	idem    *inflight
+	mux     *http.ServeMux
+}
+
+// New builds the HTTP handler.
+func New(ctx context.Context, db *store.DB, cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	tokens, err := newTokenIssuer(ctx, db, cfg.Sealer, cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		db: db, cfg: cfg, log: cfg.Logger, tokens: tokens,
+		limiter: newRateLimiter(time.Minute), idem: newInflight(), mux: http.NewServeMux(),
+	}
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP adds the request id, access log and panic recovery around every route.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := r.Header.Get("X-Request-Id")
+	if !validRequestID(id) {
+		id = store.NewID("req")
+	}
+	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID{}, id))
+	w.Header().Set("X-Request-Id", id)
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.ErrorContext(r.Context(), "panic", slog.String("requestId", id), slog.Any("panic", p))
+			if !rec.wrote {
+				s.writeError(rec, r, store.Errorf(errInternal, "internal error"))
+			}
+		}
+		s.log.InfoContext(r.Context(), "request", slog.String("requestId", id), slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)))
+	}()
+	s.mux.ServeHTTP(rec, r)
+}
+
+type ctxRequestID struct{}
+
+func requestID(r *http.Request) string {
+	id, _ := r.Context().Value(ctxRequestID{}).(string)
+	return id
+}
+
+// validRequestID accepts a caller's X-Request-Id only if it is short and
+// plain, so it can go into logs and audit rows safely.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

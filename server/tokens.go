@@ -1,0 +1,110 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v2/jwa"
+	"github.com/lestrrat-go/jwx/v2/jwk"
+	"github.com/lestrrat-go/jwx/v2/jwt"
+	"github.com/payoutd/payoutd/store"
+)
+
+// sessionTTL is the lifetime of a session token (DESIGN.md §3).
+const sessionTTL = 15 * time.Minute
+
+// tokenIssuer signs and verifies EdDSA session tokens.
+type tokenIssuer struct {
+	issuer string
+	signer jwk.Key
+	public jwk.Set
+}
+
+func newTokenIssuer(ctx context.Context, db *store.DB, sealer *store.Sealer, issuer string) (*tokenIssuer, error) {
+	keys, err := db.SigningKeys(ctx, sealer)
+	if err != nil {
+		return nil, err
+	}
+	t := &tokenIssuer{issuer: issuer, public: jwk.NewSet()}
+	for i, k := range keys {
+		priv, err := jwk.FromRaw(k.Priv)
+		if err != nil {
+			return nil, err
+		}
+		if err := priv.Set(jwk.KeyIDKey, k.KID); err != nil {
+			return nil, err
+		}
+		if err := priv.Set(jwk.AlgorithmKey, jwa.EdDSA); err != nil {
+			return nil, err
+		}
+		pub, err := jwk.PublicKeyOf(priv)
+		if err != nil {
+			return nil, err
+		}
+		if err := pub.Set(jwk.KeyUsageKey, "sig"); err != nil {
+			return nil, err
+		}
+		if err := t.public.AddKey(pub); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			t.signer = priv
+		}
+	}
+	return t, nil
+}
+
+// issue signs a session token for key k narrowed to scopes.
+func (t *tokenIssuer) issue(p principal, scopes []string, now time.Time) (string, error) {
+	tok, err := jwt.NewBuilder().
+		Issuer(t.issuer).
+		Subject(p.UserID).
+		IssuedAt(now).
+		Expiration(now.Add(sessionTTL)).
+		JwtID(store.NewID("ses")).
+		Claim("key_id", p.KeyID).
+		Claim("scope", strings.Join(scopes, " ")).
+		Claim("livemode", p.Livemode).
+		Build()
+	if err != nil {
+		return "", err
+	}
+	b, err := jwt.Sign(tok, jwt.WithKey(jwa.EdDSA, t.signer))
+	return string(b), err
+}
+
+// verify checks signature, issuer and expiry, then that the API key behind
+// the session is still active, so revoking a key ends its sessions at once.
+func (t *tokenIssuer) verify(ctx context.Context, db *store.DB, raw string) (principal, error) {
+	tok, err := jwt.ParseString(raw, jwt.WithKeySet(t.public), jwt.WithValidate(true), jwt.WithIssuer(t.issuer))
+	if err != nil {
+		return principal{}, errUnauthorized
+	}
+	keyID, _ := tok.PrivateClaims()["key_id"].(string)
+	scope, _ := tok.PrivateClaims()["scope"].(string)
+	if keyID == "" {
+		return principal{}, errUnauthorized
+	}
+	k, err := db.FindAPIKey(ctx, keyID)
+	if err != nil {
+		if store.ErrorCode(err) != "" {
+			return principal{}, errUnauthorized
+		}
+		return principal{}, fmt.Errorf("session key lookup: %w", err)
+	}
+	if !k.Active(time.Now()) || k.UserID != tok.Subject() {
+		return principal{}, errUnauthorized
+	}
+	// A session never has more than its key has now.
+	var scopes []string
+	for _, s := range strings.Fields(scope) {
+		for _, ks := range k.Scopes {
+			if s == ks {
+				scopes = append(scopes, s)
+			}
+		}
+	}
+	return principal{UserID: k.UserID, KeyID: k.ID, Livemode: k.Livemode, Scopes: scopes, Session: true, RateExempt: k.RateExempt}, nil
+}

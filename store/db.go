@@ -1,0 +1,177 @@
+// Package store owns the SQLite database: schema, transactions and one file
+// per aggregate. It imports no project package except the leaf domain packages.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Inserter enqueues a River job inside a store transaction, so a job exists
+// only if the state change that caused it commits.
+type Inserter interface {
+	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// DB is the application's handle on one SQLite file: one write connection
+// shared with River, and a small read pool for GET handlers.
+type DB struct {
+	W    *sql.DB
+	R    *sql.DB
+	Path string
+	Now  func() time.Time
+
+	jobs Inserter
+}
+
+// pragmas are applied on every connection. synchronous=FULL makes each commit
+// durable across power loss, not just a process crash: an acknowledged payment
+// must never disappear.
+var pragmas = []string{
+	"busy_timeout(10000)",
+	"journal_mode(WAL)",
+	"foreign_keys(1)",
+	"synchronous(FULL)",
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the database file and applies the schema.
+func Open(ctx context.Context, path, schema string) (*DB, error) {
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// One writer: SQLite serialises writes anyway, and a second writer
+	// connection only turns waiting into SQLITE_BUSY errors.
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db := &DB{W: w, Path: path, Now: func() time.Time { return time.Now().UTC() }}
+	if err := db.migrate(ctx, schema); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	// Busy readers starve the single writer, so the read pool stays small.
+	r.SetMaxOpenConns(4)
+	r.SetMaxIdleConns(4)
+	db.R = r
+	return db, nil
+}
+
+// SetInserter wires the River client in once it exists (River needs the
+// workers, the workers need the DB).
+func (db *DB) SetInserter(i Inserter) { db.jobs = i }
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.R.Close(), db.W.Close())
+}
+
+// Tx is a write transaction with the clock fixed at its start, so every row
+// it writes carries the same timestamp.
+type Tx struct {
+	*sql.Tx
+	ctx  context.Context
+	now  time.Time
+	jobs Inserter
+	// Actor and RequestID label the audit rows this transaction writes.
+	Actor     string
+	RequestID string
+	// After runs once the transaction has committed (in-memory bookkeeping
+	// only; never I/O that must not be lost).
+	after []func()
+}
+
+// Now is the transaction's timestamp.
+func (tx *Tx) Now() time.Time { return tx.now }
+
+// Context is the transaction's context.
+func (tx *Tx) Context() context.Context { return tx.ctx }
+
+// Enqueue inserts a River job in this transaction.
+func (tx *Tx) Enqueue(args river.JobArgs, opts *river.InsertOpts) error {
+	if tx.jobs == nil {
+		return errors.New("store: no job inserter configured")
+	}
+	_, err := tx.jobs.InsertTx(tx.ctx, tx.Tx, args, opts)
+	return err
+}
+
+// OnCommit registers f to run after a successful commit.
+func (tx *Tx) OnCommit(f func()) { tx.after = append(tx.after, f) }
+
+// TxOption labels a transaction.
+type TxOption func(*Tx)
+
+// WithActor sets the audit actor and request id of a transaction.
+func WithActor(actor, requestID string) TxOption {
+	return func(tx *Tx) { tx.Actor, tx.RequestID = actor, requestID }
+}
+
+// WithTx runs fn in one write transaction, committing if it returns nil.
+// Inside fn only tx may be used: the write pool has a single connection.
+func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
+	sqlTx, err := db.W.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	tx := &Tx{Tx: sqlTx, ctx: ctx, now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, Actor: "system"}
+	for _, o := range opts {
+		o(tx)
+	}
+	if err := fn(tx); err != nil {
+		_ = sqlTx.Rollback() // the error from fn is the one that matters
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	for _, f := range tx.after {
+		f()
+	}
+	return nil
+}
+
+// ms converts a time to the integer milliseconds stored in every timestamp column.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMS converts stored milliseconds back to UTC time.
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// nullMS converts a nullable timestamp column.
+func nullMS(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMS(v.Int64)
+	return &t
+}

@@ -1,0 +1,55 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// IdempotencyTTL is how long a stored response is replayed (SPEC.md §5.10).
+const IdempotencyTTL = 24 * time.Hour
+
+// IdempotentResponse is a stored first response to a request.
+type IdempotentResponse struct {
+	RequestHash []byte
+	Status      int
+	Body        []byte
+}
+
+// FindIdempotent returns the unexpired stored response for (apiKeyID, key).
+func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
+	var r IdempotentResponse
+	err := db.R.QueryRowContext(ctx, `SELECT request_hash, status_code, body FROM idempotency_keys
+		WHERE api_key_id = ? AND key = ? AND expires_at > ?`, apiKeyID, key, ms(db.Now())).Scan(&r.RequestHash, &r.Status, &r.Body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, false, nil
+	}
+	return r, err == nil, err
+}
+
+// SaveIdempotent stores the response in the same transaction as its effect,
+// so a replay exists exactly when the effect does. An expired row for the same
+// key is replaced.
+func (tx *Tx) SaveIdempotent(apiKeyID, key string, r IdempotentResponse) error {
+	_, err := tx.ExecContext(tx.ctx, `INSERT INTO idempotency_keys (api_key_id, key, request_hash, status_code, body, created_at, expires_at)
+		VALUES (?,?,?,?,?,?,?)
+		ON CONFLICT (api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
+			body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
+		WHERE idempotency_keys.expires_at <= excluded.created_at`,
+		apiKeyID, key, r.RequestHash, r.Status, r.Body, ms(tx.now), ms(tx.now.Add(IdempotencyTTL)))
+	return err
+}
+
+// PurgeExpiredIdempotency deletes expired rows; run periodically.
+func (db *DB) PurgeExpiredIdempotency(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM idempotency_keys WHERE expires_at <= ?", ms(tx.now))
+		if err == nil {
+			n, err = res.RowsAffected()
+		}
+		return err
+	})
+	return n, err
+}

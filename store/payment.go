@@ -1,0 +1,222 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// Payment is one outbound payout.
+type Payment struct {
+	ID                  string
+	UserID              string
+	Livemode            bool
+	TxnID               string
+	Type                string
+	Status              string
+	Amount              int64
+	Currency            string
+	DestinationAddress  string
+	Memo                string
+	PurposeCode         string
+	InvoiceRef          string
+	CounterpartyName    string
+	CounterpartyCountry string
+	CounterpartyBank    string
+	VaultID             string
+	Reserved            int64
+	Attempt             int
+	FailedReason        string
+	SettlementRef       string
+	SettlementRate      string
+	AmountINR           *int64
+	SettledAt           *time.Time
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+}
+
+// CrossBorder is DESIGN.md §5: a counterparty country present and not India.
+func (p Payment) CrossBorder() bool {
+	return p.CounterpartyCountry != "" && p.CounterpartyCountry != "IN"
+}
+
+const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
+	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
+	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at`
+
+func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
+	var p Payment
+	var inr, settled sql.NullInt64
+	var created, updated int64
+	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
+		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
+		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
+		&inr, &settled, &created, &updated)
+	if inr.Valid {
+		p.AmountINR = &inr.Int64
+	}
+	p.SettledAt, p.CreatedAt, p.UpdatedAt = nullMS(settled), fromMS(created), fromMS(updated)
+	return p, err
+}
+
+// CreatePayment records an initiated payout; no money moves. A txnId already
+// used by this user is a conflict, never a second payment.
+func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
+	p.ID = NewID("pay")
+	p.Type, p.Status = "SEND", StatusInitiated
+	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
+	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
+		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
+		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now))
+	if isUniqueViolation(err) {
+		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
+	}
+	if err != nil {
+		return Payment{}, err
+	}
+	return p, tx.Audit(p.UserID, p.Livemode, "payment.initiated", "payment", p.ID,
+		map[string]any{"status": p.Status, "amount": p.Amount, "currency": p.Currency})
+}
+
+// FindPayment returns the user's payment by id; another user's is not found.
+func (tx *Tx) FindPayment(userID, id string) (Payment, error) {
+	p, err := scanPayment(tx.QueryRowContext(tx.ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
+	return p, notFound(err, ErrPaymentNotFound, "payment")
+}
+
+// LoadPayment returns a payment by id regardless of owner (jobs, CLI).
+func (tx *Tx) LoadPayment(id string) (Payment, error) {
+	p, err := scanPayment(tx.QueryRowContext(tx.ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
+	return p, notFound(err, ErrPaymentNotFound, "payment")
+}
+
+// FindPayment reads a user's payment outside a transaction.
+func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
+	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
+	return p, notFound(err, ErrPaymentNotFound, "payment")
+}
+
+// FindPaymentByTxnID looks a payment up by the client's txnId.
+func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
+	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
+	return p, notFound(err, ErrPaymentNotFound, "payment")
+}
+
+// PaymentFilter selects a page of a user's payments, newest first.
+type PaymentFilter struct {
+	UserID string
+	Status string
+	Page   int
+	Limit  int
+}
+
+// ListPayments returns one page and the total count.
+func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
+	where, args := "user_id = ?", []any{f.UserID}
+	if f.Status != "" {
+		where += " AND status = ?"
+		args = append(args, f.Status)
+	}
+	var total int
+	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM payments WHERE "+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := db.R.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
+		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Payment{}
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, p)
+	}
+	return out, total, rows.Err()
+}
+
+// Transition moves p to status `to` if the state machine allows it and the row
+// is still in p.Status (so two workers can never both move it), applies the
+// reservation rules, and writes the audit row, all in this transaction.
+// set may change fields of the payment before it is written.
+func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
+	from := p.Status
+	if !CanTransition(from, to) {
+		return Errorf(ErrInvalidState, "payment %s cannot move from %s to %s", p.ID, from, to)
+	}
+	next := *p
+	next.Status, next.UpdatedAt = to, tx.now
+	if set != nil {
+		set(&next)
+	}
+	if to == StatusProcessing && releasesFunds(from) {
+		// A retry takes the funds again; refuse rather than overdraw.
+		if err := tx.reserve(&next); err != nil {
+			return err
+		}
+	}
+	if releasesFunds(to) && next.Reserved > 0 {
+		if err := tx.adjustVault(next.VaultID, 0, -next.Reserved); err != nil {
+			return err
+		}
+		next.Reserved = 0
+	}
+	if to == StatusConfirmed && next.Reserved > 0 {
+		// Settlement: the reserved amount leaves the vault for good.
+		if err := tx.adjustVault(next.VaultID, -next.Reserved, -next.Reserved); err != nil {
+			return err
+		}
+		next.Reserved = 0
+	}
+	if to != StatusFailed {
+		next.FailedReason = ""
+	}
+	var inr, settled any
+	if next.AmountINR != nil {
+		inr = *next.AmountINR
+	}
+	if next.SettledAt != nil {
+		settled = ms(*next.SettledAt)
+	}
+	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET status = ?, vault_id = nullif(?, ''), reserved = ?, attempt = ?,
+		failed_reason = ?, settlement_ref = ?, settlement_rate = ?, amount_inr = ?, settled_at = ?, updated_at = ?
+		WHERE id = ? AND status = ?`, to, next.VaultID, next.Reserved, next.Attempt, next.FailedReason, next.SettlementRef,
+		next.SettlementRate, inr, settled, ms(tx.now), p.ID, from)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return Errorf(ErrInvalidState, "payment %s is no longer %s", p.ID, from)
+	}
+	changes := map[string]any{"from": from, "to": to}
+	if next.FailedReason != "" {
+		changes["failedReason"] = next.FailedReason
+	}
+	if err := tx.Audit(p.UserID, p.Livemode, "payment."+strings.ToLower(to), "payment", p.ID, changes); err != nil {
+		return err
+	}
+	*p = next
+	return nil
+}
+
+// reserve holds the payment's amount in its vault, refusing to overdraw.
+func (tx *Tx) reserve(p *Payment) error {
+	v, err := tx.FindVault(p.UserID, p.VaultID)
+	if err != nil {
+		return err
+	}
+	if v.Available() < p.Amount {
+		return Errorf(ErrInsufficientFunds, "vault %s has insufficient available balance", v.ID)
+	}
+	if err := tx.adjustVault(v.ID, 0, p.Amount); err != nil {
+		return err
+	}
+	p.Reserved = p.Amount
+	return nil
+}

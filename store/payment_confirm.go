@@ -1,0 +1,59 @@
+package store
+
+// ConfirmInput is what POST /payments/confirm must match.
+type ConfirmInput struct {
+	ID                 string
+	DestinationAddress string
+	Amount             int64
+	Currency           string
+	VaultID            string
+	// KYCApproved is checked for cross-border payouts.
+	KYCApproved bool
+}
+
+// ConfirmPayment checks the confirmation against the initiated payment and
+// the funding vault, reserves the funds and moves the payment to
+// COMPLIANCE_CHECK. The caller enqueues the compliance job in the same tx.
+func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
+	p, err := tx.FindPayment(userID, in.ID)
+	if err != nil {
+		return Payment{}, err
+	}
+	if p.Status != StatusInitiated {
+		return Payment{}, Errorf(ErrInvalidState, "payment %s is %s, not INITIATED", p.ID, p.Status)
+	}
+	mismatch := map[string]string{}
+	if in.DestinationAddress != p.DestinationAddress {
+		mismatch["destinationAddress"] = "does not match the initiated payment"
+	}
+	if in.Currency != p.Currency {
+		mismatch["currency"] = "does not match the initiated payment"
+	} else if in.Amount != p.Amount {
+		mismatch["amount"] = "does not match the initiated payment"
+	}
+	if len(mismatch) > 0 {
+		return Payment{}, &Error{Code: ErrConfirmMismatch, Message: "confirmation does not match the initiated payment", Fields: mismatch}
+	}
+	if p.CrossBorder() && !in.KYCApproved {
+		return Payment{}, Errorf(ErrKYCRequired, "cross-border payouts require KYC status APPROVED")
+	}
+	v, err := tx.FindVault(userID, in.VaultID)
+	if err != nil {
+		return Payment{}, err
+	}
+	if v.Currency != p.Currency {
+		return Payment{}, &Error{Code: ErrCurrencyMismatch, Message: "vault currency " + v.Currency + " does not match payment currency " + p.Currency,
+			Fields: map[string]string{"vaultId": "vault holds " + v.Currency}}
+	}
+	if !v.HasKey {
+		return Payment{}, Errorf(ErrVaultNoKey, "vault %s has no usable signing key", v.ID)
+	}
+	p.VaultID = v.ID
+	if err := tx.reserve(&p); err != nil {
+		return Payment{}, err
+	}
+	if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil {
+		return Payment{}, err
+	}
+	return p, nil
+}

@@ -1,0 +1,49 @@
+package store
+
+// Payment statuses (SPEC.md §3).
+const (
+	StatusInitiated       = "INITIATED"
+	StatusComplianceCheck = "COMPLIANCE_CHECK"
+	StatusProcessing      = "PROCESSING"
+	StatusSubmitted       = "SUBMITTED"
+	StatusConfirmed       = "CONFIRMED"
+	StatusCompleted       = "COMPLETED"
+	StatusManualReview    = "MANUAL_REVIEW"
+	StatusFailed          = "FAILED"
+	StatusPending         = "PENDING"
+	StatusUnknown         = "UNKNOWN"
+)
+
+// paymentTransitions is the whole payment state machine: SPEC.md §3 and
+// DESIGN.md §6. Any move not listed here is refused.
+var paymentTransitions = map[string][]string{
+	StatusInitiated:       {StatusComplianceCheck},
+	StatusComplianceCheck: {StatusProcessing, StatusManualReview, StatusFailed},
+	StatusManualReview:    {StatusProcessing, StatusFailed},
+	StatusProcessing:      {StatusSubmitted, StatusPending, StatusFailed},
+	StatusSubmitted:       {StatusConfirmed, StatusFailed, StatusUnknown},
+	StatusUnknown:         {StatusConfirmed, StatusFailed},
+	StatusConfirmed:       {StatusCompleted},
+	StatusFailed:          {StatusProcessing},
+	StatusPending:         {StatusProcessing},
+}
+
+// CanTransition reports whether a payment may move from one status to another.
+func CanTransition(from, to string) bool {
+	for _, s := range paymentTransitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// IsFinal reports a status no automatic step leaves.
+func IsFinal(status string) bool {
+	return status == StatusCompleted || status == StatusFailed || status == StatusPending
+}
+
+// releasesFunds reports statuses in which the payment holds no reservation.
+func releasesFunds(status string) bool {
+	return status == StatusFailed || status == StatusPending
+}

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Sealer encrypts vault signing keys at rest with AES-256-GCM under a master
+// key that lives in its own file, never in the database.
+type Sealer struct{ aead cipher.AEAD }
+
+// LoadOrCreateMasterKey reads the 32-byte master key at path, creating it with
+// mode 0600 on first start.
+func LoadOrCreateMasterKey(path string) (*Sealer, error) {
+	key, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("create master key: %w", err)
+		}
+		if _, err := f.Write(key); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if err := f.Close(); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("read master key: %w", err)
+	}
+	if len(key) != 32 {
+		return nil, fmt.Errorf("master key %s: want 32 bytes, have %d", path, len(key))
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &Sealer{aead: aead}, nil
+}
+
+// Seal encrypts plaintext; ad binds the ciphertext to its owner (the vault id)
+// so a sealed key copied onto another row does not open.
+func (s *Sealer) Seal(plaintext, ad []byte) []byte {
+	nonce := make([]byte, s.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return s.aead.Seal(nonce, nonce, plaintext, ad)
+}
+
+// Open decrypts what Seal produced.
+func (s *Sealer) Open(sealed, ad []byte) ([]byte, error) {
+	n := s.aead.NonceSize()
+	if len(sealed) < n {
+		return nil, errors.New("sealed key too short")
+	}
+	return s.aead.Open(nil, sealed[:n], sealed[n:], ad)
+}

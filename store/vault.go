@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/payoutd/payoutd/strkey"
+)
+
+// Vault is a funding wallet in one currency. Available = Balance - Reserved.
+type Vault struct {
+	ID        string
+	UserID    string
+	Livemode  bool
+	Name      string
+	Type      string
+	Currency  string
+	Balance   int64
+	Reserved  int64
+	Address   string
+	HasKey    bool
+	IsDefault bool
+	CreatedAt time.Time
+}
+
+// Available is what a new payout can still reserve.
+func (v Vault) Available() int64 { return v.Balance - v.Reserved }
+
+const vaultCols = `id, user_id, livemode, name, vault_type, currency, balance, reserved, address, key_sealed IS NOT NULL, is_default, created_at`
+
+func scanVault(row interface{ Scan(...any) error }) (Vault, error) {
+	var v Vault
+	var created int64
+	err := row.Scan(&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved, &v.Address, &v.HasKey, &v.IsDefault, &created)
+	v.CreatedAt = fromMS(created)
+	return v, err
+}
+
+// CreateVault makes a SETTLEMENT vault with a fresh Stellar keypair whose
+// secret is sealed under the master key.
+func (tx *Tx) CreateVault(u User, name, currency string, balance int64, isDefault bool, sealer *Sealer) (Vault, error) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return Vault{}, err
+	}
+	v := Vault{
+		ID: NewID("vlt"), UserID: u.ID, Livemode: u.Livemode, Name: name, Type: "SETTLEMENT",
+		Currency: currency, Balance: balance, Address: strkey.EncodePublicKey(pub), HasKey: sealer != nil,
+		IsDefault: isDefault, CreatedAt: tx.now,
+	}
+	var sealed []byte
+	if sealer != nil {
+		sealed = sealer.Seal(priv.Seed(), []byte(v.ID))
+	}
+	_, err = tx.ExecContext(tx.ctx, `INSERT INTO vaults (id, user_id, livemode, name, vault_type, currency, balance, reserved, address, key_sealed, is_default, created_at)
+		VALUES (?,?,?,?,?,?,?,0,?,?,?,?)`, v.ID, v.UserID, v.Livemode, v.Name, v.Type, v.Currency, v.Balance, v.Address, sealed, v.IsDefault, ms(tx.now))
+	if err != nil {
+		return Vault{}, err
+	}
+	return v, tx.Audit(u.ID, u.Livemode, "vault.created", "vault", v.ID, map[string]any{"currency": currency, "balance": balance})
+}
+
+// FindVault returns the user's vault by id; another user's vault is not found.
+func (tx *Tx) FindVault(userID, id string) (Vault, error) {
+	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
+	return v, notFound(err, ErrWalletNotFound, "wallet")
+}
+
+// FindVault reads a vault outside a transaction.
+func (db *DB) FindVault(ctx context.Context, userID, id string) (Vault, error) {
+	v, err := scanVault(db.R.QueryRowContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
+	return v, notFound(err, ErrWalletNotFound, "wallet")
+}
+
+// DefaultVault returns the user's default vault.
+func (tx *Tx) DefaultVault(userID string) (Vault, error) {
+	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE user_id = ? AND is_default = 1", userID))
+	return v, notFound(err, ErrWalletNotFound, "default wallet")
+}
+
+// ListVaults lists the user's vaults, oldest first.
+func (db *DB) ListVaults(ctx context.Context, userID string) ([]Vault, error) {
+	rows, err := db.R.QueryContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE user_id = ? ORDER BY created_at, id", userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Vault{}
+	for rows.Next() {
+		v, err := scanVault(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// adjustVault changes a vault's balance and reservation by deltas; the CHECK
+// constraints refuse any change that would overdraw it.
+func (tx *Tx) adjustVault(id string, dBalance, dReserved int64) error {
+	res, err := tx.ExecContext(tx.ctx, "UPDATE vaults SET balance = balance + ?, reserved = reserved + ? WHERE id = ?", dBalance, dReserved, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return sql.ErrNoRows
+	}
+	return nil
+}
+
+// VaultForCurrency returns the user's vault in currency, the default first.
+func (tx *Tx) VaultForCurrency(userID, currency string) (Vault, error) {
+	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+` FROM vaults WHERE user_id = ? AND currency = ?
+		ORDER BY is_default DESC, created_at LIMIT 1`, userID, currency))
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, Errorf(ErrCurrencyMismatch, "no vault holds %s", currency)
+	}
+	return v, err
+}
