@@ -173,3 +173,17 @@ CREATE TABLE IF NOT EXISTS sessions (
   expiry REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_expiry_idx ON sessions (expiry);
+
+-- Events: written in the same transaction as the state change that causes
+-- them; webhooks deliver them, GET /events replays them.
+CREATE TABLE IF NOT EXISTS events (
+  id          TEXT PRIMARY KEY,
+  user_id     TEXT NOT NULL,
+  livemode    INTEGER NOT NULL,
+  type        TEXT NOT NULL,
+  resource_id TEXT NOT NULL DEFAULT '',
+  data        TEXT NOT NULL,
+  created_at  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_user ON events (user_id, id);
+CREATE INDEX IF NOT EXISTS events_user_type ON events (user_id, type, id);

@@ -36,6 +36,7 @@ type env struct {
 	Key     string // all-scopes sandbox key of the default user
 	UserID  string
 	VaultID string // the default USD vault
+	Dir     string // data directory holding payoutd.db and master.key
 }
 
 type envOpts struct {
@@ -43,6 +44,7 @@ type envOpts struct {
 	unknownWindow time.Duration
 	workers       int
 	noRiver       bool
+	dir           string // reuse an existing data directory (restart tests)
 }
 
 func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
@@ -52,7 +54,10 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 		f(&o)
 	}
 	ctx := context.Background()
-	dir := t.TempDir()
+	dir := o.dir
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +109,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 		}
 		db.Close()
 	})
+	e.Dir = dir
 	e.Key, e.UserID, e.VaultID = e.newUser("freelancer@example.com", false, store.AllScopes)
 	return e
 }

@@ -24,6 +24,9 @@ func (s *Server) routes() {
 
 	s.api("POST /api/v1/sandbox/payments/{id}/review", routeOpts{scope: pw}, s.handleSandboxReview)
 
+	s.accountRoutes()
+	s.webhookRoutes()
+
 	// Unknown /api paths answer with the documented error body, not a bare 404.
 	m.HandleFunc("/api/", s.handleNotFound)
 	m.HandleFunc("/v1/", s.handleNotFound)

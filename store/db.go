@@ -29,7 +29,8 @@ type DB struct {
 	Path string
 	Now  func() time.Time
 
-	jobs Inserter
+	jobs      Inserter
+	eventHook EventHook
 }
 
 // pragmas are applied on every connection. synchronous=FULL makes each commit
@@ -100,9 +101,10 @@ func (db *DB) Close() error {
 // it writes carries the same timestamp.
 type Tx struct {
 	*sql.Tx
-	ctx  context.Context
-	now  time.Time
-	jobs Inserter
+	ctx       context.Context
+	now       time.Time
+	jobs      Inserter
+	eventHook EventHook
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
@@ -144,7 +146,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	tx := &Tx{Tx: sqlTx, ctx: ctx, now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, Actor: "system"}
+	tx := &Tx{Tx: sqlTx, ctx: ctx, now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook, Actor: "system"}
 	for _, o := range opts {
 		o(tx)
 	}

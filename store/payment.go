@@ -202,6 +202,9 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 		return err
 	}
 	*p = next
+	if typ, ok := paymentEvents[to]; ok {
+		return tx.Emit(p.UserID, p.Livemode, typ, p.ID, PaymentEventData(*p))
+	}
 	return nil
 }
 
@@ -219,4 +222,20 @@ func (tx *Tx) reserve(p *Payment) error {
 	}
 	p.Reserved = p.Amount
 	return nil
+}
+
+// PaymentEventData is the payload of payout.* events: enough to act on
+// without a fetch, with amounts as exact decimal strings.
+func PaymentEventData(p Payment) map[string]any {
+	d := map[string]any{
+		"paymentId": p.ID, "txnId": p.TxnID, "status": p.Status, "amountMinor": p.Amount,
+		"currency": p.Currency, "updatedAt": p.UpdatedAt.Format("2006-01-02T15:04:05.000Z"),
+	}
+	if p.FailedReason != "" {
+		d["failedReason"] = p.FailedReason
+	}
+	if p.AmountINR != nil {
+		d["amountInrPaise"] = *p.AmountINR
+	}
+	return d
 }

