@@ -79,9 +79,8 @@ func decodeJSON(body []byte, dst any) error {
 		if errors.As(err, &te) && te.Field != "" {
 			return fieldError(te.Field, "must be a "+jsonKind(te.Type))
 		}
-		var fe *fieldErr
-		if errors.As(err, &fe) {
-			return fieldError(fe.field, fe.msg)
+		if f := failingField(raw, reflect.TypeOf(dst).Elem()); f != "" {
+			return fieldError(f, "has the wrong type or format")
 		}
 		return fieldError("body", "malformed JSON")
 	}
@@ -114,10 +113,21 @@ func jsonKind(t reflect.Type) string {
 	}
 }
 
-// fieldErr lets custom JSON types name the field they failed on.
-type fieldErr struct{ field, msg string }
-
-func (e *fieldErr) Error() string { return e.field + ": " + e.msg }
+// failingField finds the first field whose value does not decode into its
+// struct field, so errors the decoder reports without a field still name one.
+func failingField(raw map[string]json.RawMessage, t reflect.Type) string {
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		v, ok := raw[name]
+		if !ok {
+			continue
+		}
+		if err := decodeOne(v, reflect.New(t.Field(i).Type).Interface()); err != nil {
+			return name
+		}
+	}
+	return ""
+}
 
 // marshalBody is the exact bytes a JSON response carries.
 func marshalBody(v any) ([]byte, error) {

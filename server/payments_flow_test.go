@@ -1,0 +1,193 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// statusHistory is the sequence of statuses a payment went through, read
+// from its audit rows.
+func (e *env) statusHistory(id string) []string {
+	e.t.Helper()
+	rows, err := e.DB.R.Query("SELECT changes FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%' ORDER BY seq", id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var ch string
+		if err := rows.Scan(&ch); err != nil {
+			e.t.Fatal(err)
+		}
+		if i := strings.Index(ch, `"to":"`); i >= 0 {
+			rest := ch[i+6:]
+			out = append(out, rest[:strings.IndexByte(rest, '"')])
+		} else if strings.Contains(ch, `"status":"INITIATED"`) {
+			out = append(out, "INITIATED")
+		}
+	}
+	return out
+}
+
+func TestSandboxOutcomes(t *testing.T) {
+	e := newEnv(t)
+	const opening = store.SandboxOpeningBalance
+	cases := []struct {
+		name    string
+		amount  string
+		final   string
+		history []string
+		reason  string
+		debited int64
+	}{
+		{"Completed", "100.00", store.StatusCompleted,
+			[]string{"INITIATED", "COMPLIANCE_CHECK", "PROCESSING", "SUBMITTED", "CONFIRMED", "COMPLETED"}, "", 10000},
+		{"SettlementRejected", "100.13", store.StatusFailed,
+			[]string{"INITIATED", "COMPLIANCE_CHECK", "PROCESSING", "SUBMITTED", "FAILED"}, "SETTLEMENT_REJECTED", 0},
+		{"TransientPending", "100.42", store.StatusPending,
+			[]string{"INITIATED", "COMPLIANCE_CHECK", "PROCESSING", "PENDING"}, "", 0},
+		{"ManualReview", "100.66", store.StatusManualReview,
+			[]string{"INITIATED", "COMPLIANCE_CHECK", "MANUAL_REVIEW"}, "", 0},
+	}
+	spent := int64(0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			id := e.pay(c.amount, nil)
+			p := e.waitStatus(id, c.final, 5*time.Second)
+			is.Equal(e.statusHistory(id), c.history)
+			if c.reason != "" {
+				is.True(strings.HasPrefix(p.FailedReason, c.reason))
+				r := e.req("GET", "/api/v1/payments/payouts/"+id, nil)
+				is.True(strings.HasPrefix(r.JSON(t)["failedReason"].(string), c.reason))
+			}
+			spent += c.debited
+			v := e.vault()
+			is.Equal(v.Balance, opening-spent)
+			if c.final == store.StatusManualReview {
+				is.Equal(p.Reserved, int64(10066)) // held while a person looks
+			} else {
+				is.Equal(p.Reserved, int64(0))
+			}
+		})
+	}
+}
+
+func TestRetryAndReview(t *testing.T) {
+	e := newEnv(t)
+	t.Run("FailedThenRetrySucceeds", func(t *testing.T) {
+		is := is.New(t)
+		before := e.vault().Balance
+		id := e.pay("50.13", nil)
+		e.waitStatus(id, store.StatusFailed, 5*time.Second)
+		is.Equal(e.vault().Reserved, int64(0)) // released
+		r := e.req("POST", "/api/v1/payments/"+id+"/retry", nil)
+		is.Equal(r.Status, http.StatusOK)
+		is.Equal(r.JSON(t)["status"], "PROCESSING")
+		e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+		is.Equal(e.vault().Balance, before-5013)
+		// Retrying a COMPLETED payment is refused.
+		r = e.req("POST", "/api/v1/payments/"+id+"/retry", nil)
+		is.Equal(r.Status, http.StatusConflict)
+		is.Equal(r.errCode(t), "ERR_INVALID_STATE")
+	})
+	t.Run("PendingThenRetrySucceeds", func(t *testing.T) {
+		is := is.New(t)
+		id := e.pay("50.42", nil)
+		e.waitStatus(id, store.StatusPending, 5*time.Second)
+		is.Equal(e.req("POST", "/api/v1/payments/"+id+"/retry", nil).Status, http.StatusOK)
+		e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	})
+	t.Run("ManualReviewApprove", func(t *testing.T) {
+		is := is.New(t)
+		id := e.pay("20.66", nil)
+		e.waitStatus(id, store.StatusManualReview, 5*time.Second)
+		r := e.req("POST", "/api/v1/sandbox/payments/"+id+"/review", map[string]any{"decision": "approve"})
+		is.Equal(r.Status, http.StatusOK)
+		e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	})
+	t.Run("ManualReviewReject", func(t *testing.T) {
+		is := is.New(t)
+		id := e.pay("20.66", nil)
+		e.waitStatus(id, store.StatusManualReview, 5*time.Second)
+		r := e.req("POST", "/api/v1/sandbox/payments/"+id+"/review", map[string]any{"decision": "reject", "reason": "unclear purpose"})
+		is.Equal(r.Status, http.StatusOK)
+		p := e.waitStatus(id, store.StatusFailed, time.Second)
+		is.Equal(p.FailedReason, "COMPLIANCE_REJECTED: unclear purpose")
+		is.Equal(p.Reserved, int64(0))
+		r = e.req("POST", "/api/v1/sandbox/payments/"+id+"/review", map[string]any{"decision": "approve"})
+		is.Equal(r.Status, http.StatusConflict)
+	})
+	t.Run("ErrRetryUnknownPayment", func(t *testing.T) {
+		is := is.New(t)
+		r := e.req("POST", "/api/v1/payments/pay_nope/retry", nil)
+		is.Equal(r.Status, http.StatusNotFound)
+		is.Equal(r.errCode(t), "ERR_PAYMENT_NOT_FOUND")
+	})
+}
+
+func TestUnknownResolvesToConfirmed(t *testing.T) {
+	is := is.New(t)
+	e := newEnv(t, func(o *envOpts) { o.unknownWindow = 300 * time.Millisecond })
+	id := e.pay("10.99", nil)
+	p := e.waitStatus(id, store.StatusUnknown, 5*time.Second)
+	is.Equal(p.Reserved, int64(1099)) // funds stay reserved: never lost
+	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	is.Equal(e.statusHistory(id), []string{"INITIATED", "COMPLIANCE_CHECK", "PROCESSING", "SUBMITTED", "UNKNOWN", "CONFIRMED", "COMPLETED"})
+	is.Equal(e.vault().Reserved, int64(0))
+}
+
+func TestComplianceBlockedCountry(t *testing.T) {
+	is := is.New(t)
+	e := newEnv(t)
+	e.approveKYC(e.UserID)
+	id := e.pay("10.00", map[string]any{"counterpartyCountry": "KP"})
+	p := e.waitStatus(id, store.StatusFailed, 5*time.Second)
+	is.True(strings.HasPrefix(p.FailedReason, "COMPLIANCE_REJECTED: "))
+	is.Equal(e.vault().Reserved, int64(0))
+}
+
+func TestSettledValueAndForm15CA(t *testing.T) {
+	is := is.New(t)
+	e := newEnv(t)
+	e.approveKYC(e.UserID)
+	id := e.pay("6006.01", map[string]any{"counterpartyCountry": "US", "purposeCode": "P0802", "invoiceRef": "INV-1"})
+	p := e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	// 6006.01 USD × 83.25 = 500,000.3325 INR → 50,000,033 paise (half-up).
+	is.Equal(*p.AmountINR, int64(50000033))
+	r := e.req("GET", "/api/v1/payments/"+id+"/form15ca", nil)
+	is.Equal(r.Status, 200)
+	m := r.JSON(t)
+	is.Equal(m["part"], "C")
+	is.Equal(m["requiresCA"], true)
+	is.Equal(m["remittanceAmount"], "6006.01")
+	id2 := e.pay("6005.99", map[string]any{"counterpartyCountry": "US"})
+	e.waitStatus(id2, store.StatusCompleted, 5*time.Second)
+	m = e.req("GET", "/api/v1/payments/"+id2+"/form15ca", nil).JSON(t)
+	is.Equal(m["part"], "A")
+	is.Equal(m["requiresCA"], false)
+}
+
+func TestStatusByTxnIDAndHealth(t *testing.T) {
+	is := is.New(t)
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress},
+		"Idempotency-Key", "6f1c0a4e-8d0b-4c55-9d38-0c2f0e7b8a11")
+	id := r.JSON(t)["id"].(string)
+	s := e.req("GET", "/api/v1/payments/6f1c0a4e-8d0b-4c55-9d38-0c2f0e7b8a11/status", nil)
+	is.Equal(s.Status, 200)
+	is.Equal(s.JSON(t)["id"], id)
+	is.Equal(strings.TrimSpace(string(e.req("GET", "/api/v1/payments/"+id+"/status", nil).Body)), "null") // by txnId, not id
+	h := e.req("GET", "/api/v1/payments/providers/health", nil).JSON(t)
+	is.Equal(h["status"], "HEALTHY")
+	is.Equal(h["settlement"], "UP")
+	_ = context.Background()
+}

@@ -1,0 +1,199 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+func TestInitiateFieldRules(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000} })
+	e.approveKYC(e.UserID)
+	base := func() map[string]any {
+		return map[string]any{"amount": json.Number("10.00"), "currency": "USD", "destinationAddress": testAddress}
+	}
+	badChecksum := testAddress[:55] + "A"
+	cases := []struct {
+		name  string
+		field string
+		value any // nil deletes the field
+	}{
+		{"AmountMissing", "amount", nil},
+		{"AmountZero", "amount", json.Number("0")},
+		{"AmountNegative", "amount", json.Number("-5")},
+		{"AmountTooManyDecimals", "amount", json.Number("1.001")},
+		{"AmountExponent", "amount", json.Number("1e3")},
+		{"AmountOverCap", "amount", json.Number("1000000000000.01")},
+		{"AmountText", "amount", "ten"},
+		{"CurrencyMissing", "currency", nil},
+		{"CurrencyLength", "currency", "US"},
+		{"CurrencyUnknown", "currency", "ZZZ"},
+		{"CurrencyLowercase", "currency", "usd"},
+		{"DestinationMissing", "destinationAddress", nil},
+		{"DestinationShort", "destinationAddress", testAddress[:55]},
+		{"DestinationLong", "destinationAddress", testAddress + "A"},
+		{"DestinationChecksum", "destinationAddress", badChecksum},
+		{"DestinationSeed", "destinationAddress", "SBU2RRGLXH3E5CQHTD3ODLDF2BWDCYUSSBLLZ5GNW7JXHDIYKXZWHOKR"},
+		{"DestinationLowercase", "destinationAddress", strings.ToLower(testAddress)},
+		{"MemoTooLong", "memo", strings.Repeat("m", 257)},
+		{"PurposeFormat", "purposeCode", "0802"},
+		{"PurposeLetters", "purposeCode", "PABCD"},
+		{"InvoiceRefTooLong", "invoiceRef", strings.Repeat("i", 129)},
+		{"CounterpartyNameTooLong", "counterpartyName", strings.Repeat("n", 257)},
+		{"CounterpartyCountryLength", "counterpartyCountry", "USA"},
+		{"CounterpartyCountryUnknown", "counterpartyCountry", "XX"},
+		{"CounterpartyBankTooLong", "counterpartyBank", strings.Repeat("b", 257)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			body := base()
+			if c.value == nil {
+				delete(body, c.field)
+			} else {
+				body[c.field] = c.value
+			}
+			r := e.req("POST", "/api/v1/payments/initiate", body)
+			is.Equal(r.Status, http.StatusBadRequest)
+			is.Equal(r.errCode(t), "ERR_VALIDATION")
+			is.True(r.field(t, c.field) != "") // the field is named
+		})
+	}
+	t.Run("LimitsAreInclusive", func(t *testing.T) {
+		is := is.New(t)
+		body := base()
+		body["memo"] = strings.Repeat("m", 256)
+		body["invoiceRef"] = strings.Repeat("i", 128)
+		body["counterpartyName"] = strings.Repeat("n", 256)
+		body["counterpartyBank"] = strings.Repeat("b", 256)
+		body["amount"] = json.Number("1000000000000")
+		body["purposeCode"] = "P0802"
+		body["counterpartyCountry"] = "DE"
+		r := e.req("POST", "/api/v1/payments/initiate", body)
+		is.Equal(r.Status, http.StatusCreated)
+		is.Equal(r.JSON(t)["amount"], float64(1e12))
+	})
+}
+
+func TestAmountsAreExact(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000} })
+	cases := []struct {
+		amount, currency, want string
+	}{
+		{"0.1", "USD", "0.10"},
+		{"0.2", "USD", "0.20"},
+		{"0.30", "USD", "0.30"},
+		{"1500", "JPY", "1500"},
+		{"1.234", "KWD", "1.234"},
+		{"999999999999.99", "USD", "999999999999.99"},
+		{"10.500", "USD", "10.50"}, // trailing zeros are exact
+	}
+	for _, c := range cases {
+		t.Run(c.currency+"_"+c.amount, func(t *testing.T) {
+			is := is.New(t)
+			r := e.req("POST", "/api/v1/payments/initiate", []byte(`{"amount":`+c.amount+`,"currency":"`+c.currency+`","destinationAddress":"`+testAddress+`"}`))
+			is.Equal(r.Status, http.StatusCreated)
+			is.True(strings.Contains(string(r.Body), `"amount":`+c.want+`,`)) // exact JSON number, no float noise
+		})
+	}
+	is := is.New(t)
+	r := e.req("POST", "/api/v1/payments/initiate", []byte(`{"amount":1.5,"currency":"JPY","destinationAddress":"`+testAddress+`"}`))
+	is.Equal(r.Status, http.StatusBadRequest)
+	is.Equal(r.field(t, "amount") != "", true)
+}
+
+func TestConfirmRules(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000, "confirm": 10000} })
+	confirmBody := func(id, amount string) map[string]any {
+		return map[string]any{"id": id, "destinationAddress": testAddress, "amount": amount, "currency": "USD", "vaultId": e.VaultID}
+	}
+	t.Run("OK", func(t *testing.T) {
+		is := is.New(t)
+		id := e.initiate("10.00", nil)
+		r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "10.0"))
+		is.Equal(r.Status, http.StatusCreated)
+		is.Equal(r.JSON(t)["status"], "COMPLIANCE_CHECK")
+		is.Equal(e.vault().Reserved, int64(1000))
+	})
+	t.Run("ErrConfirmTwice", func(t *testing.T) {
+		is := is.New(t)
+		reserved := e.vault().Reserved
+		id := e.initiate("11.00", nil)
+		is.Equal(e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "11.00")).Status, http.StatusCreated)
+		r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "11.00"))
+		is.Equal(r.Status, http.StatusConflict)
+		is.Equal(r.errCode(t), "ERR_INVALID_STATE")
+		is.Equal(e.vault().Reserved, reserved+1100) // never a second reservation
+	})
+	t.Run("ErrMismatch", func(t *testing.T) {
+		is := is.New(t)
+		id := e.initiate("12.00", nil)
+		r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "12.01"))
+		is.Equal(r.Status, http.StatusBadRequest)
+		is.Equal(r.errCode(t), "ERR_CONFIRM_MISMATCH")
+		is.True(r.field(t, "amount") != "")
+		b := confirmBody(id, "12.00")
+		b["destinationAddress"] = "GA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQHES5"
+		r = e.req("POST", "/api/v1/payments/confirm", b)
+		is.Equal(r.errCode(t), "ERR_CONFIRM_MISMATCH")
+	})
+	t.Run("ErrOtherUsersPayment", func(t *testing.T) {
+		is := is.New(t)
+		otherKey, _, _ := e.newUser("other-confirm@example.com", false, []string{"payments:write"})
+		id := e.initiate("13.00", nil)
+		r := e.reqAs(otherKey, "POST", "/api/v1/payments/confirm", confirmBody(id, "13.00"))
+		is.Equal(r.Status, http.StatusNotFound)
+		is.Equal(r.errCode(t), "ERR_PAYMENT_NOT_FOUND")
+	})
+	t.Run("ErrOtherUsersVault", func(t *testing.T) {
+		is := is.New(t)
+		_, _, otherVault := e.newUser("other-vault@example.com", false, []string{"payments:write"})
+		id := e.initiate("14.00", nil)
+		b := confirmBody(id, "14.00")
+		b["vaultId"] = otherVault
+		r := e.req("POST", "/api/v1/payments/confirm", b)
+		is.Equal(r.Status, http.StatusNotFound)
+		is.Equal(r.errCode(t), "ERR_WALLET_NOT_FOUND")
+	})
+	t.Run("ErrInsufficientFunds", func(t *testing.T) {
+		is := is.New(t)
+		id := e.initiate("100000.01", nil)
+		r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "100000.01"))
+		is.Equal(r.Status, http.StatusBadRequest)
+		is.Equal(r.errCode(t), "ERR_INSUFFICIENT_FUNDS")
+	})
+	t.Run("ErrVaultNoKey", func(t *testing.T) {
+		is := is.New(t)
+		_, err := e.DB.W.Exec("UPDATE vaults SET key_sealed = NULL WHERE id = ?", e.VaultID)
+		is.NoErr(err)
+		defer e.DB.W.Exec("UPDATE vaults SET key_sealed = x'00' WHERE id = ?", e.VaultID)
+		id := e.initiate("15.00", nil)
+		r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "15.00"))
+		is.Equal(r.Status, http.StatusBadRequest)
+		is.Equal(r.errCode(t), "ERR_VAULT_NO_KEY")
+	})
+	t.Run("ErrKYCRequiredForCrossBorder", func(t *testing.T) {
+		is := is.New(t)
+		r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress, "counterpartyCountry": "US"})
+		is.Equal(r.Status, http.StatusForbidden)
+		is.Equal(r.errCode(t), "ERR_KYC_REQUIRED")
+		// Domestic payouts need no KYC.
+		r = e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress, "counterpartyCountry": "IN"})
+		is.Equal(r.Status, http.StatusCreated)
+	})
+	t.Run("ErrLiveWithoutAdapter", func(t *testing.T) {
+		is := is.New(t)
+		liveKey, _, liveVault := e.newUser("live@example.com", true, []string{"payments:write"})
+		r := e.reqAs(liveKey, "POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress})
+		is.Equal(r.Status, http.StatusCreated)
+		id := r.JSON(t)["id"].(string)
+		b := confirmBody(id, "5.00")
+		b["vaultId"] = liveVault
+		r = e.reqAs(liveKey, "POST", "/api/v1/payments/confirm", b)
+		is.Equal(r.Status, http.StatusBadRequest)
+		is.Equal(r.errCode(t), "ERR_LIVE_NOT_CONFIGURED")
+	})
+}
