@@ -21,7 +21,7 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 	fs.SetOutput(stderr)
 	c.register(fs, getenv)
 	reason := fs.String("reason", "", "why (recorded in the audit log and, on reject, failedReason)")
-	if err := fs.Parse(args[2:]); err != nil {
+	if _, err := parseInterleaved(fs, args[2:]); err != nil {
 		return err
 	}
 	db, _, err := c.open(ctx)

@@ -28,7 +28,8 @@ func keysCmd(ctx context.Context, args []string, getenv func(string) string, std
 	scopes := fs.String("scopes", "all", "comma-separated scopes, or all")
 	keyName := fs.String("key-name", "", "a label for the key")
 	rateExempt := fs.Bool("rate-exempt", false, "lift rate limits for this key (benchmark users only)")
-	if err := fs.Parse(args); err != nil {
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
 		return err
 	}
 	if *env != "sandbox" && *env != "production" {
@@ -93,10 +94,10 @@ func keysCmd(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		return tw.Flush()
 	case "rotate", "revoke":
-		if fs.NArg() != 1 {
+		if len(positional) != 1 {
 			return fmt.Errorf("keys %s: want exactly one KEY_ID", sub)
 		}
-		id := fs.Arg(0)
+		id := positional[0]
 		return db.WithTx(ctx, func(tx *store.Tx) error {
 			if sub == "revoke" {
 				if err := tx.RevokeAPIKey(id); err != nil {

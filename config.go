@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -79,4 +78,18 @@ func parseScopes(s string) ([]string, error) {
 	return out, nil
 }
 
-var _ = time.Second
+// parseInterleaved parses flags that may come before or after positional
+// arguments ("keys revoke KEY_ID -db x" and "keys revoke -db x KEY_ID").
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

@@ -55,11 +55,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	lock, err := lockServe(c.db)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	db, sealer, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if n, err := db.ReclaimOrphanedJobs(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("reclaimed jobs left running by a previous process", "jobs", n)
+	}
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {

@@ -37,6 +37,7 @@ func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql
 		FetchCooldown:               time.Millisecond,
 		CompletedJobRetentionPeriod: time.Hour,
 		JobTimeout:                  time.Minute,
+		RescueStuckJobsAfter:        2 * time.Minute,
 		Logger:                      logger,
 	}
 	if cfg.Workers > 0 {

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+)
+
+// binary is payoutd built once for the tests that run it as a process.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "payoutd-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "payoutd")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build payoutd: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// proc is one started payoutd process.
+type proc struct {
+	cmd    *exec.Cmd
+	url    string
+	stdout *bytes.Buffer
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// start runs `payoutd serve` in dir and waits until /readyz answers.
+func start(t *testing.T, dir string, args ...string) *proc {
+	t.Helper()
+	addr := freePort(t)
+	cmd := exec.Command(binary, append([]string{"serve", "-addr", addr, "-db", filepath.Join(dir, "payoutd.db"), "-log-level", "warn"}, args...)...)
+	cmd.Dir = dir
+	out := &bytes.Buffer{}
+	cmd.Stdout = out
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: cmd, url: "http://" + addr, stdout: out}
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res, err := http.Get(p.url + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("payoutd did not become ready: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func cli(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append(args, "-db", filepath.Join(dir, "payoutd.db"))...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("payoutd %v: %v\n%s", args, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func get(t *testing.T, url, key string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+func post(t *testing.T, url, key string, body any) (int, map[string]any) {
+	t.Helper()
+	j, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(j))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	json.NewDecoder(res.Body).Decode(&m)
+	return res.StatusCode, m
+}
+
+func TestFirstStartPrintsWorkingKey(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	p := start(t, dir)
+	var key string
+	sc := bufio.NewScanner(bytes.NewReader(p.stdout.Bytes()))
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "sk_sandbox_") {
+			key = sc.Text()
+		}
+	}
+	is.True(key != "")
+	status, _ := get(t, p.url+"/api/v1/payments", key)
+	is.Equal(status, 200)
+	// A second start prints no new key.
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	is.NoErr(p.cmd.Wait()) // graceful shutdown exits 0
+	p2 := start(t, dir)
+	is.True(!strings.Contains(p2.stdout.String(), "sk_sandbox_"))
+}
+
+func TestKeysCLI(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	key := cli(t, dir, "keys", "create", "--email", "cli@example.com", "--name", "Asha Rao")
+	is.True(strings.HasPrefix(key, "sk_sandbox_"))
+	p := start(t, dir, "-mode", "live") // live mode: no demo user
+	status, _ := get(t, p.url+"/api/v1/payments", key)
+	is.Equal(status, 200)
+	list := cli(t, dir, "keys", "list", "--email", "cli@example.com")
+	fields := strings.Fields(strings.Split(list, "\n")[1])
+	keyID := fields[0]
+	is.True(strings.HasPrefix(keyID, "key_"))
+	rotated := cli(t, dir, "keys", "rotate", keyID)
+	is.True(strings.HasPrefix(rotated, "sk_sandbox_"))
+	status, _ = get(t, p.url+"/api/v1/payments", key)
+	is.Equal(status, 200) // grace period
+	cli(t, dir, "keys", "revoke", keyID)
+	status, body := get(t, p.url+"/api/v1/payments", key)
+	is.Equal(status, 401)
+	is.True(strings.Contains(string(body), "ERR_UNAUTHORIZED"))
+	status, _ = get(t, p.url+"/api/v1/payments", rotated)
+	is.Equal(status, 200)
+	live := cli(t, dir, "keys", "create", "--email", "cli@example.com", "--env", "production", "--scopes", "payments:read")
+	is.True(strings.HasPrefix(live, "sk_live_"))
+	is.Equal(cli(t, dir, "check"), "ok: audit chain intact, books balanced")
+	_ = context.Background()
+}
