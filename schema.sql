@@ -42,12 +42,20 @@ CREATE TABLE IF NOT EXISTS kyc (
   dob         TEXT NOT NULL DEFAULT '',
   updated_at  INTEGER NOT NULL
 );
+-- The sandbox reviewer looks for records waiting in DOCS_SUBMITTED/UNDER_REVIEW.
+CREATE INDEX IF NOT EXISTS kyc_status ON kyc (status, updated_at);
 
+-- Hosted verification sessions (DESIGN.md §9). Only the newest session of a
+-- user (kyc.session_id) is usable; claimed_at binds it to the first browser
+-- that opens it; identity_at and submitted_at record the steps done in it.
 CREATE TABLE IF NOT EXISTS kyc_sessions (
-  id          TEXT PRIMARY KEY,
-  user_id     TEXT NOT NULL REFERENCES users(id),
-  created_at  INTEGER NOT NULL,
-  expires_at  INTEGER NOT NULL
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL REFERENCES users(id),
+  created_at   INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL,
+  claimed_at   INTEGER,
+  identity_at  INTEGER,
+  submitted_at INTEGER
 );
 
 CREATE TABLE IF NOT EXISTS kyc_documents (
@@ -57,10 +65,12 @@ CREATE TABLE IF NOT EXISTS kyc_documents (
   filename     TEXT NOT NULL,
   content_type TEXT NOT NULL,
   size         INTEGER NOT NULL,
-  sha256       TEXT NOT NULL,
-  data         BLOB NOT NULL,
+  kind         TEXT NOT NULL DEFAULT '',
+  sha256       TEXT NOT NULL, -- of the plaintext file
+  data         BLOB NOT NULL, -- sealed with the master key (AES-GCM, ad = id)
   created_at   INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS kyc_documents_user ON kyc_documents (user_id, created_at);
 
 CREATE TABLE IF NOT EXISTS vaults (
   id           TEXT PRIMARY KEY,
@@ -187,3 +197,145 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_user ON events (user_id, id);
 CREATE INDEX IF NOT EXISTS events_user_type ON events (user_id, type, id);
+
+-- Webhooks (DESIGN.md §8, docs/webhooks.md). Endpoints belong to one user in
+-- one mode; a deleted endpoint takes its secrets and delivery log with it.
+CREATE TABLE IF NOT EXISTS webhook_endpoints (
+  id              TEXT PRIMARY KEY,
+  user_id         TEXT NOT NULL REFERENCES users(id),
+  livemode        INTEGER NOT NULL,
+  url             TEXT NOT NULL,
+  description     TEXT NOT NULL DEFAULT '',
+  event_types     TEXT NOT NULL DEFAULT '', -- space-separated; '' = every type
+  status          TEXT NOT NULL CHECK (status IN ('enabled', 'disabled')),
+  disabled_reason TEXT NOT NULL DEFAULT '',
+  disabled_at     INTEGER,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_endpoints_user ON webhook_endpoints (user_id, created_at, id);
+
+-- Signing secrets, sealed with the master key. The current secret has no
+-- expiry; a rotated one keeps signing until expires_at.
+CREATE TABLE IF NOT EXISTS webhook_secrets (
+  id          TEXT PRIMARY KEY,
+  endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  sealed      BLOB NOT NULL,
+  created_at  INTEGER NOT NULL,
+  expires_at  INTEGER
+);
+CREATE INDEX IF NOT EXISTS webhook_secrets_endpoint ON webhook_secrets (endpoint_id, created_at DESC);
+
+-- One row per delivery attempt (endpoint × event × attempt number).
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id            TEXT PRIMARY KEY,
+  endpoint_id   TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  event_id      TEXT NOT NULL,
+  event_type    TEXT NOT NULL,
+  attempt       INTEGER NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('succeeded', 'failed')),
+  response_code INTEGER,
+  duration_ms   INTEGER NOT NULL,
+  error         TEXT NOT NULL DEFAULT '',
+  next_retry_at INTEGER,
+  created_at    INTEGER NOT NULL,
+  UNIQUE (endpoint_id, event_id, attempt)
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at DESC, id DESC);
+
+-- GET /events pages in insertion (rowid) order: ids sort by millisecond, so
+-- two events of the same millisecond could otherwise swap and an "after"
+-- cursor could skip one. An index on (user_id) is ordered (user_id, rowid).
+CREATE INDEX IF NOT EXISTS events_user_seq ON events (user_id);
+CREATE INDEX IF NOT EXISTS events_user_type_seq ON events (user_id, type);
+
+-- Double-entry ledger. Every journal transaction's postings sum to zero per
+-- currency (checked at write time and by `payoutd check`); an account's
+-- balance column always equals the sum of its postings.
+CREATE TABLE IF NOT EXISTS ledger_accounts (
+  id         TEXT PRIMARY KEY,
+  user_id    TEXT NOT NULL DEFAULT '',  -- '' for system accounts
+  livemode   INTEGER NOT NULL,
+  kind       TEXT NOT NULL,             -- vault, settlement, tax_reserve, fx_clearing, external
+  currency   TEXT NOT NULL,
+  ref        TEXT NOT NULL DEFAULT '',  -- the vault id for vault accounts
+  balance    INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  UNIQUE (user_id, livemode, kind, currency, ref)
+);
+
+CREATE TABLE IF NOT EXISTS ledger_txns (
+  id          TEXT PRIMARY KEY,
+  user_id     TEXT NOT NULL DEFAULT '',
+  livemode    INTEGER NOT NULL,
+  kind        TEXT NOT NULL,             -- opening, funding, settlement, sequestration
+  payment_id  TEXT NOT NULL DEFAULT '',
+  description TEXT NOT NULL,
+  created_at  INTEGER NOT NULL
+);
+-- One settlement (and one sequestration) per payment, ever: a settlement job
+-- that runs twice cannot post twice.
+CREATE UNIQUE INDEX IF NOT EXISTS ledger_txns_once ON ledger_txns (payment_id, kind) WHERE payment_id != '';
+
+CREATE TABLE IF NOT EXISTS ledger_postings (
+  id         TEXT PRIMARY KEY,
+  txn_id     TEXT NOT NULL REFERENCES ledger_txns(id),
+  account_id TEXT NOT NULL REFERENCES ledger_accounts(id),
+  amount     INTEGER NOT NULL,           -- signed minor units; credit > 0
+  currency   TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_postings_account ON ledger_postings (account_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS ledger_postings_txn ON ledger_postings (txn_id);
+CREATE TRIGGER IF NOT EXISTS ledger_postings_no_update BEFORE UPDATE ON ledger_postings
+BEGIN SELECT RAISE(ABORT, 'ledger postings are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS ledger_postings_no_delete BEFORE DELETE ON ledger_postings
+BEGIN SELECT RAISE(ABORT, 'ledger postings are immutable'); END;
+
+CREATE TABLE IF NOT EXISTS reconciliations (
+  payment_id      TEXT PRIMARY KEY,
+  user_id         TEXT NOT NULL,
+  livemode        INTEGER NOT NULL,
+  status          TEXT NOT NULL,          -- RECONCILED or PENDING_RECONCILIATION
+  invoice_ref     TEXT NOT NULL DEFAULT '',
+  ledger_entry_id TEXT NOT NULL DEFAULT '',
+  reason          TEXT NOT NULL DEFAULT '',
+  resolved_by     TEXT NOT NULL DEFAULT '',
+  note            TEXT NOT NULL DEFAULT '',
+  exception       INTEGER NOT NULL DEFAULT 0,
+  amount_inr      INTEGER NOT NULL,
+  settled_at      INTEGER NOT NULL,
+  reconciled_at   INTEGER,
+  created_at      INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reconciliations_user ON reconciliations (user_id, status, settled_at);
+
+CREATE TABLE IF NOT EXISTS sequestration_policies (
+  user_id    TEXT PRIMARY KEY,
+  enabled    INTEGER NOT NULL,
+  rate_bp    INTEGER NOT NULL,            -- hundredths of a percent: 12.5% = 1250
+  trigger    TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
+-- The service's own advice of each settled cross-border payout (DESIGN.md §7).
+CREATE TABLE IF NOT EXISTS firas (
+  id                  TEXT PRIMARY KEY,
+  payment_id          TEXT NOT NULL UNIQUE,
+  user_id             TEXT NOT NULL,
+  livemode            INTEGER NOT NULL,
+  status              TEXT NOT NULL,
+  remitting_bank      TEXT NOT NULL,
+  remitting_country   TEXT NOT NULL,
+  amount_foreign      INTEGER NOT NULL,
+  foreign_currency    TEXT NOT NULL,
+  amount_inr          INTEGER NOT NULL,
+  settlement_rate     TEXT NOT NULL,
+  purpose_code        TEXT NOT NULL,
+  purpose_description TEXT NOT NULL,
+  invoice_ref         TEXT NOT NULL,
+  settlement_ref      TEXT NOT NULL,
+  settled_at          INTEGER NOT NULL,
+  generated_at        INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS firas_user ON firas (user_id, generated_at DESC, id DESC);

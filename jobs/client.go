@@ -26,6 +26,7 @@ func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql
 	river.AddWorker(workers, &SubmitWorker{P: pl})
 	river.AddWorker(workers, &ResolveUnknownWorker{P: pl})
 	river.AddWorker(workers, &PostSettlementWorker{P: pl})
+	river.AddWorker(workers, &TaxRefreshWorker{P: pl})
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()

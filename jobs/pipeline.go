@@ -30,8 +30,9 @@ type Pipeline struct {
 	// BlockedCountries fail compliance outright.
 	BlockedCountries map[string]bool
 
-	// OnSettle runs in the CONFIRMED transaction (ledger posting);
-	// OnComplete runs in the COMPLETED transaction (reconciliation, FIRA, tax).
+	// OnSettle runs in the CONFIRMED transaction after the ledger posting;
+	// OnComplete runs in the COMPLETED transaction after reconciliation
+	// (FIRA, tax refresh).
 	OnSettle   []Hook
 	OnComplete []Hook
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// PostSettlementWorker runs reconciliation, FIRA and the tax refresh hooks
-// and completes the payout, in one transaction.
+// PostSettlementWorker reconciles the payout against its ledger credit, runs
+// the FIRA and tax-refresh hooks and completes the payout, in one transaction.
 type PostSettlementWorker struct {
 	river.WorkerDefaults[PostSettlementArgs]
 	P *Pipeline
@@ -21,6 +21,15 @@ func (w *PostSettlementWorker) Work(ctx context.Context, job *river.Job[PostSett
 		p, err := tx.LoadPayment(job.Args.PaymentID)
 		if err != nil || p.Status != store.StatusConfirmed {
 			return ignoreNotFound(err)
+		}
+		r, err := tx.Reconcile(p)
+		if err != nil {
+			return err
+		}
+		if r.Status == store.Reconciled {
+			if err := EnqueueTaxRefresh(tx, p.UserID); err != nil {
+				return err
+			}
 		}
 		for _, h := range w.P.OnComplete {
 			if err := h(tx, &p); err != nil {

@@ -24,6 +24,14 @@ func (s *Server) routes() {
 
 	s.api("POST /api/v1/sandbox/payments/{id}/review", routeOpts{scope: pw}, s.handleSandboxReview)
 
+	s.api("GET /api/v1/ledger/accounts", routeOpts{scope: "ledger:read"}, s.handleLedgerAccounts)
+	s.api("GET /api/v1/ledger/accounts/{accountId}/balance", routeOpts{scope: "ledger:read"}, s.handleLedgerBalance)
+	s.api("GET /api/v1/ledger/accounts/{accountId}/entries", routeOpts{scope: "ledger:read"}, s.handleLedgerEntries)
+	s.api("GET /api/v1/ledger/reconciliation/{paymentId}", routeOpts{scope: "ledger:read"}, s.handleReconciliationGet)
+	s.api("POST /api/v1/ledger/reconciliation/{paymentId}/resolve", routeOpts{scope: "ledger:write"}, s.handleReconciliationResolve)
+	s.api("GET /api/v1/tax/sequestration", routeOpts{scope: "tax:read"}, s.handleSequestrationGet)
+	s.api("POST /api/v1/tax/sequestration/policy", routeOpts{scope: "tax:write"}, s.handleSequestrationPolicy)
+
 	s.accountRoutes()
 	s.webhookRoutes()
 

@@ -17,6 +17,13 @@ func (db *DB) Check(ctx context.Context) ([]string, error) {
 	if !v.Intact {
 		problems = append(problems, fmt.Sprintf("audit chain broken at seq %d: %s", v.BrokenAt, v.Reason))
 	}
+	for _, q := range ledgerChecks {
+		found, err := db.checkRows(ctx, q.sql, q.format)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, found...)
+	}
 	rows, err := db.R.QueryContext(ctx, `SELECT v.id, v.reserved, coalesce(sum(p.reserved), 0) FROM vaults v
 		LEFT JOIN payments p ON p.vault_id = v.id GROUP BY v.id HAVING v.reserved != coalesce(sum(p.reserved), 0)`)
 	if err != nil {
@@ -32,4 +39,34 @@ func (db *DB) Check(ctx context.Context) ([]string, error) {
 		problems = append(problems, fmt.Sprintf("vault %s reserves %d but its payments hold %d", id, vr, pr))
 	}
 	return problems, rows.Err()
+}
+
+// ledgerChecks are the double-entry invariants, each a query that returns
+// the offending rows as (id, a, b).
+var ledgerChecks = []struct{ sql, format string }{
+	{`SELECT txn_id || ' ' || currency, sum(amount), 0 FROM ledger_postings GROUP BY txn_id, currency HAVING sum(amount) != 0`,
+		"journal transaction %s: postings sum to %d, not %d"},
+	{`SELECT a.id, a.balance, coalesce(sum(p.amount), 0) FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.account_id = a.id
+		GROUP BY a.id HAVING a.balance != coalesce(sum(p.amount), 0)`,
+		"ledger account %s: balance %d but its postings sum to %d"},
+	{`SELECT v.id, v.balance, a.balance FROM vaults v JOIN ledger_accounts a ON a.kind = 'vault' AND a.ref = v.id WHERE v.balance != a.balance`,
+		"vault %s: balance %d but its ledger account holds %d"},
+}
+
+func (db *DB) checkRows(ctx context.Context, query, format string) ([]string, error) {
+	rows, err := db.R.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		var a, b int64
+		if err := rows.Scan(&id, &a, &b); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf(format, id, a, b))
+	}
+	return out, rows.Err()
 }

@@ -46,6 +46,11 @@ func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Seale
 	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO kyc (user_id, status, updated_at) VALUES (?, 'PENDING', ?)", u.ID, now); err != nil {
 		return u, false, err
 	}
+	for _, kind := range []string{AccountSettlement, AccountTaxReserve} {
+		if _, err := tx.LedgerAccount(u.ID, livemode, kind, "INR", ""); err != nil {
+			return u, false, err
+		}
+	}
 	opening := int64(0)
 	if !livemode {
 		opening = SandboxOpeningBalance

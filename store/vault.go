@@ -57,11 +57,24 @@ func (tx *Tx) CreateVault(u User, name, currency string, balance int64, isDefaul
 		sealed = sealer.Seal(priv.Seed(), []byte(v.ID))
 	}
 	_, err = tx.ExecContext(tx.ctx, `INSERT INTO vaults (id, user_id, livemode, name, vault_type, currency, balance, reserved, address, key_sealed, is_default, created_at)
-		VALUES (?,?,?,?,?,?,?,0,?,?,?,?)`, v.ID, v.UserID, v.Livemode, v.Name, v.Type, v.Currency, v.Balance, v.Address, sealed, v.IsDefault, ms(tx.now))
+		VALUES (?,?,?,?,?,?,0,0,?,?,?,?)`, v.ID, v.UserID, v.Livemode, v.Name, v.Type, v.Currency, v.Address, sealed, v.IsDefault, ms(tx.now))
 	if err != nil {
 		return Vault{}, err
 	}
-	return v, tx.Audit(u.ID, u.Livemode, "vault.created", "vault", v.ID, map[string]any{"currency": currency, "balance": balance})
+	if _, err := tx.LedgerAccount(u.ID, u.Livemode, AccountVault, currency, v.ID); err != nil {
+		return Vault{}, err
+	}
+	if err := tx.Audit(u.ID, u.Livemode, "vault.created", "vault", v.ID, map[string]any{"currency": currency}); err != nil {
+		return Vault{}, err
+	}
+	if balance > 0 {
+		// The opening balance comes in from outside like any funding, so the
+		// vault's ledger account mirrors its balance from the first posting.
+		if err := tx.creditVault(v, balance, "Opening balance"); err != nil {
+			return Vault{}, err
+		}
+	}
+	return v, nil
 }
 
 // FindVault returns the user's vault by id; another user's vault is not found.

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/store"
+)
+
+// bpJSON renders hundredths of a percent as an exact JSON number (12.5).
+func bpJSON(bp int64) json.Number {
+	inr, _ := money.Lookup("INR") // two decimals, like a percentage with 2 dp
+	return json.Number(money.Format(bp, inr))
+}
+
+func (s *Server) handleSequestrationGet(w http.ResponseWriter, c *call) error {
+	ctx := c.r.Context()
+	pol, err := s.db.SequestrationPolicy(ctx, c.p.UserID)
+	if err != nil {
+		return err
+	}
+	reserve, err := s.db.UserLedgerAccount(ctx, c.p.UserID, store.AccountTaxReserve, "INR")
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"enabled": pol.Enabled, "reserveBalance": amountJSON(reserve.Balance, "INR"), "currency": "INR",
+		"policy": map[string]any{"rate": bpJSON(pol.RateBP), "trigger": pol.Trigger, "targetAccount": reserve.ID},
+		"asOf":   ts(time.Now()),
+	})
+	return nil
+}
+
+type policyRequest struct {
+	Enabled *bool       `json:"enabled"`
+	Rate    json.Number `json:"rate"`
+	Trigger *string     `json:"trigger"`
+}
+
+func (s *Server) handleSequestrationPolicy(w http.ResponseWriter, c *call) error {
+	var q policyRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	fields := map[string]string{}
+	if q.Enabled == nil {
+		fields["enabled"] = "is required"
+	}
+	rate, err := money.ParsePercent(string(q.Rate))
+	if q.Rate == "" {
+		fields["rate"] = "is required"
+	} else if err != nil {
+		fields["rate"] = "must be a number from 0 to 100 with at most 2 decimals"
+	}
+	if q.Trigger == nil {
+		fields["trigger"] = "is required"
+	} else if *q.Trigger != "on_settlement" {
+		fields["trigger"] = "must be on_settlement"
+	}
+	if len(fields) > 0 {
+		return validationError(fields)
+	}
+	var pol store.SequestrationPolicy
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		pol, err = tx.SetSequestrationPolicy(c.p.UserID, c.p.Livemode, *q.Enabled, rate, *q.Trigger)
+		return err
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"enabled": pol.Enabled, "rate": bpJSON(pol.RateBP), "trigger": pol.Trigger, "updatedAt": ts(pol.UpdatedAt)})
+	return nil
+}

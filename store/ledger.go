@@ -1,0 +1,113 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Ledger account kinds.
+const (
+	AccountVault      = "vault"
+	AccountSettlement = "settlement"
+	AccountTaxReserve = "tax_reserve"
+	AccountFXClearing = "fx_clearing"
+	AccountExternal   = "external"
+)
+
+// Posting is one leg of a journal transaction; amounts are signed minor
+// units, a credit to the account positive.
+type Posting struct {
+	AccountID string
+	Amount    int64
+	Currency  string
+}
+
+// LedgerTxn is a journal transaction to post.
+type LedgerTxn struct {
+	UserID      string
+	Livemode    bool
+	Kind        string
+	PaymentID   string
+	Description string
+	Postings    []Posting
+}
+
+// ErrUnbalanced is returned for postings that do not sum to zero per currency.
+var ErrUnbalanced = errors.New("ledger: postings do not sum to zero per currency")
+
+// Post writes a balanced journal transaction and moves the account balances
+// with it. An unbalanced set is refused before anything is written.
+func (tx *Tx) Post(t LedgerTxn) (string, error) {
+	sums := map[string]int64{}
+	for _, p := range t.Postings {
+		sums[p.Currency] += p.Amount
+	}
+	for cur, s := range sums {
+		if s != 0 {
+			return "", fmt.Errorf("%w (%s off by %d)", ErrUnbalanced, cur, s)
+		}
+	}
+	id := NewID("ltx")
+	_, err := tx.ExecContext(tx.ctx, `INSERT INTO ledger_txns (id, user_id, livemode, kind, payment_id, description, created_at)
+		VALUES (?,?,?,?,?,?,?)`, id, t.UserID, t.Livemode, t.Kind, t.PaymentID, t.Description, ms(tx.now))
+	if isUniqueViolation(err) {
+		return "", Errorf(ErrConflict, "payment %s already has a %s posting", t.PaymentID, t.Kind)
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, p := range t.Postings {
+		if _, err := tx.ExecContext(tx.ctx, `INSERT INTO ledger_postings (id, txn_id, account_id, amount, currency, created_at)
+			VALUES (?,?,?,?,?,?)`, NewID("je"), id, p.AccountID, p.Amount, p.Currency, ms(tx.now)); err != nil {
+			return "", err
+		}
+		res, err := tx.ExecContext(tx.ctx, "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
+		if err != nil {
+			return "", err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return "", fmt.Errorf("ledger: account %s in %s does not exist", p.AccountID, p.Currency)
+		}
+	}
+	return id, nil
+}
+
+// LedgerAccount returns the id of an account, creating it on first use.
+func (tx *Tx) LedgerAccount(userID string, livemode bool, kind, currency, ref string) (string, error) {
+	var id string
+	err := tx.QueryRowContext(tx.ctx, `SELECT id FROM ledger_accounts WHERE user_id = ? AND livemode = ? AND kind = ? AND currency = ? AND ref = ?`,
+		userID, livemode, kind, currency, ref).Scan(&id)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return id, err
+	}
+	id = NewID("la")
+	_, err = tx.ExecContext(tx.ctx, `INSERT INTO ledger_accounts (id, user_id, livemode, kind, currency, ref, created_at)
+		VALUES (?,?,?,?,?,?,?)`, id, userID, livemode, kind, currency, ref, ms(tx.now))
+	return id, err
+}
+
+// creditVault adds money to a vault from the external network, in the vault
+// row and the ledger together.
+func (tx *Tx) creditVault(v Vault, amount int64, description string) error {
+	if amount <= 0 {
+		return Errorf(ErrValidation, "amount must be positive")
+	}
+	if err := tx.adjustVault(v.ID, amount, 0); err != nil {
+		return err
+	}
+	ext, err := tx.LedgerAccount("", v.Livemode, AccountExternal, v.Currency, "")
+	if err != nil {
+		return err
+	}
+	acct, err := tx.LedgerAccount(v.UserID, v.Livemode, AccountVault, v.Currency, v.ID)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Post(LedgerTxn{UserID: v.UserID, Livemode: v.Livemode, Kind: "funding", Description: description,
+		Postings: []Posting{{ext, -amount, v.Currency}, {acct, amount, v.Currency}}})
+	if err != nil {
+		return err
+	}
+	return tx.Audit(v.UserID, v.Livemode, "vault.funded", "vault", v.ID, map[string]any{"amount": amount, "currency": v.Currency})
+}

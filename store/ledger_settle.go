@@ -1,0 +1,79 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/payoutd/payoutd/money"
+)
+
+// PostSettlement books a settled payout: the vault is debited the foreign
+// amount, FX clearing converts it at the settlement rate, and the user's INR
+// settlement account is credited; with a sequestration policy on, its share
+// moves on to the tax reserve in the same transaction. The unique index on
+// (payment_id, kind) makes a second posting for the same payment fail.
+func (tx *Tx) PostSettlement(p Payment) error {
+	if p.AmountINR == nil {
+		return fmt.Errorf("settlement of %s has no INR value", p.ID)
+	}
+	inr := *p.AmountINR
+	vault, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountVault, p.Currency, p.VaultID)
+	if err != nil {
+		return err
+	}
+	settle, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountSettlement, "INR", "")
+	if err != nil {
+		return err
+	}
+	postings := []Posting{{vault, -p.Amount, p.Currency}}
+	if p.Currency == "INR" {
+		postings = append(postings, Posting{settle, inr, "INR"})
+	} else {
+		fxForeign, err := tx.LedgerAccount("", p.Livemode, AccountFXClearing, p.Currency, "")
+		if err != nil {
+			return err
+		}
+		fxINR, err := tx.LedgerAccount("", p.Livemode, AccountFXClearing, "INR", "")
+		if err != nil {
+			return err
+		}
+		postings = append(postings, Posting{fxForeign, p.Amount, p.Currency}, Posting{fxINR, -inr, "INR"}, Posting{settle, inr, "INR"})
+	}
+	cur, _ := money.Lookup(p.Currency)
+	desc := fmt.Sprintf("Payout %s settled: %s %s at %s", p.ID, money.Format(p.Amount, cur), p.Currency, p.SettlementRate)
+	if _, err := tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "settlement", PaymentID: p.ID, Description: desc, Postings: postings}); err != nil {
+		return err
+	}
+	return tx.sequester(p, settle, inr)
+}
+
+// sequester moves the policy's share of a settlement to the tax reserve.
+func (tx *Tx) sequester(p Payment, settle string, inr int64) error {
+	pol, err := tx.SequestrationPolicy(p.UserID)
+	if err != nil || !pol.Enabled || pol.RateBP == 0 {
+		return err
+	}
+	share := money.PercentOf(inr, pol.RateBP)
+	if share == 0 {
+		return nil
+	}
+	reserve, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountTaxReserve, "INR", "")
+	if err != nil {
+		return err
+	}
+	desc := fmt.Sprintf("Tax reserve: %s%% of payout %s", formatBP(pol.RateBP), p.ID)
+	_, err = tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "sequestration", PaymentID: p.ID, Description: desc,
+		Postings: []Posting{{settle, -share, "INR"}, {reserve, share, "INR"}}})
+	return err
+}
+
+// formatBP renders hundredths of a percent as a decimal ("12.5", "10").
+func formatBP(bp int64) string {
+	s := fmt.Sprintf("%d.%02d", bp/100, bp%100)
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Reconciliation statuses (SPEC.md §3).
+const (
+	Reconciled            = "RECONCILED"
+	PendingReconciliation = "PENDING_RECONCILIATION"
+)
+
+// Reconciliation matches a settled payment to its ledger credit and invoice.
+type Reconciliation struct {
+	PaymentID     string
+	UserID        string
+	Livemode      bool
+	Status        string
+	InvoiceRef    string
+	FIRAID        string
+	LedgerEntryID string
+	Reason        string
+	ResolvedBy    string
+	Note          string
+	Exception     bool
+	AmountINR     int64
+	SettledAt     time.Time
+	ReconciledAt  *time.Time
+	CreatedAt     time.Time
+}
+
+const reconCols = `r.payment_id, r.user_id, r.livemode, r.status, r.invoice_ref, coalesce(f.id, ''), r.ledger_entry_id, r.reason,
+	r.resolved_by, r.note, r.exception, r.amount_inr, r.settled_at, r.reconciled_at, r.created_at`
+
+const reconFrom = ` FROM reconciliations r LEFT JOIN firas f ON f.payment_id = r.payment_id `
+
+func scanRecon(row interface{ Scan(...any) error }) (Reconciliation, error) {
+	var r Reconciliation
+	var settled, created int64
+	var reconciled sql.NullInt64
+	err := row.Scan(&r.PaymentID, &r.UserID, &r.Livemode, &r.Status, &r.InvoiceRef, &r.FIRAID, &r.LedgerEntryID, &r.Reason,
+		&r.ResolvedBy, &r.Note, &r.Exception, &r.AmountINR, &settled, &reconciled, &created)
+	r.SettledAt, r.ReconciledAt, r.CreatedAt = fromMS(settled), nullMS(reconciled), fromMS(created)
+	return r, err
+}
+
+// settlementCredit finds the INR credit a settlement posted for a payment.
+func (tx *Tx) settlementCredit(p Payment) (id string, amount int64, err error) {
+	err = tx.QueryRowContext(tx.ctx, `SELECT lp.id, lp.amount FROM ledger_postings lp
+		JOIN ledger_txns lt ON lt.id = lp.txn_id
+		JOIN ledger_accounts la ON la.id = lp.account_id
+		WHERE lt.payment_id = ? AND lt.kind = 'settlement' AND la.kind = 'settlement'`, p.ID).Scan(&id, &amount)
+	return id, amount, err
+}
+
+// Reconcile records the reconciliation of a settled payment: RECONCILED when
+// it carries an invoice reference and its ledger credit equals its INR value,
+// otherwise PENDING_RECONCILIATION with the reason (DESIGN.md §7). Running it
+// again returns the existing record unchanged.
+func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
+	if r, err := tx.findRecon(p.UserID, p.ID); err == nil {
+		return r, nil
+	} else if ErrorCode(err) != ErrNotFound {
+		return r, err
+	}
+	entryID, credit, err := tx.settlementCredit(p)
+	if err != nil {
+		return Reconciliation{}, err
+	}
+	r := Reconciliation{PaymentID: p.ID, UserID: p.UserID, Livemode: p.Livemode, InvoiceRef: p.InvoiceRef,
+		LedgerEntryID: entryID, AmountINR: credit, SettledAt: *p.SettledAt, CreatedAt: tx.now}
+	switch {
+	case p.InvoiceRef == "":
+		r.Status, r.Reason = PendingReconciliation, "NO_INVOICE_REF"
+	case p.AmountINR == nil || credit != *p.AmountINR:
+		r.Status, r.Reason = PendingReconciliation, "AMOUNT_MISMATCH"
+	default:
+		now := tx.now
+		r.Status, r.ReconciledAt, r.ResolvedBy = Reconciled, &now, "auto"
+	}
+	var reconciledAt any
+	if r.ReconciledAt != nil {
+		reconciledAt = ms(*r.ReconciledAt)
+	}
+	_, err = tx.ExecContext(tx.ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id,
+		reason, resolved_by, amount_inr, settled_at, reconciled_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.PaymentID, r.UserID, r.Livemode, r.Status, r.InvoiceRef, r.LedgerEntryID, r.Reason, r.ResolvedBy, r.AmountINR,
+		ms(r.SettledAt), reconciledAt, ms(tx.now))
+	if err != nil {
+		return r, err
+	}
+	if err := tx.Audit(p.UserID, p.Livemode, "reconciliation."+map[bool]string{true: "reconciled", false: "pending"}[r.Status == Reconciled],
+		"reconciliation", p.ID, map[string]any{"status": r.Status, "reason": r.Reason}); err != nil {
+		return r, err
+	}
+	if r.Status == PendingReconciliation {
+		return r, tx.Emit(p.UserID, p.Livemode, "reconciliation.pending", p.ID, map[string]any{"paymentId": p.ID, "reason": r.Reason})
+	}
+	return r, nil
+}
+
+func (tx *Tx) findRecon(userID, paymentID string) (Reconciliation, error) {
+	r, err := scanRecon(tx.QueryRowContext(tx.ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
+	return r, notFound(err, ErrNotFound, "reconciliation record")
+}
+
+// FindReconciliation reads the user's reconciliation record for a payment.
+func (db *DB) FindReconciliation(ctx context.Context, userID, paymentID string) (Reconciliation, error) {
+	r, err := scanRecon(db.R.QueryRowContext(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
+	return r, notFound(err, ErrNotFound, "reconciliation record")
+}
+
+// ResolveReconciliation manually reconciles a pending record; resolving one
+// already RECONCILED is a conflict.
+func (tx *Tx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, exception bool) (Reconciliation, error) {
+	r, err := tx.findRecon(userID, paymentID)
+	if err != nil {
+		return r, err
+	}
+	if r.Status == Reconciled {
+		return r, Errorf(ErrInvalidState, "payment %s is already reconciled", paymentID)
+	}
+	if invoiceRef == "" {
+		invoiceRef = r.InvoiceRef
+	}
+	now := tx.now
+	_, err = tx.ExecContext(tx.ctx, `UPDATE reconciliations SET status = ?, invoice_ref = ?, note = ?, exception = ?, resolved_by = 'manual',
+		reconciled_at = ? WHERE payment_id = ?`, Reconciled, invoiceRef, note, exception, ms(now), paymentID)
+	if err != nil {
+		return r, err
+	}
+	r.Status, r.InvoiceRef, r.Note, r.Exception, r.ResolvedBy, r.ReconciledAt = Reconciled, invoiceRef, note, exception, "manual", &now
+	if err := tx.Audit(userID, r.Livemode, "reconciliation.resolved", "reconciliation", paymentID,
+		map[string]any{"invoiceRef": invoiceRef, "note": note, "markAsException": exception}); err != nil {
+		return r, err
+	}
+	return r, tx.Emit(userID, r.Livemode, "reconciliation.resolved", paymentID, map[string]any{"paymentId": paymentID, "resolvedBy": "manual"})
+}
+
+var _ = errors.Is
