@@ -3,6 +3,7 @@ module github.com/payoutd/payoutd
 go 1.26.8
 
 require (
+	github.com/alexedwards/scs/v2 v2.9.0
 	github.com/go-ozzo/ozzo-validation/v4 v4.4.1
 	github.com/google/uuid v1.6.0
 	github.com/jung-kurt/gofpdf v1.16.2

@@ -45,6 +45,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return checkCmd(ctx, args, getenv, stdout, stderr)
 	case "migrate":
 		return migrateCmd(ctx, args, getenv, stdout, stderr)
+	case "bench":
+		return benchCmd(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -59,4 +61,5 @@ const usage = `usage:
   payoutd review approve|reject PAYMENT_ID [--reason TEXT]
   payoutd check       verify ledger invariants and the audit hash chain
   payoutd migrate     apply schema changes and exit
+  payoutd bench [-duration 10s] [-json]   loopback load run; prints storage, API, pipeline and read-path figures
 `

@@ -260,6 +260,7 @@ CREATE TABLE IF NOT EXISTS ledger_accounts (
   currency   TEXT NOT NULL,
   ref        TEXT NOT NULL DEFAULT '',  -- the vault id for vault accounts
   balance    INTEGER NOT NULL DEFAULT 0,
+  entries    INTEGER NOT NULL DEFAULT 0,  -- postings on it, so paging needs no count
   created_at INTEGER NOT NULL,
   UNIQUE (user_id, livemode, kind, currency, ref)
 );
@@ -276,6 +277,9 @@ CREATE TABLE IF NOT EXISTS ledger_txns (
 -- One settlement (and one sequestration) per payment, ever: a settlement job
 -- that runs twice cannot post twice.
 CREATE UNIQUE INDEX IF NOT EXISTS ledger_txns_once ON ledger_txns (payment_id, kind) WHERE payment_id != '';
+-- The partial index above cannot serve "payment_id = ?" (the planner cannot
+-- prove ? != ''), so lookups by payment get their own index.
+CREATE INDEX IF NOT EXISTS ledger_txns_payment ON ledger_txns (payment_id, kind);
 
 CREATE TABLE IF NOT EXISTS ledger_postings (
   id         TEXT PRIMARY KEY,
@@ -339,3 +343,78 @@ CREATE TABLE IF NOT EXISTS firas (
   generated_at        INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS firas_user ON firas (user_id, generated_at DESC, id DESC);
+
+-- Tax and compliance (docs/tax.md) -----------------------------------------
+
+-- The FIRA's beneficiary as the profile read when the advice was generated,
+-- so the PDF re-renders to the same bytes after a later profile edit.
+CREATE TABLE IF NOT EXISTS fira_beneficiaries (
+  fira_id TEXT PRIMARY KEY REFERENCES firas(id),
+  name    TEXT NOT NULL,
+  email   TEXT NOT NULL
+);
+-- The FIRA list filters by paymentId within the caller's rows.
+CREATE INDEX IF NOT EXISTS firas_user_payment ON firas (user_id, payment_id);
+
+-- Maintained tax aggregates: RECONCILED receipts per user, IST settlement
+-- day and kind (cross-border or domestic). Every tax and GST figure is a sum
+-- of at most a year of these rows, never a scan of payments. Only the tax
+-- refresh job (store/tax_figures.go) writes them.
+CREATE TABLE IF NOT EXISTS tax_days (
+  user_id          TEXT NOT NULL,
+  day              TEXT NOT NULL,    -- IST date of settlement, YYYY-MM-DD
+  cross_border     INTEGER NOT NULL, -- 1 = counterparty outside India
+  txn_count        INTEGER NOT NULL,
+  amount_inr       INTEGER NOT NULL, -- paise credited
+  igst_18          INTEGER NOT NULL, -- Σ per-payment 18% IGST, half-up to the paisa
+  first_settled_at INTEGER NOT NULL,
+  last_settled_at  INTEGER NOT NULL,
+  PRIMARY KEY (user_id, day, cross_border)
+) WITHOUT ROWID;
+
+-- Days whose aggregates a reconciliation change has made stale. The triggers
+-- below mark them in the reconciliation's own transaction (which also
+-- enqueues the refresh job), so the job recomputes only those days instead
+-- of every payment the user ever had.
+CREATE TABLE IF NOT EXISTS tax_dirty_days (
+  user_id TEXT NOT NULL,
+  day     TEXT NOT NULL,
+  PRIMARY KEY (user_id, day)
+) WITHOUT ROWID;
+
+-- When a user's aggregates were last refreshed (the figures' asOf). A user
+-- without a row gets a full rebuild on the next refresh, which also covers
+-- reconciliations recorded before these tables existed.
+CREATE TABLE IF NOT EXISTS tax_refresh_state (
+  user_id      TEXT PRIMARY KEY,
+  refreshed_at INTEGER NOT NULL
+);
+
+-- 19800 s = UTC+05:30: the day is the Indian calendar day (DESIGN.md §5).
+CREATE TRIGGER IF NOT EXISTS reconciliations_tax_dirty_insert AFTER INSERT ON reconciliations
+WHEN NEW.status = 'RECONCILED'
+BEGIN
+  INSERT OR IGNORE INTO tax_dirty_days (user_id, day)
+  VALUES (NEW.user_id, date(NEW.settled_at / 1000 + 19800, 'unixepoch'));
+END;
+CREATE TRIGGER IF NOT EXISTS reconciliations_tax_dirty_update AFTER UPDATE OF status, amount_inr, settled_at ON reconciliations
+BEGIN
+  INSERT OR IGNORE INTO tax_dirty_days (user_id, day)
+  VALUES (OLD.user_id, date(OLD.settled_at / 1000 + 19800, 'unixepoch')),
+         (NEW.user_id, date(NEW.settled_at / 1000 + 19800, 'unixepoch'));
+END;
+
+-- GET /compliance/audit lists a user's rows newest first (by seq, the chain
+-- order, not by the clock): an index on (user_id) is ordered (user_id, seq).
+CREATE INDEX IF NOT EXISTS audit_user_seq ON audit_log (user_id);
+CREATE INDEX IF NOT EXISTS audit_user_action ON audit_log (user_id, action);
+
+-- Payment counts per user and status, maintained in the transaction of every
+-- insert and transition, so GET /payments answers "total" without counting
+-- the user's whole history (flat cost at 10^6 payments).
+CREATE TABLE IF NOT EXISTS payment_counts (
+  user_id TEXT NOT NULL,
+  status  TEXT NOT NULL,
+  n       INTEGER NOT NULL,
+  PRIMARY KEY (user_id, status)
+) WITHOUT ROWID;

@@ -27,6 +27,7 @@ type serveConfig struct {
 	unknownWindow time.Duration
 	workers       int
 	limits        string
+	webhookRetry  string
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -40,6 +41,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), "JSON file of currency → INR rates overriding the sandbox table")
 	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", 30*time.Second, "how long a sandbox .99 payout stays UNKNOWN")
 	fs.IntVar(&c.workers, "workers", 32, "concurrent background jobs")
+	fs.StringVar(&c.webhookRetry, "webhook-retries", envOr(getenv, "PAYOUTD_WEBHOOK_RETRIES", "5s,30s,2m,10m,1h,6h"),
+		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -90,7 +93,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
 		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
 	}
-	riverClient, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(log)})
+	webhookSchedule, err := jobs.ParseWebhookSchedule(c.webhookRetry)
+	if err != nil {
+		return err
+	}
+	riverClient, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(log),
+		Sealer: sealer, WebhookSchedule: webhookSchedule})
 	if err != nil {
 		return err
 	}
@@ -113,6 +121,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := riverClient.Start(ctx); err != nil {
 		return err
 	}
+	// The sandbox KYC provider reviews submitted documents in the background.
+	go srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
 	hs := &http.Server{
 		Handler: srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,

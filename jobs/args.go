@@ -1,36 +1,18 @@
 package jobs
 
-// Job arguments carry only the payment id: workers reload current state, so a
-// job run twice sees what the first run did and does nothing more.
-
-// ComplianceArgs runs the automated compliance check of a confirmed payout.
-type ComplianceArgs struct {
+// AdvanceArgs carries one payout through the pipeline: compliance check →
+// submit → settlement poll → CONFIRMED → post-settlement → COMPLETED. Each
+// step is its own transaction (state change + audit row + event), and the
+// job resumes from whatever state the payout is in, so a run cut short by a
+// crash continues where it stopped and a run repeated changes nothing.
+//
+// One job per payout rather than one per step: every job costs River an
+// insert, a fetch and a completion on the single SQLite writer, and the
+// pipeline's throughput is bounded by that writer (docs/performance.md).
+// Only the payment id travels: workers reload current state.
+type AdvanceArgs struct {
 	PaymentID string `json:"paymentId"`
 }
 
 // Kind is the stable job kind.
-func (ComplianceArgs) Kind() string { return "payment_compliance_check" }
-
-// SubmitArgs submits a payout to the rail and polls it to an outcome.
-type SubmitArgs struct {
-	PaymentID string `json:"paymentId"`
-}
-
-// Kind is the stable job kind.
-func (SubmitArgs) Kind() string { return "payment_submit" }
-
-// ResolveUnknownArgs keeps asking the rail about an UNKNOWN payout.
-type ResolveUnknownArgs struct {
-	PaymentID string `json:"paymentId"`
-}
-
-// Kind is the stable job kind.
-func (ResolveUnknownArgs) Kind() string { return "payment_resolve_unknown" }
-
-// PostSettlementArgs does the book-keeping after settlement and completes the payout.
-type PostSettlementArgs struct {
-	PaymentID string `json:"paymentId"`
-}
-
-// Kind is the stable job kind.
-func (PostSettlementArgs) Kind() string { return "payment_post_settlement" }
+func (AdvanceArgs) Kind() string { return "payment_advance" }

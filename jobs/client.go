@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"database/sql"
 	"log/slog"
 	"time"
@@ -15,6 +16,16 @@ import (
 type ClientConfig struct {
 	Workers int // concurrent jobs; 0 makes an insert-only client (CLI)
 	Logger  *slog.Logger
+
+	// Sealer opens webhook signing secrets; deliveries cannot sign without it.
+	Sealer *store.Sealer
+	// WebhookSchedule is the wait before each retry of a failed delivery;
+	// nil means DefaultWebhookSchedule (tests use milliseconds).
+	WebhookSchedule []time.Duration
+	// WebhookTimeout bounds one delivery request; 0 means 10 s.
+	WebhookTimeout time.Duration
+	// WebhookWorkers is how many deliveries run at once; 0 means 8.
+	WebhookWorkers int
 }
 
 // NewClient builds the River client on the store's single write connection.
@@ -22,15 +33,16 @@ type ClientConfig struct {
 // cooldown are what make River fast on SQLite (DESIGN.md §1).
 func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql.Tx], error) {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &ComplianceWorker{P: pl})
-	river.AddWorker(workers, &SubmitWorker{P: pl})
-	river.AddWorker(workers, &ResolveUnknownWorker{P: pl})
-	river.AddWorker(workers, &PostSettlementWorker{P: pl})
+	river.AddWorker(workers, &AdvanceWorker{P: pl})
 	river.AddWorker(workers, &TaxRefreshWorker{P: pl})
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
+	river.AddWorker(workers, NewWebhookDeliverWorker(db, cfg.Sealer, cfg.WebhookSchedule, cfg.WebhookTimeout, logger))
+	// Every client, insert-only ones too (a CLI review approval emits
+	// events), fans events out to webhook endpoints.
+	db.SetEventHook(EnqueueWebhooks)
 	rc := &river.Config{
 		Workers:                     workers,
 		PollOnly:                    true,
@@ -42,7 +54,10 @@ func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql
 		Logger:                      logger,
 	}
 	if cfg.Workers > 0 {
-		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		rc.Queues = map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: cfg.Workers},
+			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},
+		}
 	}
 	client, err := river.NewClient(riversqlite.New(db.W), rc)
 	if err != nil {

@@ -4,35 +4,24 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/riverqueue/river"
-
 	"github.com/payoutd/payoutd/store"
 )
 
-// ComplianceWorker moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
-type ComplianceWorker struct {
-	river.WorkerDefaults[ComplianceArgs]
-	P *Pipeline
-}
-
-// Work is idempotent: a payment no longer in COMPLIANCE_CHECK is left alone.
-func (w *ComplianceWorker) Work(ctx context.Context, job *river.Job[ComplianceArgs]) error {
-	return w.P.DB.WithTx(ctx, func(tx *store.Tx) error {
-		p, err := tx.LoadPayment(job.Args.PaymentID)
+// comply moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
+func (pl *Pipeline) comply(ctx context.Context, id string) error {
+	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		p, err := tx.LoadPayment(id)
 		if err != nil || p.Status != store.StatusComplianceCheck {
 			return ignoreNotFound(err)
 		}
-		to, reason := w.P.decide(p)
+		to, reason := pl.decide(p)
 		switch to {
 		case store.StatusFailed:
 			return tx.Transition(&p, to, func(n *store.Payment) { n.FailedReason = reason })
 		case store.StatusManualReview:
 			return tx.Transition(&p, to, nil)
 		}
-		if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
-			return err
-		}
-		return tx.Enqueue(SubmitArgs{PaymentID: p.ID}, nil)
+		return tx.Transition(&p, store.StatusProcessing, nil)
 	}, store.WithActor("system:compliance", ""))
 }
 

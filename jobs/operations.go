@@ -20,7 +20,7 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 	if err := tx.Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
 		return p, err
 	}
-	return p, tx.Enqueue(SubmitArgs{PaymentID: p.ID}, nil)
+	return p, Enqueue(tx, p.ID)
 }
 
 // Review resolves a MANUAL_REVIEW payout: approve sends it on to
@@ -42,5 +42,5 @@ func Review(tx *store.Tx, id string, approve bool, reason string) (store.Payment
 	if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
 		return p, err
 	}
-	return p, tx.Enqueue(SubmitArgs{PaymentID: p.ID}, nil)
+	return p, Enqueue(tx, p.ID)
 }

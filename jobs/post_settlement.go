@@ -3,22 +3,16 @@ package jobs
 import (
 	"context"
 
-	"github.com/riverqueue/river"
-
 	"github.com/payoutd/payoutd/store"
 )
 
-// PostSettlementWorker reconciles the payout against its ledger credit, runs
-// the FIRA and tax-refresh hooks and completes the payout, in one transaction.
-type PostSettlementWorker struct {
-	river.WorkerDefaults[PostSettlementArgs]
-	P *Pipeline
-}
-
-// Work is idempotent: only a CONFIRMED payout is completed, once.
-func (w *PostSettlementWorker) Work(ctx context.Context, job *river.Job[PostSettlementArgs]) error {
-	return w.P.DB.WithTx(ctx, func(tx *store.Tx) error {
-		p, err := tx.LoadPayment(job.Args.PaymentID)
+// complete reconciles a CONFIRMED payout against its ledger credit,
+// generates its FIRA, refreshes the tax figures when it reconciled, and
+// completes it — all in one transaction, so the figures can never miss a
+// reconciliation that committed.
+func (pl *Pipeline) complete(ctx context.Context, id string) error {
+	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		p, err := tx.LoadPayment(id)
 		if err != nil || p.Status != store.StatusConfirmed {
 			return ignoreNotFound(err)
 		}
@@ -26,12 +20,19 @@ func (w *PostSettlementWorker) Work(ctx context.Context, job *river.Job[PostSett
 		if err != nil {
 			return err
 		}
-		if r.Status == store.Reconciled {
-			if err := EnqueueTaxRefresh(tx, p.UserID); err != nil {
+		// Every settled cross-border payout gets its FIRA (and fira.generated)
+		// here, whether or not it reconciled; GenerateFIRA is idempotent.
+		if p.CrossBorder() {
+			if _, err := tx.GenerateFIRA(p); err != nil {
 				return err
 			}
 		}
-		for _, h := range w.P.OnComplete {
+		if r.Status == store.Reconciled {
+			if err := tx.RefreshTaxFigures(p.UserID); err != nil {
+				return err
+			}
+		}
+		for _, h := range pl.OnComplete {
 			if err := h(tx, &p); err != nil {
 				return err
 			}

@@ -5,40 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/riverqueue/river"
-
 	"github.com/payoutd/payoutd/store"
 )
-
-// SubmitWorker carries a PROCESSING payout through SUBMITTED to an outcome.
-type SubmitWorker struct {
-	river.WorkerDefaults[SubmitArgs]
-	P *Pipeline
-}
-
-// Work resumes from whatever state the payout is in, so a rerun after a crash
-// neither submits a settled payout again nor skips a step.
-func (w *SubmitWorker) Work(ctx context.Context, job *river.Job[SubmitArgs]) error {
-	p, err := w.P.load(ctx, job.Args.PaymentID)
-	if err != nil || (p.Status != store.StatusProcessing && p.Status != store.StatusSubmitted) {
-		return ignoreNotFound(err)
-	}
-	if p.Status == store.StatusProcessing {
-		if p, err = w.P.submit(ctx, p); err != nil || p.Status != store.StatusSubmitted {
-			return err
-		}
-	}
-	return w.P.poll(ctx, p)
-}
-
-func (pl *Pipeline) load(ctx context.Context, id string) (store.Payment, error) {
-	var p store.Payment
-	err := pl.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-		p, err = tx.LoadPayment(id)
-		return err
-	})
-	return p, err
-}
 
 // submit hands the payout to the rail outside any transaction (a rail call
 // must not hold the single write connection), retrying transient failures,
@@ -93,8 +61,8 @@ func (pl *Pipeline) poll(ctx context.Context, p store.Payment) error {
 	}, store.WithActor("system:settlement", ""))
 }
 
-// apply records a rail outcome: CONFIRMED (with the settle hooks and the
-// post-settlement job), FAILED, or UNKNOWN (with a job that keeps asking).
+// apply records a rail outcome: CONFIRMED (with the ledger posting and the
+// settle hooks), FAILED, or UNKNOWN (the advance job then keeps asking).
 func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 	switch out.State {
 	case Failed:
@@ -103,10 +71,7 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 		if p.Status == store.StatusUnknown {
 			return nil
 		}
-		if err := tx.Transition(p, store.StatusUnknown, nil); err != nil {
-			return err
-		}
-		return tx.Enqueue(ResolveUnknownArgs{PaymentID: p.ID}, &river.InsertOpts{ScheduledAt: tx.Now().Add(pl.UnknownPoll)})
+		return tx.Transition(p, store.StatusUnknown, nil)
 	}
 	inr, rate, err := pl.settlementValue(p, out)
 	if err != nil {
@@ -127,5 +92,5 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 			return err
 		}
 	}
-	return tx.Enqueue(PostSettlementArgs{PaymentID: p.ID}, nil)
+	return nil
 }

@@ -85,7 +85,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	if o.noRiver {
 		workers = 0
 	}
-	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: workers, Logger: log})
+	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: workers, Logger: log, Sealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}

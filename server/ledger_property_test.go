@@ -138,9 +138,7 @@ func TestLedgerProperties(t *testing.T) {
 	}
 	rows.Close()
 	for _, id := range done {
-		_, err := e.River.Insert(context.Background(), jobs.SubmitArgs{PaymentID: id}, nil)
-		is.NoErr(err)
-		_, err = e.River.Insert(context.Background(), jobs.PostSettlementArgs{PaymentID: id}, nil)
+		_, err := e.River.Insert(context.Background(), jobs.AdvanceArgs{PaymentID: id}, nil)
 		is.NoErr(err)
 	}
 	e.quiesce()

@@ -143,7 +143,7 @@ func (s *Server) confirm(c *call, in store.ConfirmInput) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		if err := tx.Enqueue(jobs.ComplianceArgs{PaymentID: p.ID}, nil); err != nil {
+		if err := jobs.Enqueue(tx, p.ID); err != nil {
 			return err
 		}
 		if out, err = marshalBody(viewPayment(p)); err != nil {

@@ -116,7 +116,7 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Enqueue(jobs.ComplianceArgs{PaymentID: p.ID}, nil); err != nil {
+		if err := jobs.Enqueue(tx, p.ID); err != nil {
 			return err
 		}
 		if out, err = marshalBody(viewPayment(p)); err != nil {

@@ -1,4 +1,26 @@
 package server
 
-// accountRoutes registers profile, KYC, wallet and hosted-verification routes.
-func (s *Server) accountRoutes() {}
+// accountRoutes registers profile, KYC, wallet and hosted-verification routes
+// (SPEC.md §4 "Profile, KYC and wallets", DESIGN.md §3 and §9).
+func (s *Server) accountRoutes() {
+	const ar, aw, pw = "account:read", "account:write", "payments:write"
+	s.api("GET /api/v1/profile", routeOpts{scope: ar}, s.handleProfileGet)
+	s.api("GET /api/v1/profile/full", routeOpts{scope: ar}, s.handleProfileFull)
+	s.api("PATCH /api/v1/profile", routeOpts{scope: aw}, s.handleProfilePatch)
+	s.api("GET /api/v1/profile/wallet", routeOpts{scope: ar}, s.handleLinkedWalletGet)
+	s.api("PATCH /api/v1/profile/link-wallet", routeOpts{scope: aw}, s.handleLinkWallet)
+
+	s.api("GET /api/v1/kyc/status", routeOpts{scope: ar}, s.handleKYCStatus)
+	s.api("POST /api/v1/kyc/start", routeOpts{scope: aw, idempotent: true}, s.handleKYCStart)
+
+	s.api("GET /api/v1/wallets", routeOpts{scope: ar}, s.handleWalletList)
+	s.api("GET /api/v1/wallets/summary", routeOpts{scope: ar}, s.handleWalletSummary)
+	s.api("GET /api/v1/wallets/{id}", routeOpts{scope: ar}, s.handleWalletGet)
+	s.api("POST /api/v1/wallets", routeOpts{scope: aw, idempotent: true}, s.handleWalletCreate)
+
+	s.api("POST /api/v1/sandbox/kyc/approve", routeOpts{scope: aw}, s.handleSandboxKYC(true))
+	s.api("POST /api/v1/sandbox/kyc/reject", routeOpts{scope: aw}, s.handleSandboxKYC(false))
+	s.api("POST /api/v1/sandbox/vaults/{id}/fund", routeOpts{scope: pw, idempotent: true}, s.handleSandboxFund)
+
+	s.verifyRoutes()
+}

@@ -1,4 +1,21 @@
 package server
 
-// taxRoutes registers FIRA, tax liability and exports, GST, ITR-4 and audit routes.
-func (s *Server) taxRoutes() {}
+// taxRoutes registers FIRA, tax liability and exports, GST, ITR-4 and audit
+// routes. Scopes are DESIGN.md §3's: compliance:read covers FIRA, GST
+// summary, ITR-4 prefill and audit; tax:read covers liability and
+// /tax/exports/*. The ITR-4 file accepts either (see handleITR4Export).
+func (s *Server) taxRoutes() {
+	const cr, tr = "compliance:read", "tax:read"
+	s.api("GET /api/v1/compliance/fira", routeOpts{scope: cr}, s.handleFIRAList)
+	s.api("GET /api/v1/compliance/fira/{firaId}", routeOpts{scope: cr}, s.handleFIRAGet)
+	s.api("GET /api/v1/compliance/fira/{firaId}/pdf", routeOpts{scope: cr}, s.handleFIRAPDF)
+	s.api("GET /api/v1/compliance/gst/summary", routeOpts{scope: cr}, s.handleGSTSummary)
+	s.api("GET /api/v1/compliance/itr4/prefill", routeOpts{scope: cr}, s.handleITR4Prefill)
+	s.api("GET /api/v1/compliance/itr4/prefill/export", routeOpts{limitName: "itr4_export"}, s.handleITR4Export)
+	s.api("GET /api/v1/compliance/audit", routeOpts{scope: cr}, s.handleAuditList)
+	s.api("GET /api/v1/compliance/audit/verify", routeOpts{scope: cr}, s.handleAuditVerify)
+
+	s.api("GET /api/v1/tax/liability", routeOpts{scope: tr}, s.handleTaxLiability)
+	s.api("GET /api/v1/tax/exports/gst3b", routeOpts{scope: tr}, s.handleGST3B)
+	s.api("GET /api/v1/tax/exports/itr4", routeOpts{limitName: "itr4_export"}, s.handleITR4Export)
+}

@@ -49,6 +49,12 @@ var ledgerChecks = []struct{ sql, format string }{
 	{`SELECT a.id, a.balance, coalesce(sum(p.amount), 0) FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.account_id = a.id
 		GROUP BY a.id HAVING a.balance != coalesce(sum(p.amount), 0)`,
 		"ledger account %s: balance %d but its postings sum to %d"},
+	{`SELECT a.id, a.entries, count(p.id) FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.account_id = a.id
+		GROUP BY a.id HAVING a.entries != count(p.id)`,
+		"ledger account %s: %d entries recorded but %d postings"},
+	{`SELECT c.user_id || ' ' || c.status, c.n, count(p.id) FROM payment_counts c
+		LEFT JOIN payments p ON p.user_id = c.user_id AND p.status = c.status GROUP BY c.user_id, c.status HAVING c.n != count(p.id)`,
+		"payment count %s: %d recorded but %d payments"},
 	{`SELECT v.id, v.balance, a.balance FROM vaults v JOIN ledger_accounts a ON a.kind = 'vault' AND a.ref = v.id WHERE v.balance != a.balance`,
 		"vault %s: balance %d but its ledger account holds %d"},
 }

@@ -31,6 +31,8 @@ type DB struct {
 
 	jobs      Inserter
 	eventHook EventHook
+	group     *committer
+	stmts     stmtCache
 }
 
 // pragmas are applied on every connection. synchronous=FULL makes each commit
@@ -72,7 +74,9 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{W: w, Path: path, Now: func() time.Time { return time.Now().UTC() }}
+	db.group = startCommitter(db)
 	if err := db.migrate(ctx, schema); err != nil {
+		db.group.stop()
 		w.Close()
 		return nil, err
 	}
@@ -92,8 +96,10 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 // workers, the workers need the DB).
 func (db *DB) SetInserter(i Inserter) { db.jobs = i }
 
-// Close closes both pools.
+// Close stops the committer and closes both pools.
 func (db *DB) Close() error {
+	db.group.stop()
+	db.stmts.close()
 	return errors.Join(db.R.Close(), db.W.Close())
 }
 
@@ -105,6 +111,7 @@ type Tx struct {
 	now       time.Time
 	jobs      Inserter
 	eventHook EventHook
+	cache     *stmtCache
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
@@ -137,30 +144,6 @@ type TxOption func(*Tx)
 // WithActor sets the audit actor and request id of a transaction.
 func WithActor(actor, requestID string) TxOption {
 	return func(tx *Tx) { tx.Actor, tx.RequestID = actor, requestID }
-}
-
-// WithTx runs fn in one write transaction, committing if it returns nil.
-// Inside fn only tx may be used: the write pool has a single connection.
-func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
-	sqlTx, err := db.W.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	tx := &Tx{Tx: sqlTx, ctx: ctx, now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook, Actor: "system"}
-	for _, o := range opts {
-		o(tx)
-	}
-	if err := fn(tx); err != nil {
-		_ = sqlTx.Rollback() // the error from fn is the one that matters
-		return err
-	}
-	if err := sqlTx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	for _, f := range tx.after {
-		f()
-	}
-	return nil
 }
 
 // ms converts a time to the integer milliseconds stored in every timestamp column.

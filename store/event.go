@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -62,39 +61,4 @@ type EventFilter struct {
 	After  string // an event id; only later events are listed
 	Page   int
 	Limit  int
-}
-
-// ListEvents returns one page of events and the total matching.
-func (db *DB) ListEvents(ctx context.Context, f EventFilter) ([]Event, int, error) {
-	where, args := "user_id = ?", []any{f.UserID}
-	if f.Type != "" {
-		where += " AND type = ?"
-		args = append(args, f.Type)
-	}
-	if f.After != "" {
-		where += " AND id > ?"
-		args = append(args, f.After)
-	}
-	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM events WHERE "+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := db.R.QueryContext(ctx, "SELECT id, livemode, type, resource_id, data, created_at FROM events WHERE "+where+
-		" ORDER BY id LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Event{}
-	for rows.Next() {
-		ev := Event{UserID: f.UserID}
-		var data string
-		var created int64
-		if err := rows.Scan(&ev.ID, &ev.Livemode, &ev.Type, &ev.ResourceID, &data, &created); err != nil {
-			return nil, 0, err
-		}
-		ev.Data, ev.CreatedAt = json.RawMessage(data), fromMS(created)
-		out = append(out, ev)
-	}
-	return out, total, rows.Err()
 }

@@ -62,7 +62,7 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 			VALUES (?,?,?,?,?,?)`, NewID("je"), id, p.AccountID, p.Amount, p.Currency, ms(tx.now)); err != nil {
 			return "", err
 		}
-		res, err := tx.ExecContext(tx.ctx, "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
+		res, err := tx.ExecContext(tx.ctx, "UPDATE ledger_accounts SET balance = balance + ?, entries = entries + 1 WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
 		if err != nil {
 			return "", err
 		}

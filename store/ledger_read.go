@@ -93,7 +93,12 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 		args = append(args, ms(f.To))
 	}
 	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM ledger_postings lp WHERE "+where, args...).Scan(&total); err != nil {
+	countSQL, countArgs := "SELECT count(*) FROM ledger_postings lp WHERE "+where, args
+	if f.From.IsZero() && f.To.IsZero() {
+		// The maintained count: flat however long the account's history is.
+		countSQL, countArgs = "SELECT entries FROM ledger_accounts WHERE id = ?", []any{f.AccountID}
+	}
+	if err := db.R.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	rows, err := db.R.QueryContext(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,

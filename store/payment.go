@@ -77,6 +77,9 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	if err != nil {
 		return Payment{}, err
 	}
+	if err := tx.countPayment(p.UserID, p.Status, 1); err != nil {
+		return Payment{}, err
+	}
 	return p, tx.Audit(p.UserID, p.Livemode, "payment.initiated", "payment", p.ID,
 		map[string]any{"status": p.Status, "amount": p.Amount, "currency": p.Currency})
 }
@@ -121,7 +124,12 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 		args = append(args, f.Status)
 	}
 	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM payments WHERE "+where, args...).Scan(&total); err != nil {
+	countSQL, countArgs := "SELECT coalesce(sum(n), 0) FROM payment_counts WHERE user_id = ?", []any{f.UserID}
+	if f.Status != "" {
+		countSQL += " AND status = ?"
+		countArgs = append(countArgs, f.Status)
+	}
+	if err := db.R.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	rows, err := db.R.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
@@ -194,6 +202,12 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	if n, _ := res.RowsAffected(); n != 1 {
 		return Errorf(ErrInvalidState, "payment %s is no longer %s", p.ID, from)
 	}
+	if err := tx.countPayment(p.UserID, from, -1); err != nil {
+		return err
+	}
+	if err := tx.countPayment(p.UserID, to, 1); err != nil {
+		return err
+	}
 	changes := map[string]any{"from": from, "to": to}
 	if next.FailedReason != "" {
 		changes["failedReason"] = next.FailedReason
@@ -238,4 +252,18 @@ func PaymentEventData(p Payment) map[string]any {
 		d["amountInrPaise"] = *p.AmountINR
 	}
 	return d
+}
+
+// LoadPayment reads a payment by id regardless of owner from the read pool;
+// the pipeline uses it to decide its next step outside any transaction.
+func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
+	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
+	return p, notFound(err, ErrPaymentNotFound, "payment")
+}
+
+// countPayment keeps payment_counts in step with the payments table.
+func (tx *Tx) countPayment(userID, status string, delta int) error {
+	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payment_counts (user_id, status, n) VALUES (?, ?, ?)
+		ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, userID, status, delta)
+	return err
 }

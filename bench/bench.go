@@ -1,0 +1,107 @@
+// Package bench is `payoutd bench`: a bounded load run on loopback that
+// reports, in one table, the raw storage limit beside what the API and the
+// payout pipeline achieve on it.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// Target is a running payoutd the bench drives.
+type Target struct {
+	URL    string
+	DB     *store.DB
+	Sealer *store.Sealer
+	Stop   func()
+}
+
+// Starter starts payoutd in-process on the database at path, with the
+// per-minute rate limits of the bench users lifted by configuration.
+type Starter func(ctx context.Context, dbPath string) (*Target, error)
+
+// Options bound the run.
+type Options struct {
+	Duration    time.Duration // each load phase
+	Concurrency int           // HTTP clients
+	Users       int           // bench users the load is spread over
+	Sizes       []int         // database sizes for the read-path phase
+	Schema      string
+	Progress    io.Writer
+}
+
+// Result is everything one run measured.
+type Result struct {
+	Storage  StorageResult `json:"storage"`
+	Initiate LoadResult    `json:"initiate"`
+	Confirm  LoadResult    `json:"confirm"`
+	Pipeline PipeResult    `json:"pipeline"`
+	Reads    []ReadResult  `json:"reads"`
+	RSSPeak  float64       `json:"rss_peak_mb"`
+	Machine  Machine       `json:"machine"`
+	Ratios   Ratios        `json:"ratios"`
+}
+
+// Ratios relate what the service achieves to the storage limit.
+type Ratios struct {
+	InitiateOverCommits float64 `json:"initiate_over_commits"`
+	PipelineOverCommits float64 `json:"pipeline_over_commits"`
+}
+
+// Run executes every phase in order on a fresh temporary database.
+func Run(ctx context.Context, o Options, start Starter) (Result, error) {
+	var res Result
+	res.Machine = machine()
+	dir, err := os.MkdirTemp("", "payoutd-bench")
+	if err != nil {
+		return res, err
+	}
+	if os.Getenv("PAYOUTD_BENCH_KEEP") == "" {
+		defer os.RemoveAll(dir)
+	} else {
+		fmt.Fprintf(o.Progress, "bench: keeping %s\n", dir)
+	}
+	say := func(format string, args ...any) { fmt.Fprintf(o.Progress, "bench: "+format+"\n", args...) }
+
+	say("storage limit (%s)…", o.Duration)
+	if res.Storage, err = measureStorage(ctx, filepath.Join(dir, "raw.db"), o.Schema, o.Duration); err != nil {
+		return res, err
+	}
+	t, err := start(ctx, filepath.Join(dir, "payoutd.db"))
+	if err != nil {
+		return res, err
+	}
+	defer t.Stop()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Concurrency * 2, MaxConnsPerHost: o.Concurrency * 2}}
+	users, err := makeUsers(ctx, t.DB, t.Sealer, o.Users)
+	if err != nil {
+		return res, err
+	}
+	say("initiate under load (%d clients, %s)…", o.Concurrency, o.Duration)
+	ids, initRes := loadInitiate(ctx, client, t.URL, users, o.Concurrency, o.Duration)
+	res.Initiate = initRes
+	say("confirm under load, pipeline running…")
+	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
+	res.Confirm = confRes
+	say("draining the pipeline (%d payouts)…", len(confirmed))
+	if res.Pipeline, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {
+		return res, err
+	}
+	say("read paths at %v payments…", o.Sizes)
+	if res.Reads, err = measureReads(ctx, client, t, o.Sizes, say); err != nil {
+		return res, err
+	}
+	res.RSSPeak = rssPeakMB()
+	if res.Storage.CommitsPerS > 0 {
+		res.Ratios.InitiateOverCommits = res.Initiate.ReqPerS / res.Storage.CommitsPerS
+		res.Ratios.PipelineOverCommits = res.Pipeline.PayoutsPerS / res.Storage.CommitsPerS
+	}
+	return res, nil
+}

@@ -1,0 +1,200 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+const address = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
+
+// LoadResult is one endpoint under concurrent load.
+type LoadResult struct {
+	Requests int     `json:"requests"`
+	Errors   int     `json:"errors"`
+	ReqPerS  float64 `json:"req_per_s"`
+	P50MS    float64 `json:"p50_ms"`
+	P99MS    float64 `json:"p99_ms"`
+	P999MS   float64 `json:"p999_ms"`
+}
+
+type benchUser struct {
+	key, vault string
+}
+
+// makeUsers creates sandbox users whose keys are exempt from the per-user
+// rate limits; nobody else's limits change.
+func makeUsers(ctx context.Context, db *store.DB, sealer *store.Sealer, n int) ([]benchUser, error) {
+	users := make([]benchUser, n)
+	err := db.WithTx(ctx, func(tx *store.Tx) error {
+		for i := range users {
+			u, _, err := tx.EnsureUser(fmt.Sprintf("bench-%d@payoutd.local", i), false, "Bench User", sealer)
+			if err != nil {
+				return err
+			}
+			k, secret, err := tx.CreateAPIKey(u, "bench", store.AllScopes)
+			if err != nil {
+				return err
+			}
+			if err := tx.SetRateExempt(k.ID); err != nil {
+				return err
+			}
+			v, err := tx.DefaultVault(u.ID)
+			if err != nil {
+				return err
+			}
+			// Cross-border payouts need KYC; bench users skip the hosted flow.
+			if _, err := tx.ExecContext(ctx, "UPDATE kyc SET status = 'APPROVED' WHERE user_id = ?", u.ID); err != nil {
+				return err
+			}
+			// Enough funds for a long run at the bench's amounts.
+			if _, err := tx.FundVault(u.ID, v.ID, 1_000_000_000_00); err != nil {
+				return err
+			}
+			users[i] = benchUser{key: secret, vault: v.ID}
+		}
+		return nil
+	}, store.WithActor("bench", ""))
+	return users, err
+}
+
+// recorder collects latencies from many goroutines.
+type recorder struct {
+	mu     sync.Mutex
+	lat    []time.Duration
+	errors int
+}
+
+func (r *recorder) add(d time.Duration, ok bool) {
+	r.mu.Lock()
+	r.lat = append(r.lat, d)
+	if !ok {
+		r.errors++
+	}
+	r.mu.Unlock()
+}
+
+func (r *recorder) result(elapsed time.Duration) LoadResult {
+	sort.Slice(r.lat, func(i, j int) bool { return r.lat[i] < r.lat[j] })
+	return LoadResult{
+		Requests: len(r.lat), Errors: r.errors, ReqPerS: float64(len(r.lat)) / elapsed.Seconds(),
+		P50MS: pct(r.lat, 0.50), P99MS: pct(r.lat, 0.99), P999MS: pct(r.lat, 0.999),
+	}
+}
+
+func pct(sorted []time.Duration, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q * float64(len(sorted)-1))
+	return float64(sorted[i].Microseconds()) / 1000
+}
+
+func postJSON(ctx context.Context, c *http.Client, url, key string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
+}
+
+type initiated struct {
+	user   benchUser
+	id     string
+	amount string
+}
+
+// loadInitiate runs initiate from `conc` clients for d.
+func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration) ([]initiated, LoadResult) {
+	var rec recorder
+	var mu sync.Mutex
+	var out []initiated
+	var seq atomic.Int64
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				n := seq.Add(1)
+				u := users[int(n)%len(users)]
+				amount := fmt.Sprintf("%d.%02d", 1+n%50, []int{0, 10, 20, 50}[n%4]) // no sandbox trigger
+				body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(n) + `","counterpartyCountry":"US","purposeCode":"P0802"}`)
+				t0 := time.Now()
+				status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body)
+				ok := err == nil && status == http.StatusCreated
+				rec.add(time.Since(t0), ok)
+				if ok {
+					var p struct{ ID string }
+					json.Unmarshal(b, &p)
+					mu.Lock()
+					out = append(out, initiated{user: u, id: p.ID, amount: amount})
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out, rec.result(time.Since(start))
+}
+
+// confirmedPayout is a payout the confirm phase moved to COMPLIANCE_CHECK.
+type confirmedPayout struct {
+	id string
+	at time.Time
+}
+
+// loadConfirm confirms initiated payouts from `conc` clients for at most d.
+func loadConfirm(ctx context.Context, c *http.Client, base string, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
+	var rec recorder
+	var mu sync.Mutex
+	var out []confirmedPayout
+	var next atomic.Int64
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				i := int(next.Add(1)) - 1
+				if i >= len(ids) {
+					return
+				}
+				p := ids[i]
+				body := []byte(`{"id":"` + p.id + `","destinationAddress":"` + address + `","amount":"` + p.amount + `","currency":"USD","vaultId":"` + p.user.vault + `"}`)
+				t0 := time.Now()
+				status, _, err := postJSON(ctx, c, base+"/api/v1/payments/confirm", p.user.key, body)
+				ok := err == nil && status == http.StatusCreated
+				rec.add(time.Since(t0), ok)
+				if ok {
+					mu.Lock()
+					out = append(out, confirmedPayout{id: p.id, at: t0})
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out, rec.result(time.Since(start))
+}

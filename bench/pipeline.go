@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// PipeResult is confirmed → COMPLETED throughput with ledger, reconciliation,
+// FIRA, tax refresh and webhook events included.
+type PipeResult struct {
+	Payouts     int     `json:"payouts"`
+	PayoutsPerS float64 `json:"payouts_per_s"`
+	LagP50MS    float64 `json:"lag_p50_ms"`
+	LagP99MS    float64 `json:"lag_p99_ms"`
+	EndToEndP50 float64 `json:"end_to_end_p50_ms"`
+	EndToEndP99 float64 `json:"end_to_end_p99_ms"`
+}
+
+// measurePipeline waits until every confirmed payout is COMPLETED, then
+// reads completion times and River's queue lag (attempted_at − scheduled_at).
+func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPayout, limit time.Duration) (PipeResult, error) {
+	var r PipeResult
+	if len(confirmed) == 0 {
+		return r, nil
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		var open int
+		if err := db.R.QueryRowContext(ctx, `SELECT count(*) FROM payments WHERE status IN
+			('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open); err != nil {
+			return r, err
+		}
+		if open == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return r, fmt.Errorf("pipeline: %d payouts still open after %s", open, limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	first := confirmed[0].at
+	confirmedAt := map[string]time.Time{}
+	for _, c := range confirmed {
+		confirmedAt[c.id] = c.at
+		if c.at.Before(first) {
+			first = c.at
+		}
+	}
+	rows, err := db.R.QueryContext(ctx, "SELECT id, status, updated_at FROM payments WHERE status IN ('COMPLETED','FAILED')")
+	if err != nil {
+		return r, err
+	}
+	var last time.Time
+	var e2e []time.Duration
+	for rows.Next() {
+		var id, status string
+		var upd int64
+		if err := rows.Scan(&id, &status, &upd); err != nil {
+			rows.Close()
+			return r, err
+		}
+		at, ok := confirmedAt[id]
+		if !ok {
+			continue
+		}
+		done := time.UnixMilli(upd)
+		if done.After(last) {
+			last = done
+		}
+		e2e = append(e2e, done.Sub(at))
+		r.Payouts++
+	}
+	rows.Close()
+	r.PayoutsPerS = float64(r.Payouts) / last.Sub(first).Seconds()
+	sort.Slice(e2e, func(i, j int) bool { return e2e[i] < e2e[j] })
+	r.EndToEndP50, r.EndToEndP99 = pct(e2e, 0.5), pct(e2e, 0.99)
+	lag, err := queueLag(ctx, db)
+	if err != nil {
+		return r, err
+	}
+	r.LagP50MS, r.LagP99MS = pct(lag, 0.5), pct(lag, 0.99)
+	return r, nil
+}
+
+// queueLag reads how long completed jobs waited between becoming runnable
+// and being picked up.
+func queueLag(ctx context.Context, db *store.DB) ([]time.Duration, error) {
+	rows, err := db.R.QueryContext(ctx, "SELECT scheduled_at, attempted_at FROM river_job WHERE state = 'completed' AND attempted_at IS NOT NULL")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []time.Duration
+	for rows.Next() {
+		var sched, att string
+		if err := rows.Scan(&sched, &att); err != nil {
+			return nil, err
+		}
+		s, err1 := parseRiverTime(sched)
+		a, err2 := parseRiverTime(att)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if d := a.Sub(s); d >= 0 {
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, rows.Err()
+}
+
+// parseRiverTime reads the text timestamps riversqlite stores.
+func parseRiverTime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, strings.TrimSuffix(s, "+00:00")); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("unparsed time %q", s)
+}

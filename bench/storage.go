@@ -1,0 +1,63 @@
+package bench
+
+import (
+	"context"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// StorageResult is the physical limit of the database file with the
+// server's own pragmas (WAL, synchronous=FULL).
+type StorageResult struct {
+	CommitsPerS float64 `json:"commits_per_s"`
+	RowsPerS    float64 `json:"rows_per_s"`
+}
+
+func measureStorage(ctx context.Context, path, schema string, d time.Duration) (StorageResult, error) {
+	db, err := store.Open(ctx, path, schema)
+	if err != nil {
+		return StorageResult{}, err
+	}
+	defer db.Close()
+	if _, err := db.W.ExecContext(ctx, "CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)"); err != nil {
+		return StorageResult{}, err
+	}
+	var r StorageResult
+	// One durable single-row commit at a time: the ceiling for any design
+	// that commits once per request.
+	n, start := 0, time.Now()
+	for time.Since(start) < d/2 {
+		if _, err := db.W.ExecContext(ctx, "INSERT INTO bench_rows (payload) VALUES ('pay_0123456789abcdefghjkmnpqrs')"); err != nil {
+			return r, err
+		}
+		n++
+	}
+	r.CommitsPerS = float64(n) / time.Since(start).Seconds()
+	// Batched: 1,000 rows per transaction.
+	rows, start := 0, time.Now()
+	for time.Since(start) < d/2 {
+		tx, err := db.W.BeginTx(ctx, nil)
+		if err != nil {
+			return r, err
+		}
+		stmt, err := tx.PrepareContext(ctx, "INSERT INTO bench_rows (payload) VALUES (?)")
+		if err != nil {
+			tx.Rollback()
+			return r, err
+		}
+		for i := 0; i < 1000; i++ {
+			if _, err := stmt.ExecContext(ctx, "pay_0123456789abcdefghjkmnpqrs"); err != nil {
+				tx.Rollback()
+				return r, err
+			}
+		}
+		stmt.Close()
+		if err := tx.Commit(); err != nil {
+			return r, err
+		}
+		rows += 1000
+	}
+	r.RowsPerS = float64(rows) / time.Since(start).Seconds()
+	return r, nil
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/payoutd/payoutd/bench"
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/store"
+)
+
+func benchCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	duration := fs.Duration("duration", 10*time.Second, "length of each load phase")
+	conc := fs.Int("concurrency", 32, "concurrent HTTP clients")
+	users := fs.Int("users", 50, "bench users the load is spread over")
+	sizes := fs.String("sizes", "10000,100000,1000000", "payments in the database for the read-path phase")
+	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
+	workers := fs.Int("workers", 32, "concurrent background jobs in the server")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var sz []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 0 {
+			return fmt.Errorf("-sizes: bad size %q", s)
+		}
+		sz = append(sz, n)
+	}
+	start := func(ctx context.Context, dbPath string) (*bench.Target, error) {
+		return startInProcess(ctx, dbPath, *workers)
+	}
+	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Schema: schemaSQL, Progress: stderr}, start)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return bench.WriteJSON(stdout, res)
+	}
+	bench.WriteTable(stdout, res)
+	return nil
+}
+
+// startInProcess runs the server on loopback against dbPath, as serve does.
+func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Target, error) {
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	sealer, err := store.LoadOrCreateMasterKey(filepath.Clean(dbPath + ".masterkey"))
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, dbPath, schemaSQL)
+	if err != nil {
+		return nil, err
+	}
+	rates := jobs.DefaultRates()
+	pl := &jobs.Pipeline{
+		DB: db, Rates: rates, Log: log,
+		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: 30 * time.Second, Now: db.Now},
+		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: 5 * time.Second,
+		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+	}
+	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: workers, Logger: log, Sealer: sealer})
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	base := "http://" + ln.Addr().String()
+	srv, err := server.New(ctx, db, server.Config{BaseURL: base, Sealer: sealer, Logger: log, Rates: rates})
+	if err != nil {
+		return nil, err
+	}
+	if err := rc.Start(ctx); err != nil {
+		return nil, err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln)
+	return &bench.Target{URL: base, DB: db, Sealer: sealer, Stop: func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+		rc.Stop(sctx)
+		db.Close()
+	}}, nil
+}

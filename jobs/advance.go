@@ -1,0 +1,56 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// AdvanceWorker drives a payout from its current state as far as it can go.
+type AdvanceWorker struct {
+	river.WorkerDefaults[AdvanceArgs]
+	P *Pipeline
+}
+
+// maxSteps bounds one run; the longest path has five steps.
+const maxSteps = 8
+
+// Work runs step after step until the payout rests: final, waiting for a
+// person (MANUAL_REVIEW), or UNKNOWN at the rail (the job snoozes and asks
+// again).
+func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) error {
+	pl := w.P
+	for i := 0; i < maxSteps; i++ {
+		p, err := pl.DB.LoadPayment(ctx, job.Args.PaymentID)
+		if err != nil {
+			return ignoreNotFound(err)
+		}
+		switch p.Status {
+		case store.StatusComplianceCheck:
+			err = pl.comply(ctx, p.ID)
+		case store.StatusProcessing:
+			_, err = pl.submit(ctx, p)
+		case store.StatusSubmitted:
+			err = pl.poll(ctx, p)
+		case store.StatusUnknown:
+			err = pl.resolveUnknown(ctx, p)
+		case store.StatusConfirmed:
+			err = pl.complete(ctx, p.ID)
+		default:
+			return nil // at rest
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("payment %s did not come to rest in %d steps", job.Args.PaymentID, maxSteps)
+}
+
+// Enqueue queues the advance of a payout in the transaction that made it
+// ready (confirm, retry, review approve).
+func Enqueue(tx *store.Tx, paymentID string) error {
+	return tx.Enqueue(AdvanceArgs{PaymentID: paymentID}, nil)
+}

@@ -1,0 +1,181 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// MaxWebhookURL is the longest webhook URL accepted.
+const MaxWebhookURL = 2048
+
+// LookupFunc resolves a host name to addresses; nil means the system resolver.
+type LookupFunc func(ctx context.Context, host string) ([]netip.Addr, error)
+
+func systemLookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+}
+
+// CheckWebhookURL validates a webhook URL: absolute http or https, at most
+// MaxWebhookURL long, no credentials or fragment. In live mode the host must
+// also be public: a literal address is checked as is, a name by resolving
+// it, and every address it resolves to must be public (the dialer could pick
+// any). Delivery checks the dialed address again (guardDial), because a name
+// can resolve differently later (DNS rebinding). Problems are a 400 on "url".
+func CheckWebhookURL(ctx context.Context, raw string, live bool, lookup LookupFunc) error {
+	bad := func(msg string) error {
+		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"url": msg}}
+	}
+	if raw == "" {
+		return bad("is required")
+	}
+	if len(raw) > MaxWebhookURL {
+		return bad(fmt.Sprintf("must be at most %d characters", MaxWebhookURL))
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" || u.Hostname() == "" {
+		return bad("must be an absolute http or https URL")
+	}
+	if u.User != nil {
+		return bad("must not carry credentials; verify the webhook signature instead")
+	}
+	if u.Fragment != "" || strings.Contains(raw, "#") {
+		return bad("must not have a fragment")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return bad("has an invalid port")
+		}
+	}
+	if !live {
+		return nil // sandbox may deliver to a receiver on this machine or LAN
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return bad("live mode refuses " + host + ": it is a loopback name")
+	}
+	addrs := []netip.Addr{}
+	if a, err := netip.ParseAddr(host); err == nil {
+		addrs = append(addrs, a)
+	} else {
+		if lookup == nil {
+			lookup = systemLookup
+		}
+		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if addrs, err = lookup(lctx, host); err != nil || len(addrs) == 0 {
+			return bad("live mode could not resolve " + host + " to check it is public")
+		}
+	}
+	for _, a := range addrs {
+		if why := blockedAddr(a); why != "" {
+			return bad(fmt.Sprintf("live mode refuses %s: %s is a %s address", host, a.Unmap(), why))
+		}
+	}
+	return nil
+}
+
+func mustPrefix(s string) netip.Prefix { return netip.MustParsePrefix(s) }
+
+// reserved are non-public ranges beyond what netip's predicates cover.
+var reserved = []struct {
+	p   netip.Prefix
+	why string
+}{
+	{mustPrefix("0.0.0.0/8"), "this-network"},
+	{mustPrefix("100.64.0.0/10"), "carrier-grade NAT"},
+	{mustPrefix("192.0.0.0/24"), "reserved"},
+	{mustPrefix("198.18.0.0/15"), "reserved"},
+	{mustPrefix("240.0.0.0/4"), "reserved"},
+	{mustPrefix("::/96"), "reserved"},
+	{mustPrefix("100::/64"), "reserved"},
+	{mustPrefix("64:ff9b:1::/48"), "private"},
+	{mustPrefix("2001::/32"), "tunnel"}, // Teredo hides an IPv4 address
+	{mustPrefix("fec0::/10"), "private"},
+}
+
+// nat64 and sixToFour embed an IPv4 address, which is what gets reached.
+var nat64, sixToFour = mustPrefix("64:ff9b::/96"), mustPrefix("2002::/16")
+
+// blockedAddr names why a live webhook may not go to a, or "" if it may:
+// loopback, private, link-local, unspecified, multicast, CGNAT and reserved
+// ranges, including IPv4 addresses wrapped in IPv6 (mapped, NAT64, 6to4).
+func blockedAddr(a netip.Addr) string {
+	a = a.Unmap()
+	if a.Is6() {
+		b := a.As16()
+		switch {
+		case nat64.Contains(a):
+			return blockedAddr(netip.AddrFrom4([4]byte(b[12:16])))
+		case sixToFour.Contains(a):
+			return blockedAddr(netip.AddrFrom4([4]byte(b[2:6])))
+		}
+	}
+	switch {
+	case !a.IsValid():
+		return "invalid"
+	case a.IsUnspecified():
+		return "unspecified"
+	case a.IsLoopback():
+		return "loopback"
+	case a.IsPrivate():
+		return "private"
+	case a.IsLinkLocalUnicast():
+		return "link-local"
+	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
+		return "multicast"
+	}
+	for _, r := range reserved {
+		if r.p.Contains(a) {
+			return r.why
+		}
+	}
+	return ""
+}
+
+// errTargetRefused marks a live delivery stopped at dial time.
+var errTargetRefused = errors.New("target refused")
+
+// guardDial runs after name resolution, on the address actually dialed, so
+// a name that resolved to a public address at registration and to a
+// private one now is still refused.
+func guardDial(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: cannot check dialed address %q", errTargetRefused, address)
+	}
+	if why := blockedAddr(ap.Addr()); why != "" {
+		return fmt.Errorf("%w: %s is a %s address (live mode delivers only to public addresses)", errTargetRefused, ap.Addr().Unmap(), why)
+	}
+	return nil
+}
+
+// newWebhookClient builds the HTTP client of one mode. Redirects are not
+// followed (a 3xx is a failed attempt): following one would let a public
+// URL bounce the signed request to a private one. Proxies from the
+// environment are ignored, since the guard checks the address dialed.
+func newWebhookClient(live bool, timeout time.Duration) *http.Client {
+	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
+	if live {
+		d.Control = guardDial
+	}
+	return &http.Client{
+		Timeout: timeout,
+		Transport: &http.Transport{
+			Proxy: nil, DialContext: d.DialContext, ForceAttemptHTTP2: true,
+			MaxIdleConns: 64, MaxIdleConnsPerHost: 4, IdleConnTimeout: 90 * time.Second,
+			TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}

@@ -1,0 +1,187 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+func TestBlockedAddr(t *testing.T) {
+	cases := map[string]string{
+		"127.0.0.1":              "loopback",
+		"127.9.9.9":              "loopback",
+		"::1":                    "loopback",
+		"::ffff:127.0.0.1":       "loopback",
+		"10.1.2.3":               "private",
+		"172.16.0.1":             "private",
+		"172.31.255.255":         "private",
+		"192.168.1.1":            "private",
+		"fd00::1":                "private",
+		"169.254.169.254":        "link-local",
+		"fe80::1":                "link-local",
+		"0.0.0.0":                "unspecified",
+		"::":                     "unspecified",
+		"0.1.2.3":                "this-network",
+		"224.0.0.1":              "multicast",
+		"ff02::1":                "multicast",
+		"100.64.0.1":             "carrier-grade NAT",
+		"100.127.255.255":        "carrier-grade NAT",
+		"255.255.255.255":        "reserved",
+		"64:ff9b::a00:1":         "private",  // NAT64 of 10.0.0.1
+		"2002:7f00:1::":          "loopback", // 6to4 of 127.0.0.1
+		"8.8.8.8":                "",
+		"1.1.1.1":                "",
+		"100.63.255.255":         "",
+		"100.128.0.0":            "",
+		"172.32.0.1":             "",
+		"2606:4700:4700::1111":   "",
+		"64:ff9b::808:808":       "", // NAT64 of 8.8.8.8
+		"2a00:1450:4001:80b::e":  "",
+		"::ffff:93.184.216.34":   "",
+		"2002:5db8:d822::":       "", // 6to4 of a public address
+		"192.0.0.8":              "reserved",
+		"198.18.0.1":             "reserved",
+		"2001:0:4136:e378::1":    "tunnel",
+		"fec0::1":                "private",
+		"100::1":                 "reserved",
+		"::ffff:169.254.169.254": "link-local",
+	}
+	for addr, want := range cases {
+		t.Run(addr, func(t *testing.T) {
+			is := is.New(t)
+			is.Equal(blockedAddr(netip.MustParseAddr(addr)), want)
+		})
+	}
+}
+
+// fixedLookup resolves every name to the same addresses.
+func fixedLookup(addrs ...string) LookupFunc {
+	return func(context.Context, string) ([]netip.Addr, error) {
+		var out []netip.Addr
+		for _, a := range addrs {
+			out = append(out, netip.MustParseAddr(a))
+		}
+		return out, nil
+	}
+}
+
+func TestCheckWebhookURL(t *testing.T) {
+	ctx := context.Background()
+	public := fixedLookup("93.184.216.34")
+	cases := []struct {
+		name, url string
+		live      bool
+		lookup    LookupFunc
+		want      string // substring of the url field message; "" = accepted
+	}{
+		{"OK", "https://hooks.example.com/payoutd", true, public, ""},
+		{"OKPort", "http://hooks.example.com:8443/x?y=1", true, public, ""},
+		{"OKSandboxLoopback", "http://127.0.0.1:9999/hook", false, nil, ""},
+		{"OKSandboxPrivate", "http://10.0.0.5/hook", false, nil, ""},
+		{"OKSandboxLocalhost", "http://localhost:3000/hook", false, nil, ""},
+		{"ErrEmpty", "", false, nil, "is required"},
+		{"ErrRelative", "/hook", false, nil, "absolute http or https"},
+		{"ErrScheme", "ftp://example.com/hook", false, nil, "absolute http or https"},
+		{"ErrNoHost", "http:///hook", false, nil, "absolute http or https"},
+		{"ErrOpaque", "http:example.com", false, nil, "absolute http or https"},
+		{"ErrCredentials", "https://user:pw@example.com/", false, nil, "credentials"},
+		{"ErrFragment", "https://example.com/#x", false, nil, "fragment"},
+		{"ErrPort", "https://example.com:99999/", false, nil, "port"},
+		{"ErrTooLong", "https://example.com/" + strings.Repeat("a", MaxWebhookURL), false, nil, "at most 2048"},
+		{"ErrLiveLoopback", "http://127.0.0.1:9999/hook", true, nil, "loopback"},
+		{"ErrLiveIPv6Loopback", "http://[::1]/hook", true, nil, "loopback"},
+		{"ErrLivePrivate", "http://10.0.0.5/hook", true, nil, "private"},
+		{"ErrLiveMetadata", "http://169.254.169.254/latest", true, nil, "link-local"},
+		{"ErrLiveCGNAT", "http://100.64.1.1/", true, nil, "carrier-grade NAT"},
+		{"ErrLiveLocalhost", "http://localhost:3000/hook", true, nil, "loopback name"},
+		{"ErrLiveLocalhostSub", "http://api.localhost./hook", true, nil, "loopback name"},
+		{"ErrLiveResolvesPrivate", "https://intranet.example.com/", true, fixedLookup("10.9.8.7"), "private"},
+		// Any private address among several is enough: the dialer may pick it.
+		{"ErrLiveResolvesMixed", "https://mixed.example.com/", true, fixedLookup("93.184.216.34", "127.0.0.1"), "loopback"},
+		{"ErrLiveUnresolvable", "https://nowhere.invalid/", true, func(context.Context, string) ([]netip.Addr, error) {
+			return nil, errors.New("no such host")
+		}, "could not resolve"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			err := CheckWebhookURL(ctx, c.url, c.live, c.lookup)
+			if c.want == "" {
+				is.NoErr(err)
+				return
+			}
+			var e *store.Error
+			is.True(errors.As(err, &e))
+			is.Equal(e.Code, store.ErrValidation)
+			if !strings.Contains(e.Fields["url"], c.want) {
+				t.Fatalf("url message %q does not mention %q", e.Fields["url"], c.want)
+			}
+		})
+	}
+}
+
+// TestLiveClientRefusesAtDialTime is the DNS-rebinding defence: whatever a
+// name resolved to at registration, the live client checks the address it
+// actually dials and never connects to a loopback receiver, while the
+// sandbox client does.
+func TestLiveClientRefusesAtDialTime(t *testing.T) {
+	is := is.New(t)
+	var hits atomic.Int32
+	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer rx.Close()
+
+	_, err := newWebhookClient(true, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
+	is.True(errors.Is(err, errTargetRefused))
+	is.True(strings.Contains(err.Error(), "127.0.0.1 is a loopback address"))
+	is.Equal(hits.Load(), int32(0))
+
+	// The same through a name: "localhost" resolves at dial time.
+	_, err = newWebhookClient(true, 2*time.Second).Post(strings.Replace(rx.URL, "127.0.0.1", "localhost", 1), "application/json", strings.NewReader("{}"))
+	is.True(errors.Is(err, errTargetRefused))
+	is.Equal(hits.Load(), int32(0))
+
+	res, err := newWebhookClient(false, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
+	is.NoErr(err)
+	res.Body.Close()
+	is.Equal(hits.Load(), int32(1))
+}
+
+// TestClientDoesNotFollowRedirects: a redirect could bounce a signed live
+// delivery to a private address, so a 3xx is returned as is.
+func TestClientDoesNotFollowRedirects(t *testing.T) {
+	is := is.New(t)
+	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://10.0.0.1/", http.StatusTemporaryRedirect)
+	}))
+	defer rx.Close()
+	res, err := newWebhookClient(false, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
+	is.NoErr(err)
+	res.Body.Close()
+	is.Equal(res.StatusCode, http.StatusTemporaryRedirect)
+}
+
+func TestParseWebhookSchedule(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		is := is.New(t)
+		got, err := ParseWebhookSchedule("5s, 30s,2m,10m,1h,6h")
+		is.NoErr(err)
+		is.Equal(got, DefaultWebhookSchedule)
+	})
+	for _, bad := range []string{"", "5s,,1m", "-1s", "0s", "soon", "73h", strings.Repeat("1s,", 20) + "1s"} {
+		t.Run("Err"+bad, func(t *testing.T) {
+			is := is.New(t)
+			_, err := ParseWebhookSchedule(bad)
+			is.True(err != nil)
+		})
+	}
+}

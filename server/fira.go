@@ -1,0 +1,124 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/payoutd/payoutd/documents"
+	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/store"
+)
+
+type firaView struct {
+	ID                 string      `json:"id"`
+	PaymentID          string      `json:"paymentId"`
+	Status             string      `json:"status"`
+	RemittingBank      string      `json:"remittingBank"`
+	RemittingCountry   string      `json:"remittingCountry"`
+	AmountForeign      json.Number `json:"amountForeign"`
+	ForeignCurrency    string      `json:"foreignCurrency"`
+	AmountINR          json.Number `json:"amountInr"`
+	SettlementRate     json.Number `json:"settlementRate"`
+	PurposeCode        string      `json:"purposeCode"`
+	PurposeDescription string      `json:"purposeDescription"`
+	InvoiceRef         string      `json:"invoiceRef"`
+	SettlementRef      string      `json:"settlementRef"`
+	SettledAt          string      `json:"settledAt"`
+	GeneratedAt        string      `json:"generatedAt"`
+	DownloadURL        string      `json:"downloadUrl"`
+}
+
+func (s *Server) viewFIRA(f store.FIRA) firaView {
+	return firaView{
+		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
+		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
+		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
+		PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef, SettlementRef: f.SettlementRef,
+		SettledAt: ts(f.SettledAt), GeneratedAt: ts(f.GeneratedAt),
+		DownloadURL: s.cfg.BaseURL + "/api/v1/compliance/fira/" + f.ID + "/pdf",
+	}
+}
+
+func (s *Server) handleFIRAGet(w http.ResponseWriter, c *call) error {
+	f, err := s.db.FindFIRA(c.r.Context(), c.p.UserID, c.r.PathValue("firaId"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.viewFIRA(f))
+	return nil
+}
+
+type firaList struct {
+	Items []firaView `json:"items"`
+	Total int        `json:"total"`
+	Page  int        `json:"page"`
+	Limit int        `json:"limit"`
+}
+
+// handleFIRAList lists the caller's FIRAs newest first; from and to bound
+// generatedAt (ISO 8601 date or timestamp, inclusive).
+func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
+	page, limit, err := pageParams(c.r, 20, 100)
+	if err != nil {
+		return err
+	}
+	q := c.r.URL.Query()
+	f := store.FIRAFilter{UserID: c.p.UserID, PaymentID: q.Get("paymentId"), Page: page, Limit: limit}
+	if len(f.PaymentID) > 64 {
+		return fieldError("paymentId", "is too long")
+	}
+	if f.From, err = parseBound("from", q.Get("from"), false); err != nil {
+		return err
+	}
+	if f.To, err = parseBound("to", q.Get("to"), true); err != nil {
+		return err
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
+		return fieldError("to", "must not be before from")
+	}
+	firas, total, err := s.db.ListFIRAs(c.r.Context(), f)
+	if err != nil {
+		return err
+	}
+	out := firaList{Items: make([]firaView, 0, len(firas)), Total: total, Page: page, Limit: limit}
+	for _, fira := range firas {
+		out.Items = append(out.Items, s.viewFIRA(fira))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// handleFIRAPDF renders the advice on every request instead of storing it:
+// RenderFIRA is deterministic and the FIRA row (beneficiary included) never
+// changes, so the same FIRA always downloads as the same bytes.
+func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
+	f, err := s.db.FindFIRA(c.r.Context(), c.p.UserID, c.r.PathValue("firaId"))
+	if err != nil {
+		return err
+	}
+	cur, ok := money.Lookup(f.ForeignCurrency)
+	if !ok {
+		cur.Exponent = 2
+	}
+	pdf, err := documents.RenderFIRA(documents.FIRA{
+		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
+		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
+		PurposeCode: f.PurposeCode, PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef,
+		SettlementRef: f.SettlementRef, BeneficiaryName: f.BeneficiaryName, BeneficiaryEmail: f.BeneficiaryEmail,
+		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
+		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate,
+		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/pdf")
+	h.Set("Content-Disposition", `attachment; filename="FIRA-`+f.ID+`.pdf"`)
+	h.Set("Content-Length", strconv.Itoa(len(pdf)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(pdf)
+	return nil
+}

@@ -1,0 +1,263 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/mail"
+	"regexp"
+	"strings"
+
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/store"
+)
+
+// profileView is SPEC.md's camelCase Profile (GET /profile).
+type profileView struct {
+	ID        string `json:"id"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	Phone     string `json:"phone"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// handleProfileGet is 404 ERR_PROFILE_NOT_FOUND until setup is completed
+// (a name given at user creation or through PATCH /profile).
+func (s *Server) handleProfileGet(w http.ResponseWriter, c *call) error {
+	p, err := s.db.FindProfile(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
+	if !p.SetupCompleted {
+		return store.Errorf(store.ErrProfileNotFound, "profile setup was never completed; PATCH /profile with a name completes it")
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "profile": profileView{
+		ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CreatedAt: ts(p.CreatedAt),
+	}})
+	return nil
+}
+
+// fullProfileView is SPEC.md's snake_case Full profile (GET /profile/full).
+type fullProfileView struct {
+	ID          string       `json:"id"`
+	Email       string       `json:"email"`
+	DisplayName string       `json:"display_name"`
+	FullName    string       `json:"full_name"`
+	Phone       string       `json:"phone"`
+	CreatedAt   string       `json:"created_at"`
+	Vaults      []vaultBrief `json:"vaults"`
+}
+
+// vaultBrief is SPEC.md's Vault, in the full profile's snake_case.
+type vaultBrief struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	VaultType string `json:"vault_type"`
+	Balance   string `json:"balance"`
+	Currency  string `json:"currency"`
+	CreatedAt string `json:"created_at"`
+}
+
+// handleProfileFull answers whether or not setup was completed: it is the
+// raw view, and clients need the vault ids before anything else.
+// full_name is the legal name given during KYC, display_name the profile name.
+func (s *Server) handleProfileFull(w http.ResponseWriter, c *call) error {
+	ctx := c.r.Context()
+	p, err := s.db.FindProfile(ctx, c.p.UserID)
+	if err != nil {
+		return err
+	}
+	id, err := s.db.KYCIdentityOf(ctx, c.p.UserID)
+	if err != nil {
+		return err
+	}
+	vaults, err := s.db.ListVaults(ctx, c.p.UserID)
+	if err != nil {
+		return err
+	}
+	v := fullProfileView{ID: p.UserID, Email: p.Email, DisplayName: p.Name, FullName: id.FullName, Phone: p.Phone,
+		CreatedAt: ts(p.CreatedAt), Vaults: make([]vaultBrief, 0, len(vaults))}
+	if v.FullName == "" {
+		v.FullName = p.Name
+	}
+	for _, vt := range vaults {
+		v.Vaults = append(v.Vaults, vaultBrief{ID: vt.ID, Name: vt.Name, VaultType: vt.Type,
+			Balance: string(amountJSON(vt.Balance, vt.Currency)), Currency: vt.Currency, CreatedAt: ts(vt.CreatedAt)})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "profile": v})
+	return nil
+}
+
+// profileRecord is the raw snake_case row PATCH /profile answers with.
+type profileRecord struct {
+	ID             string `json:"id"`
+	Email          string `json:"email"`
+	Name           string `json:"name"`
+	Phone          string `json:"phone"`
+	CountryCode    string `json:"country_code"`
+	HomeCurrency   string `json:"home_currency"`
+	GSTIN          string `json:"gstin"`
+	PAN            string `json:"pan"`
+	LUTNumber      string `json:"lut_number"`
+	LUTValidUntil  string `json:"lut_valid_until"`
+	WalletAddress  string `json:"wallet_address"`
+	WalletProvider string `json:"wallet_provider"`
+	SetupCompleted bool   `json:"setup_completed"`
+	CreatedAt      string `json:"created_at"`
+	UpdatedAt      string `json:"updated_at"`
+}
+
+func recordOf(p store.Profile) profileRecord {
+	return profileRecord{ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CountryCode: p.CountryCode,
+		HomeCurrency: p.HomeCurrency, GSTIN: p.GSTIN, PAN: p.PAN, LUTNumber: p.LUTNumber, LUTValidUntil: p.LUTValidUntil,
+		WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
+		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
+}
+
+// profilePatchRequest: a field left out (or null) is not changed; an empty
+// string clears it, except name and email, which cannot be blank.
+type profilePatchRequest struct {
+	Name          *string `json:"name"`
+	Email         *string `json:"email"`
+	Phone         *string `json:"phone"`
+	CountryCode   *string `json:"countryCode"`
+	HomeCurrency  *string `json:"homeCurrency"`
+	GSTIN         *string `json:"gstin"`
+	PAN           *string `json:"pan"`
+	LUTNumber     *string `json:"lutNumber"`
+	LUTValidUntil *string `json:"lutValidUntil"`
+}
+
+var (
+	phoneRE = regexp.MustCompile(`^\+?[0-9][0-9 ().-]*$`)
+	lutRE   = regexp.MustCompile(`^[A-Z0-9/-]+$`)
+)
+
+var (
+	notBlank = validation.By(func(v any) error {
+		if s, _ := v.(string); strings.TrimSpace(s) == "" {
+			return errors.New("cannot be blank")
+		}
+		return nil
+	})
+	isEmail = validation.By(func(v any) error {
+		s, _ := v.(string)
+		a, err := mail.ParseAddress(s)
+		if err != nil || a.Address != s || a.Name != "" || !strings.Contains(s[strings.LastIndexByte(s, '@')+1:], ".") {
+			return errors.New("must be a valid e-mail address")
+		}
+		return nil
+	})
+	// checked adapts the india validators (they name the problem) to ozzo.
+	checked = func(f func(string) error) validation.Rule {
+		return validation.By(func(v any) error {
+			if s, _ := v.(string); s != "" {
+				return f(s)
+			}
+			return nil
+		})
+	}
+)
+
+// validate checks each field that is present on its own, so the pointer
+// fields reach ozzo's rules (and isCountry, isCurrency) as plain strings.
+func (q *profilePatchRequest) validate() error {
+	fields := map[string]string{}
+	check := func(name string, v *string, rules ...validation.Rule) {
+		if v == nil {
+			return
+		}
+		if err := validation.Validate(*v, rules...); err != nil {
+			fields[name] = err.Error()
+		}
+	}
+	check("name", q.Name, notBlank, validation.RuneLength(0, 100))
+	check("email", q.Email, notBlank, validation.RuneLength(0, 254), isEmail)
+	check("phone", q.Phone, validation.RuneLength(0, 30), validation.Match(phoneRE).Error("must be digits, spaces and + ( ) . - only"))
+	check("countryCode", q.CountryCode, validation.RuneLength(2, 2).Error("must be exactly 2 characters"), isCountry)
+	check("homeCurrency", q.HomeCurrency, validation.RuneLength(3, 3).Error("must be exactly 3 characters"), isCurrency)
+	check("gstin", q.GSTIN, checked(india.ValidateGSTIN))
+	check("pan", q.PAN, checked(india.ValidatePAN))
+	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
+	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
+	if len(fields) > 0 {
+		return validationError(fields)
+	}
+	return nil
+}
+
+// handleProfilePatch applies any subset of the fields and answers with the
+// raw updated record, not wrapped (SPEC.md §4).
+func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
+	var q profilePatchRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	if err := q.validate(); err != nil {
+		return err
+	}
+	if q.Name != nil {
+		*q.Name = strings.TrimSpace(*q.Name)
+	}
+	patch := store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
+		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil}
+	var p store.Profile
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		p, err = tx.UpdateProfile(c.p.UserID, c.p.Livemode, patch)
+		return err
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, recordOf(p))
+	return nil
+}
+
+// handleLinkedWalletGet is 404 ERR_NOT_FOUND while no wallet is linked.
+func (s *Server) handleLinkedWalletGet(w http.ResponseWriter, c *call) error {
+	p, err := s.db.FindProfile(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
+	if p.WalletAddress == "" {
+		return store.Errorf(store.ErrNotFound, "no wallet is linked; PATCH /profile/link-wallet links one")
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"walletAddress": p.WalletAddress, "provider": p.WalletProvider})
+	return nil
+}
+
+// defaultWalletProvider is the built-in provider identifier SPEC.md §4 says
+// link-wallet defaults to.
+const defaultWalletProvider = "payoutd"
+
+var providerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+type linkWalletRequest struct {
+	WalletAddress string `json:"walletAddress"`
+	Provider      string `json:"provider"`
+}
+
+func (s *Server) handleLinkWallet(w http.ResponseWriter, c *call) error {
+	var q linkWalletRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	err := asFieldErrors(validation.ValidateStruct(&q,
+		validation.Field(&q.WalletAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), isStellarAddress),
+		validation.Field(&q.Provider, validation.RuneLength(0, 64), validation.Match(providerRE).Error("must be lower-case letters, digits, . _ and - only")),
+	))
+	if err != nil {
+		return err
+	}
+	if q.Provider == "" {
+		q.Provider = defaultWalletProvider
+	}
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		return tx.LinkWallet(c.p.UserID, c.p.Livemode, q.WalletAddress, q.Provider)
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
+}

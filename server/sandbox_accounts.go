@@ -1,0 +1,95 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/store"
+)
+
+var errSandboxOnly = store.Errorf(store.ErrSandboxOnly, "this endpoint works with sandbox keys only")
+
+type sandboxKYCRequest struct {
+	Reason string `json:"reason"`
+}
+
+// handleSandboxKYC walks the caller's KYC through every remaining state to
+// APPROVED or REJECTED (DESIGN.md §9), each move audited and emitted as the
+// provider's would be. The body is optional: {"reason": …} for a rejection.
+func (s *Server) handleSandboxKYC(approve bool) apiHandler {
+	return func(w http.ResponseWriter, c *call) error {
+		if c.p.Livemode {
+			return errSandboxOnly
+		}
+		var q sandboxKYCRequest
+		if len(c.body) > 0 {
+			if err := decodeJSON(c.body, &q); err != nil {
+				return err
+			}
+		}
+		err := asFieldErrors(validation.ValidateStruct(&q, validation.Field(&q.Reason, validation.RuneLength(0, 256))))
+		if err != nil {
+			return err
+		}
+		if approve && q.Reason != "" {
+			return fieldError("reason", "is only taken by /sandbox/kyc/reject")
+		}
+		var k store.KYC
+		err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+			k, err = tx.SandboxWalkKYC(c.p.UserID, approve, q.Reason)
+			return err
+		}, c.txOpts())
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, viewKYC(k))
+		return nil
+	}
+}
+
+type fundRequest struct {
+	Amount json.Number `json:"amount"`
+}
+
+// handleSandboxFund adds money to one of the caller's sandbox vaults
+// (DESIGN.md §6), parsed with the vault currency's money.Parse rules.
+func (s *Server) handleSandboxFund(w http.ResponseWriter, c *call) error {
+	if c.p.Livemode {
+		return errSandboxOnly
+	}
+	var q fundRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	ctx := c.r.Context()
+	v, err := s.db.FindVault(ctx, c.p.UserID, c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	var minor int64
+	err = asFieldErrors(validation.ValidateStruct(&q, validation.Field(&q.Amount, validation.Required, amountRule(v.Currency, &minor))))
+	if err != nil {
+		return err
+	}
+	keys, err := s.usableKeys(c)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	err = s.db.WithTx(ctx, func(tx *store.Tx) error {
+		v, err := tx.FundVault(c.p.UserID, v.ID, minor)
+		if err != nil {
+			return err
+		}
+		if out, err = marshalBody(map[string]any{"success": true, "wallet": viewWallet(v, keys[v.ID])}); err != nil {
+			return err
+		}
+		return c.saveResponse(tx, http.StatusOK, out)
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeRaw(w, http.StatusOK, out)
+	return nil
+}

@@ -1,0 +1,180 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/store"
+)
+
+// walletView is one vault as the wallet endpoints show it (camelCase, money
+// as decimal strings in the vault's currency; docs/accounts.md).
+type walletView struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	VaultType string `json:"vaultType"`
+	Currency  string `json:"currency"`
+	Balance   string `json:"balance"`
+	Reserved  string `json:"reserved"`
+	Available string `json:"available"`
+	Address   string `json:"address"`
+	HasKey    bool   `json:"hasKey"`
+	IsDefault bool   `json:"isDefault"`
+	Livemode  bool   `json:"livemode"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// viewWallet renders a vault; hasKey is whether its signing key really opens
+// (store.UsableVaultKeys), not merely whether one is stored.
+func viewWallet(v store.Vault, hasKey bool) walletView {
+	dec := func(minor int64) string { return string(amountJSON(minor, v.Currency)) }
+	return walletView{ID: v.ID, Name: v.Name, VaultType: v.Type, Currency: v.Currency, Balance: dec(v.Balance),
+		Reserved: dec(v.Reserved), Available: dec(v.Available()), Address: v.Address, HasKey: v.HasKey && hasKey,
+		IsDefault: v.IsDefault, Livemode: v.Livemode, CreatedAt: ts(v.CreatedAt)}
+}
+
+func (s *Server) usableKeys(c *call) (map[string]bool, error) {
+	return s.db.UsableVaultKeys(c.r.Context(), c.p.UserID, s.cfg.Sealer)
+}
+
+// handleWalletList lists the caller's vaults, oldest first.
+func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
+	vaults, err := s.db.ListVaults(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
+	keys, err := s.usableKeys(c)
+	if err != nil {
+		return err
+	}
+	out := make([]walletView, 0, len(vaults))
+	for _, v := range vaults {
+		out = append(out, viewWallet(v, keys[v.ID]))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallets": out})
+	return nil
+}
+
+// handleWalletGet is 404 ERR_WALLET_NOT_FOUND for unknown ids and for other
+// users' vaults alike.
+func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
+	v, err := s.db.FindVault(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	keys, err := s.usableKeys(c)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": viewWallet(v, keys[v.ID])})
+	return nil
+}
+
+type currencyTotal struct {
+	Currency  string `json:"currency"`
+	Balance   string `json:"balance"`
+	Reserved  string `json:"reserved"`
+	Available string `json:"available"`
+	Wallets   int    `json:"wallets"`
+}
+
+// indicativeINR values the balances at the configured sandbox/indicative
+// rates; currencies without a rate are listed, not guessed.
+type indicativeINR struct {
+	Total    string            `json:"total"`
+	Currency string            `json:"currency"`
+	Rates    map[string]string `json:"rates"`
+	Unpriced []string          `json:"unpriced"`
+	Note     string            `json:"note"`
+}
+
+// handleWalletSummary totals the balances per currency and gives an
+// indicative INR value of them all.
+func (s *Server) handleWalletSummary(w http.ResponseWriter, c *call) error {
+	vaults, err := s.db.ListVaults(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
+	type sums struct{ balance, reserved int64 }
+	per := map[string]*sums{}
+	count := map[string]int{}
+	for _, v := range vaults {
+		if per[v.Currency] == nil {
+			per[v.Currency] = &sums{}
+		}
+		per[v.Currency].balance += v.Balance
+		per[v.Currency].reserved += v.Reserved
+		count[v.Currency]++
+	}
+	codes := make([]string, 0, len(per))
+	for code := range per {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	totals := make([]currencyTotal, 0, len(codes))
+	inr := indicativeINR{Currency: "INR", Rates: map[string]string{}, Unpriced: []string{},
+		Note: "indicative only: balances valued at the configured reference rates, not a settlement quote"}
+	var inrTotal int64
+	for _, code := range codes {
+		t := per[code]
+		dec := func(minor int64) string { return string(amountJSON(minor, code)) }
+		totals = append(totals, currencyTotal{Currency: code, Balance: dec(t.balance), Reserved: dec(t.reserved),
+			Available: dec(t.balance - t.reserved), Wallets: count[code]})
+		paise, rate, err := s.cfg.Rates.ToINR(t.balance, code)
+		if err != nil || paise > math.MaxInt64-inrTotal {
+			inr.Unpriced = append(inr.Unpriced, code)
+			continue
+		}
+		inrTotal += paise
+		inr.Rates[code] = rate.String()
+	}
+	inr.Total = string(amountJSON(inrTotal, "INR"))
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "walletCount": len(vaults), "totals": totals,
+		"indicativeInr": inr, "asOf": ts(s.db.Now())})
+	return nil
+}
+
+type walletCreateRequest struct {
+	Currency string `json:"currency"`
+	Name     string `json:"name"`
+}
+
+// handleWalletCreate adds a vault in another currency (one per currency;
+// 409 ERR_CONFLICT for a second), starting at a zero balance.
+func (s *Server) handleWalletCreate(w http.ResponseWriter, c *call) error {
+	var q walletCreateRequest
+	if err := decodeJSON(c.body, &q); err != nil {
+		return err
+	}
+	q.Name = strings.TrimSpace(q.Name)
+	err := asFieldErrors(validation.ValidateStruct(&q,
+		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3).Error("must be exactly 3 characters"), isCurrency),
+		validation.Field(&q.Name, validation.RuneLength(0, 100)),
+	))
+	if err != nil {
+		return err
+	}
+	if q.Name == "" {
+		q.Name = q.Currency + " vault"
+	}
+	var out []byte
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		v, err := tx.AddVault(store.User{ID: c.p.UserID, Livemode: c.p.Livemode}, q.Name, q.Currency, s.cfg.Sealer)
+		if err != nil {
+			return err
+		}
+		// The key was sealed a moment ago with the sealer that will open it.
+		if out, err = marshalBody(map[string]any{"success": true, "wallet": viewWallet(v, true)}); err != nil {
+			return err
+		}
+		return c.saveResponse(tx, http.StatusCreated, out)
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeRaw(w, http.StatusCreated, out)
+	return nil
+}

@@ -1,0 +1,251 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/store"
+)
+
+// maxWebhookDescription is the longest endpoint description accepted.
+const maxWebhookDescription = 256
+
+type webhookCreateRequest struct {
+	URL         string   `json:"url"`
+	Description string   `json:"description"`
+	EventTypes  []string `json:"eventTypes"`
+}
+
+// webhookView is an endpoint as the API shows it. Secret is set only in the
+// responses of create and rotate: it is shown once and never again.
+type webhookView struct {
+	ID             string   `json:"id"`
+	URL            string   `json:"url"`
+	Description    string   `json:"description"`
+	EventTypes     []string `json:"eventTypes"` // empty: every type
+	Status         string   `json:"status"`
+	DisabledReason string   `json:"disabledReason,omitempty"`
+	DisabledAt     string   `json:"disabledAt,omitempty"`
+	Livemode       bool     `json:"livemode"`
+	// PreviousSecretExpiresAt is when the last rotated secret stops signing.
+	PreviousSecretExpiresAt string `json:"previousSecretExpiresAt,omitempty"`
+	CreatedAt               string `json:"createdAt"`
+	UpdatedAt               string `json:"updatedAt"`
+	Secret                  string `json:"secret,omitempty"`
+}
+
+func viewWebhook(ep store.WebhookEndpoint) webhookView {
+	v := webhookView{ID: ep.ID, URL: ep.URL, Description: ep.Description, EventTypes: ep.EventTypes, Status: ep.Status,
+		DisabledReason: ep.DisabledReason, Livemode: ep.Livemode, CreatedAt: ts(ep.CreatedAt), UpdatedAt: ts(ep.UpdatedAt)}
+	if v.EventTypes == nil {
+		v.EventTypes = []string{}
+	}
+	if ep.DisabledAt != nil {
+		v.DisabledAt = ts(*ep.DisabledAt)
+	}
+	if ep.GraceUntil != nil {
+		v.PreviousSecretExpiresAt = ts(*ep.GraceUntil)
+	}
+	return v
+}
+
+// writeSecret answers with a body holding a secret, which no cache may keep.
+func writeSecret(w http.ResponseWriter, status int, v webhookView) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, status, v)
+}
+
+// handleWebhookCreate is POST /webhooks. Live keys may only register public
+// targets (jobs.CheckWebhookURL); sandbox keys may use any host.
+func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
+	var req webhookCreateRequest
+	if err := decodeJSON(c.body, &req); err != nil {
+		return err
+	}
+	fields := map[string]string{}
+	if utf8.RuneCountInString(req.Description) > maxWebhookDescription {
+		fields["description"] = "must be at most 256 characters"
+	}
+	types, msg := eventTypeSet(req.EventTypes)
+	if msg != "" {
+		fields["eventTypes"] = msg
+	}
+	if err := jobs.CheckWebhookURL(c.r.Context(), req.URL, c.p.Livemode, nil); err != nil {
+		var e *store.Error
+		if !errors.As(err, &e) || e.Code != store.ErrValidation {
+			return err
+		}
+		for k, v := range e.Fields {
+			fields[k] = v
+		}
+	}
+	if len(fields) > 0 {
+		return validationError(fields)
+	}
+	var ep store.WebhookEndpoint
+	var secret string
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		ep, secret, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: c.p.UserID, Livemode: c.p.Livemode,
+			URL: req.URL, Description: req.Description, EventTypes: types}, s.cfg.Sealer)
+		return err
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	v := viewWebhook(ep)
+	v.Secret = secret
+	writeSecret(w, http.StatusCreated, v)
+	return nil
+}
+
+// eventTypeSet checks a subscription list and returns it sorted without
+// duplicates; nil or empty subscribes to every type.
+func eventTypeSet(in []string) ([]string, string) {
+	var out []string
+	for _, t := range in {
+		if !store.KnownEventType(t) {
+			return nil, "unknown event type " + quoteShort(t) + "; known: " + strings.Join(store.EventTypes, ", ")
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out, ""
+}
+
+// quoteShort quotes caller input for an error message, cut to a sane length.
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return `"` + strings.ToValidUTF8(s, "?") + `"`
+}
+
+type webhookList struct {
+	Items []webhookView `json:"items"`
+}
+
+func (s *Server) handleWebhookList(w http.ResponseWriter, c *call) error {
+	eps, err := s.db.ListWebhookEndpoints(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
+	out := webhookList{Items: make([]webhookView, 0, len(eps))}
+	for _, ep := range eps {
+		out.Items = append(out.Items, viewWebhook(ep))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) handleWebhookGet(w http.ResponseWriter, c *call) error {
+	ep, err := s.db.FindWebhookEndpoint(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, viewWebhook(ep))
+	return nil
+}
+
+// handleWebhookDelete is DELETE /webhooks/{id}: 204, and queued deliveries
+// to it stop.
+func (s *Server) handleWebhookDelete(w http.ResponseWriter, c *call) error {
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		return tx.DeleteWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// handleWebhookRotate is POST /webhooks/{id}/rotate: the new secret signs
+// from now on, the old one too for 24 h (both signatures in the header).
+func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
+	var ep store.WebhookEndpoint
+	var secret string
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		ep, secret, err = tx.RotateWebhookSecret(c.p.UserID, c.r.PathValue("id"), s.cfg.Sealer)
+		return err
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	v := viewWebhook(ep)
+	v.Secret = secret
+	writeSecret(w, http.StatusOK, v)
+	return nil
+}
+
+// handleWebhookEnable is POST /webhooks/{id}/enable: a disabled endpoint gets
+// new events again; the ones it missed are in GET /events.
+func (s *Server) handleWebhookEnable(w http.ResponseWriter, c *call) error {
+	var ep store.WebhookEndpoint
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		ep, err = tx.EnableWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
+		return err
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, viewWebhook(ep))
+	return nil
+}
+
+type deliveryView struct {
+	ID          string `json:"id"`
+	EventID     string `json:"eventId"`
+	EventType   string `json:"eventType"`
+	Attempt     int    `json:"attempt"`
+	Status      string `json:"status"`
+	StatusCode  *int   `json:"responseCode"` // null when no response arrived
+	DurationMS  int64  `json:"durationMs"`
+	Error       string `json:"error,omitempty"`
+	NextRetryAt string `json:"nextRetryAt,omitempty"`
+	CreatedAt   string `json:"createdAt"`
+}
+
+type deliveryList struct {
+	Items []deliveryView `json:"items"`
+	Total int            `json:"total"`
+	Page  int            `json:"page"`
+	Limit int            `json:"limit"`
+}
+
+// handleWebhookDeliveries is GET /webhooks/{id}/deliveries: every attempt,
+// newest first, optionally of one event (eventId=).
+func (s *Server) handleWebhookDeliveries(w http.ResponseWriter, c *call) error {
+	page, limit, err := pageParams(c.r, 20, 100)
+	if err != nil {
+		return err
+	}
+	eventID := c.r.URL.Query().Get("eventId")
+	if eventID != "" && !validEventID(eventID) {
+		return fieldError("eventId", "must be an event id (evt_…)")
+	}
+	as, total, err := s.db.ListWebhookDeliveries(c.r.Context(), store.DeliveryFilter{
+		UserID: c.p.UserID, EndpointID: c.r.PathValue("id"), EventID: eventID, Page: page, Limit: limit})
+	if err != nil {
+		return err
+	}
+	out := deliveryList{Items: make([]deliveryView, 0, len(as)), Total: total, Page: page, Limit: limit}
+	for _, a := range as {
+		v := deliveryView{ID: a.ID, EventID: a.EventID, EventType: a.EventType, Attempt: a.Attempt, Status: a.Status,
+			DurationMS: a.Duration.Milliseconds(), Error: a.Error, CreatedAt: ts(a.CreatedAt)}
+		if a.ResponseCode != 0 {
+			v.StatusCode = &a.ResponseCode
+		}
+		if a.NextRetryAt != nil {
+			v.NextRetryAt = ts(*a.NextRetryAt)
+		}
+		out.Items = append(out.Items, v)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

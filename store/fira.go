@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/payoutd/payoutd/india"
+)
+
+// FIRAGenerated is the only status a FIRA has: it is written once, complete.
+const FIRAGenerated = "GENERATED"
+
+// unknownRemittingBank stands in when the payout named no counterparty bank:
+// the advice must name a remitter's bank, and an empty cell reads as a fault.
+const unknownRemittingBank = "Unknown remitting bank"
+
+// fallbackPurpose is RBI's catch-all for services, used when a payout carries
+// no purpose code or one that is not in the table (docs/tax.md).
+const fallbackPurpose = "P1099"
+
+// FIRA is payoutd's own advice of one settled cross-border payout
+// (DESIGN.md §7); the bank's e-FIRA stays the legal record.
+type FIRA struct {
+	ID                 string
+	PaymentID          string
+	UserID             string
+	Livemode           bool
+	Status             string
+	RemittingBank      string
+	RemittingCountry   string
+	AmountForeign      int64 // minor units of ForeignCurrency
+	ForeignCurrency    string
+	AmountINR          int64 // paise credited
+	SettlementRate     string
+	PurposeCode        string
+	PurposeDescription string
+	InvoiceRef         string
+	SettlementRef      string
+	SettledAt          time.Time
+	GeneratedAt        time.Time
+	BeneficiaryName    string
+	BeneficiaryEmail   string
+}
+
+const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
+	f.foreign_currency, f.amount_inr, f.settlement_rate, f.purpose_code, f.purpose_description, f.invoice_ref,
+	f.settlement_ref, f.settled_at, f.generated_at, coalesce(b.name, ''), coalesce(b.email, '')`
+
+const firaFrom = ` FROM firas f LEFT JOIN fira_beneficiaries b ON b.fira_id = f.id `
+
+func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
+	var f FIRA
+	var settled, generated int64
+	err := row.Scan(&f.ID, &f.PaymentID, &f.UserID, &f.Livemode, &f.Status, &f.RemittingBank, &f.RemittingCountry,
+		&f.AmountForeign, &f.ForeignCurrency, &f.AmountINR, &f.SettlementRate, &f.PurposeCode, &f.PurposeDescription,
+		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail)
+	f.SettledAt, f.GeneratedAt = fromMS(settled), fromMS(generated)
+	return f, err
+}
+
+// purposeFor returns the purpose code a FIRA carries and its description: the
+// RBI description for a listed code; for a missing code P1099, RBI's catch-all
+// for services; an unlisted code is kept (it is what the payer stated) and
+// described as falling under P1099.
+func purposeFor(code string) (string, string) {
+	if d, ok := india.PurposeDescription(code); ok {
+		return code, d
+	}
+	other, _ := india.PurposeDescription(fallbackPurpose)
+	if code == "" {
+		return fallbackPurpose, other
+	}
+	return code, "Unlisted purpose code " + code + "; treated as " + fallbackPurpose + " (" + other + ")"
+}
+
+// GenerateFIRA writes the FIRA of a settled cross-border payment and emits
+// fira.generated, in this transaction. It is idempotent: a payment that
+// already has one (firas.payment_id is UNIQUE) gets it back, with no second
+// event.
+func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
+	f, err := scanFIRA(tx.QueryRowContext(tx.ctx, "SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", p.ID))
+	if err == nil || !errors.Is(err, sql.ErrNoRows) {
+		return f, err
+	}
+	if !p.CrossBorder() || p.AmountINR == nil || p.SettledAt == nil {
+		return FIRA{}, Errorf(ErrInvalidState, "payment %s is not a settled cross-border payout", p.ID)
+	}
+	f = FIRA{ID: NewID("fira"), PaymentID: p.ID, UserID: p.UserID, Livemode: p.Livemode, Status: FIRAGenerated,
+		RemittingBank: p.CounterpartyBank, RemittingCountry: p.CounterpartyCountry, AmountForeign: p.Amount,
+		ForeignCurrency: p.Currency, AmountINR: *p.AmountINR, SettlementRate: p.SettlementRate, InvoiceRef: p.InvoiceRef,
+		SettlementRef: p.SettlementRef, SettledAt: *p.SettledAt, GeneratedAt: tx.now}
+	if f.RemittingBank == "" {
+		f.RemittingBank = unknownRemittingBank
+	}
+	f.PurposeCode, f.PurposeDescription = purposeFor(p.PurposeCode)
+	// The beneficiary is frozen now so the document never changes; a user
+	// without a profile row still gets an advice, just without the names.
+	if prof, err := tx.findProfile(p.UserID); err == nil {
+		f.BeneficiaryName, f.BeneficiaryEmail = prof.Name, prof.Email
+	} else if ErrorCode(err) != ErrProfileNotFound {
+		return FIRA{}, err
+	}
+	_, err = tx.ExecContext(tx.ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
+		remitting_country, amount_foreign, foreign_currency, amount_inr, settlement_rate, purpose_code, purpose_description,
+		invoice_ref, settlement_ref, settled_at, generated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		f.ID, f.PaymentID, f.UserID, f.Livemode, f.Status, f.RemittingBank, f.RemittingCountry, f.AmountForeign,
+		f.ForeignCurrency, f.AmountINR, f.SettlementRate, f.PurposeCode, f.PurposeDescription, f.InvoiceRef,
+		f.SettlementRef, ms(f.SettledAt), ms(f.GeneratedAt))
+	if err != nil {
+		return FIRA{}, err
+	}
+	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO fira_beneficiaries (fira_id, name, email) VALUES (?,?,?)",
+		f.ID, f.BeneficiaryName, f.BeneficiaryEmail); err != nil {
+		return FIRA{}, err
+	}
+	if err := tx.Audit(p.UserID, p.Livemode, "fira.generated", "fira", f.ID,
+		map[string]any{"paymentId": p.ID, "amountInr": f.AmountINR, "purposeCode": f.PurposeCode}); err != nil {
+		return FIRA{}, err
+	}
+	return f, tx.Emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID})
+}
+
+// FindFIRA returns the user's FIRA; another user's is not found.
+func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
+	f, err := scanFIRA(db.R.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
+	return f, notFound(err, ErrFIRANotFound, "FIRA")
+}
+
+// FIRAFilter selects a page of a user's FIRAs, newest first. Zero bounds are
+// open; From and To bound GeneratedAt, both inclusive.
+type FIRAFilter struct {
+	UserID    string
+	PaymentID string
+	From, To  time.Time
+	Page      int
+	Limit     int
+}
+
+// ListFIRAs returns one page and the total matching.
+func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) {
+	where, args := "f.user_id = ?", []any{f.UserID}
+	if f.PaymentID != "" {
+		where += " AND f.payment_id = ?"
+		args = append(args, f.PaymentID)
+	}
+	if !f.From.IsZero() {
+		where += " AND f.generated_at >= ?"
+		args = append(args, ms(f.From))
+	}
+	if !f.To.IsZero() {
+		where += " AND f.generated_at <= ?"
+		args = append(args, ms(f.To))
+	}
+	var total int
+	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM firas f WHERE "+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := db.R.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
+		" ORDER BY f.generated_at DESC, f.id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []FIRA{}
+	for rows.Next() {
+		fira, err := scanFIRA(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, fira)
+	}
+	return out, total, rows.Err()
+}

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Profile is a user's profile row (SPEC.md §2 "Profile", DESIGN.md §7 for the
+// GST/LUT fields). Email is the contact address; the account's identity
+// (users.email, what keys are created for) never changes through it.
+type Profile struct {
+	UserID         string
+	Email          string
+	Name           string
+	Phone          string
+	CountryCode    string
+	HomeCurrency   string
+	GSTIN          string
+	PAN            string
+	LUTNumber      string
+	LUTValidUntil  string // YYYY-MM-DD or ""
+	WalletAddress  string
+	WalletProvider string
+	SetupCompleted bool
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+const profileCols = `user_id, email, name, phone, country_code, home_currency, gstin, pan, lut_number, lut_valid_until,
+	wallet_address, wallet_provider, setup_completed, created_at, updated_at`
+
+func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
+	var p Profile
+	var created, updated int64
+	err := row.Scan(&p.UserID, &p.Email, &p.Name, &p.Phone, &p.CountryCode, &p.HomeCurrency, &p.GSTIN, &p.PAN,
+		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated)
+	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
+	return p, notFound(err, ErrProfileNotFound, "profile")
+}
+
+// FindProfile reads a user's profile whether or not setup was completed;
+// callers that need a completed profile check SetupCompleted.
+func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
+	return scanProfile(db.R.QueryRowContext(ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+}
+
+func (tx *Tx) findProfile(userID string) (Profile, error) {
+	return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+}
+
+// ProfilePatch is a partial update: nil fields are left alone. Values are
+// already validated by the caller (format rules live with the HTTP request).
+type ProfilePatch struct {
+	Name, Email, Phone, CountryCode, HomeCurrency, GSTIN, PAN, LUTNumber, LUTValidUntil *string
+}
+
+// UpdateProfile applies the patch and audits what changed. A name completes
+// profile setup (SPEC.md §4: GET /profile is 404 until then). A GSTIN embeds
+// its holder's PAN (characters 3–12), so when both are set they must agree.
+func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (Profile, error) {
+	p, err := tx.findProfile(userID)
+	if err != nil {
+		return p, err
+	}
+	changes := map[string]any{}
+	set := func(col string, dst *string, v *string) {
+		if v != nil && *v != *dst {
+			changes[col] = map[string]string{"from": *dst, "to": *v}
+			*dst = *v
+		}
+	}
+	set("name", &p.Name, patch.Name)
+	set("email", &p.Email, patch.Email)
+	set("phone", &p.Phone, patch.Phone)
+	set("country_code", &p.CountryCode, patch.CountryCode)
+	set("home_currency", &p.HomeCurrency, patch.HomeCurrency)
+	set("gstin", &p.GSTIN, patch.GSTIN)
+	set("pan", &p.PAN, patch.PAN)
+	set("lut_number", &p.LUTNumber, patch.LUTNumber)
+	set("lut_valid_until", &p.LUTValidUntil, patch.LUTValidUntil)
+	if p.GSTIN != "" && p.PAN != "" && p.GSTIN[2:12] != p.PAN {
+		field := "pan"
+		if patch.GSTIN != nil {
+			field = "gstin"
+		}
+		return p, &Error{Code: ErrValidation, Message: "request validation failed",
+			Fields: map[string]string{field: "the GSTIN's characters 3-12 must equal the PAN"}}
+	}
+	completes := patch.Name != nil && !p.SetupCompleted
+	if len(changes) == 0 && !completes {
+		return p, nil
+	}
+	if completes {
+		p.SetupCompleted = true
+		changes["setup_completed"] = true
+	}
+	p.UpdatedAt = tx.now
+	_, err = tx.ExecContext(tx.ctx, `UPDATE profiles SET name = ?, email = ?, phone = ?, country_code = ?, home_currency = ?,
+		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, setup_completed = ?, updated_at = ? WHERE user_id = ?`,
+		p.Name, p.Email, p.Phone, p.CountryCode, p.HomeCurrency, p.GSTIN, p.PAN, p.LUTNumber, p.LUTValidUntil,
+		p.SetupCompleted, ms(tx.now), userID)
+	if err != nil {
+		return p, err
+	}
+	return p, tx.Audit(userID, livemode, "profile.updated", "profile", userID, changes)
+}
+
+// LinkWallet records the user's own receiving wallet address.
+func (tx *Tx) LinkWallet(userID string, livemode bool, address, provider string) error {
+	p, err := tx.findProfile(userID)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(tx.ctx, "UPDATE profiles SET wallet_address = ?, wallet_provider = ?, updated_at = ? WHERE user_id = ?",
+		address, provider, ms(tx.now), userID); err != nil {
+		return err
+	}
+	return tx.Audit(userID, livemode, "profile.wallet_linked", "profile", userID, map[string]any{
+		"wallet_address": map[string]string{"from": p.WalletAddress, "to": address},
+		"provider":       map[string]string{"from": p.WalletProvider, "to": provider},
+	})
+}

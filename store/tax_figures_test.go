@@ -1,0 +1,196 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/india"
+)
+
+func openTaxDB(tb testing.TB) *DB {
+	tb.Helper()
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db, err := Open(context.Background(), filepath.Join(tb.TempDir(), "tax.db"), string(schema))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// seedReceipts writes n settled payouts of one user straight into payments
+// and reconciliations, spread over FY 2025-26: every fifth is still
+// PENDING_RECONCILIATION and every third is domestic. Amounts are 1,000.00 +
+// i paise.
+func seedReceipts(tb testing.TB, db *DB, userID string, n int) {
+	tb.Helper()
+	ctx := context.Background()
+	start := india.FY{StartYear: 2025}.Start()
+	step := india.FY{StartYear: 2025}.End().Sub(start) / time.Duration(n+1)
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO users (id, email, livemode, created_at) VALUES (?, ?, 0, 0)", userID, userID+"@example.com"); err != nil {
+			return err
+		}
+		pay, err := tx.PrepareContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+			destination_address, counterparty_country, amount_inr, settled_at, created_at, updated_at)
+			VALUES (?, ?, 0, ?, 'SEND', 'COMPLETED', ?, 'USD', 'G', ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer pay.Close()
+		rec, err := tx.PrepareContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
+			settled_at, created_at) VALUES (?, ?, 0, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer rec.Close()
+		for i := 0; i < n; i++ {
+			id := userID + "_" + strconv.Itoa(i)
+			settled := ms(start.Add(step * time.Duration(i+1)))
+			country, status, inr := "US", Reconciled, int64(100000+i)
+			if i%3 == 0 {
+				country = ""
+			}
+			if i%5 == 0 {
+				status = PendingReconciliation
+			}
+			if _, err := pay.ExecContext(ctx, id, userID, id, 1200+i, country, inr, settled, settled, settled); err != nil {
+				return err
+			}
+			if _, err := rec.ExecContext(ctx, id, userID, status, inr, settled, settled); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func refresh(tb testing.TB, db *DB, userID string) time.Duration {
+	tb.Helper()
+	t0 := time.Now()
+	if err := db.WithTx(context.Background(), func(tx *Tx) error { return tx.RefreshTaxFigures(userID) }); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Since(t0)
+}
+
+// TestTaxFiguresAtScale checks the maintained aggregates against a direct
+// sum of the reconciled rows, and that a read is a primary-key range. Set
+// PAYOUTD_TAX_SCALE=1000000 to measure at a million payouts (docs/tax.md).
+func TestTaxFiguresAtScale(t *testing.T) {
+	n := 5000
+	if v := os.Getenv("PAYOUTD_TAX_SCALE"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	is := is.New(t)
+	ctx := context.Background()
+	db := openTaxDB(t)
+	t0 := time.Now()
+	seedReceipts(t, db, "usr_scale", n)
+	t.Logf("seeded %d payouts in %s", n, time.Since(t0))
+	t.Logf("first refresh (full rebuild): %s", refresh(t, db, "usr_scale"))
+
+	fy := india.FY{StartYear: 2025}
+	from, to := fy.Start().In(india.IST).Format(time.DateOnly), fy.End().Add(-time.Millisecond).In(india.IST).Format(time.DateOnly)
+	read := func() TaxTotals {
+		days, err := db.TaxDays(ctx, "usr_scale", from, to)
+		is.NoErr(err)
+		return SumTaxDays(days, LUTWindow{})
+	}
+	var wantCount, wantSum, wantDomestic, wantIGST int64
+	is.NoErr(db.R.QueryRow(`SELECT count(*), sum(r.amount_inr), sum(p.counterparty_country = ''),
+		sum(CASE WHEN p.counterparty_country != '' THEN (r.amount_inr * 18 + 50) / 100 ELSE 0 END)
+		FROM reconciliations r JOIN payments p ON p.id = r.payment_id WHERE r.status = 'RECONCILED'`).Scan(&wantCount, &wantSum, &wantDomestic, &wantIGST))
+	got := read()
+	is.Equal(got.All.Count, wantCount)
+	is.Equal(got.All.AmountINR, wantSum)
+	is.Equal(got.Domestic.Count, wantDomestic)
+	is.Equal(got.Liable.IGST, wantIGST) // no LUT: every export is liable
+
+	t0 = time.Now()
+	const reads = 200
+	for i := 0; i < reads; i++ {
+		read()
+	}
+	t.Logf("FY read (TaxDays + SumTaxDays): %s each", time.Since(t0)/reads)
+
+	// One more reconciliation: the next refresh recomputes only its day.
+	_, err := db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'usr_scale_0'")
+	is.NoErr(err)
+	t.Logf("incremental refresh (one dirty day): %s", refresh(t, db, "usr_scale"))
+	is.Equal(read().All.Count, wantCount+1)
+
+	is.True(strings.Contains(queryPlan(t, db, from, to), "SEARCH tax_days USING PRIMARY KEY")) // a range, never a scan
+}
+
+// queryPlan is SQLite's plan for TaxDays' query.
+func queryPlan(t *testing.T, db *DB, from, to string) string {
+	t.Helper()
+	rows, err := db.R.Query(`EXPLAIN QUERY PLAN SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at,
+		last_settled_at FROM tax_days WHERE user_id = ? AND day >= ? AND day <= ? ORDER BY day, cross_border`, "u", from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(detail + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan.String()
+}
+
+func TestLUTWindow(t *testing.T) {
+	is := is.New(t)
+	w := LUTWindowOf("AD2703260001234", "2026-03-31")
+	is.Equal(w, LUTWindow{From: "2025-04-01", Until: "2026-03-31"})
+	is.True(w.Covers("2025-04-01") && w.Covers("2026-03-31"))
+	is.True(!w.Covers("2025-03-31") && !w.Covers("2026-04-01"))
+	is.Equal(LUTWindowOf("", "2026-03-31"), LUTWindow{})     // no number, no LUT
+	is.Equal(LUTWindowOf("AD27", "31/03/2026"), LUTWindow{}) // unreadable date
+	is.True(!LUTWindow{}.Covers("2026-01-01"))
+}
+
+func TestIGST18RoundsHalfUp(t *testing.T) {
+	is := is.New(t)
+	is.Equal(IGST18(102731), int64(18492))   // 18,491.58 → 18,492
+	is.Equal(IGST18(1665083), int64(299715)) // 2,99,714.94 → 2,99,715
+	is.Equal(IGST18(25), int64(5))           // 4.5 → 5
+	is.Equal(IGST18(0), int64(0))
+}
+
+func TestPurposeFor(t *testing.T) {
+	is := is.New(t)
+	code, d := purposeFor("P0802")
+	is.Equal(code, "P0802")
+	is.Equal(d, "Software consultancy/implementation (other than those covered in SOFTEX form)")
+	code, d = purposeFor("")
+	is.Equal(code, "P1099")
+	is.Equal(d, "Other services not included elsewhere")
+	code, d = purposeFor("P9999")
+	is.Equal(code, "P9999")
+	is.True(strings.HasPrefix(d, "Unlisted purpose code P9999"))
+}

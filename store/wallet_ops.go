@@ -1,0 +1,95 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"database/sql"
+
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/strkey"
+)
+
+// AddVault creates a SETTLEMENT vault in another currency. A user has at
+// most one vault per currency (docs/accounts.md): payouts pick the vault by
+// currency, and two would only split a balance.
+func (tx *Tx) AddVault(u User, name, currency string, sealer *Sealer) (Vault, error) {
+	var n int
+	if err := tx.QueryRowContext(tx.ctx, "SELECT count(*) FROM vaults WHERE user_id = ? AND currency = ?", u.ID, currency).Scan(&n); err != nil {
+		return Vault{}, err
+	}
+	if n > 0 {
+		return Vault{}, Errorf(ErrConflict, "a %s vault already exists; a user has one vault per currency", currency)
+	}
+	if sealer == nil {
+		// A vault without a signing key could never pay out; refuse to make one.
+		return Vault{}, Errorf(ErrVaultNoKey, "no master key is configured to seal the vault's signing key")
+	}
+	return tx.CreateVault(u, name, currency, 0, false, sealer)
+}
+
+// FundVault adds amount (minor units, positive) to a vault from outside. The
+// balance stays within what money.Parse accepts as one amount, so sums of
+// balances cannot overflow int64.
+func (tx *Tx) FundVault(userID, vaultID string, amount int64) (Vault, error) {
+	v, err := tx.FindVault(userID, vaultID)
+	if err != nil {
+		return v, err
+	}
+	cur, ok := money.Lookup(v.Currency)
+	if !ok {
+		return v, Errorf(ErrCurrencyMismatch, "vault currency %s is unknown", v.Currency)
+	}
+	limit := money.MaxMajor
+	for i := 0; i < cur.Exponent; i++ {
+		limit *= 10
+	}
+	if amount <= 0 || amount > limit-v.Balance {
+		return v, &Error{Code: ErrValidation, Message: "request validation failed",
+			Fields: map[string]string{"amount": "would take the balance above " + money.Format(limit, cur) + " " + cur.Code}}
+	}
+	// creditVault posts the funding to the ledger (external → vault) and
+	// audits it, so the vault and its ledger account stay equal.
+	if err := tx.creditVault(v, amount, "Sandbox funding"); err != nil {
+		return v, err
+	}
+	v.Balance += amount
+	return v, nil
+}
+
+// UsableVaultKeys reports, per vault id of the user, whether its sealed
+// signing key opens under the current master key and matches the vault's
+// address. Vault.HasKey only says a key is stored; a master key replaced
+// since would leave it unusable.
+func (db *DB) UsableVaultKeys(ctx context.Context, userID string, sealer *Sealer) (map[string]bool, error) {
+	rows, err := db.R.QueryContext(ctx, "SELECT id, address, key_sealed FROM vaults WHERE user_id = ?", userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id, address string
+		var sealed sql.RawBytes
+		if err := rows.Scan(&id, &address, &sealed); err != nil {
+			return nil, err
+		}
+		out[id] = keyOpens(sealer, id, address, sealed)
+	}
+	return out, rows.Err()
+}
+
+func keyOpens(sealer *Sealer, id, address string, sealed []byte) bool {
+	if sealer == nil || sealed == nil {
+		return false
+	}
+	seed, err := sealer.Open(sealed, []byte(id))
+	if err != nil || len(seed) != ed25519.SeedSize {
+		return false
+	}
+	pub, err := strkey.DecodePublicKey(address)
+	if err != nil {
+		return false
+	}
+	return bytes.Equal(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey), pub)
+}
