@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/payoutd/payoutd/bench"
 	"github.com/payoutd/payoutd/jobs"
-	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -67,7 +65,8 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	return nil
 }
 
-// startInProcess runs the server on loopback against dbPath, as serve does.
+// startInProcess runs the server on loopback against dbPath, wired exactly
+// as serve wires it.
 func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Target, error) {
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	sealer, err := store.LoadOrCreateMasterKey(filepath.Clean(dbPath + ".masterkey"))
@@ -78,36 +77,26 @@ func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Tar
 	if err != nil {
 		return nil, err
 	}
-	rates := jobs.DefaultRates()
-	pl := &jobs.Pipeline{
-		DB: db, Rates: rates, Log: log,
-		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: 30 * time.Second, Now: db.Now},
-		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: 5 * time.Second,
-		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
-	}
-	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: workers, Logger: log, Sealer: sealer})
-	if err != nil {
-		return nil, err
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	base := "http://" + ln.Addr().String()
-	srv, err := server.New(ctx, db, server.Config{BaseURL: base, Sealer: sealer, Logger: log, Rates: rates})
+	a, err := newApp(ctx, db, sealer, appConfig{baseURL: base, rates: jobs.DefaultRates(), unknownWindow: 30 * time.Second,
+		workers: workers, log: log})
 	if err != nil {
 		return nil, err
 	}
-	if err := rc.Start(ctx); err != nil {
+	if err := a.start(ctx); err != nil {
 		return nil, err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	hs := a.httpServer(log)
 	go hs.Serve(ln)
 	return &bench.Target{URL: base, DB: db, Sealer: sealer, Stop: func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)
-		rc.Stop(sctx)
+		a.river.Stop(sctx)
 		db.Close()
 	}}, nil
 }

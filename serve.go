@@ -6,15 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	iofs "io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/payoutd/payoutd/jobs"
-	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -87,29 +84,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	pl := &jobs.Pipeline{
-		DB: db, Rates: rates, Log: log,
-		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: c.unknownWindow, Now: db.Now},
-		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
-		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
-	}
 	webhookSchedule, err := jobs.ParseWebhookSchedule(c.webhookRetry)
 	if err != nil {
 		return err
 	}
-	riverClient, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(log),
-		Sealer: sealer, WebhookSchedule: webhookSchedule})
-	if err != nil {
-		return err
-	}
-	static, err := iofs.Sub(staticFS, "static")
-	if err != nil {
-		return err
-	}
-	srv, err := server.New(ctx, db, server.Config{
-		BaseURL: c.baseURL, Live: c.mode == "live", Sealer: sealer, Logger: log, Limits: limits,
-		Static: http.FS(static), Rates: rates,
-	})
+	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rates,
+		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log})
 	if err != nil {
 		return err
 	}
@@ -118,16 +98,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
-	if err := riverClient.Start(ctx); err != nil {
+	if err := a.start(ctx); err != nil {
 		return err
 	}
-	// The sandbox KYC provider reviews submitted documents in the background.
-	go srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
-	hs := &http.Server{
-		Handler: srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
-		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := a.httpServer(log)
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", c.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
 	errc := make(chan error, 1)
@@ -142,7 +116,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer cancel()
 	err = hs.Shutdown(shutdownCtx)
 	// Jobs in flight finish; anything not done is picked up on next start.
-	err = errors.Join(err, riverClient.Stop(shutdownCtx))
+	err = errors.Join(err, a.river.Stop(shutdownCtx))
 	return err
 }
 

@@ -118,7 +118,7 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 	if err := q.validate(&minor); err != nil {
 		return err
 	}
-	out, err := s.confirm(c, store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID})
+	out, err := s.confirm(c, store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID, Sealer: s.cfg.Sealer})
 	if err != nil {
 		return err
 	}

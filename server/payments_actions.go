@@ -112,7 +112,7 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 			return err
 		}
 		p, err = tx.ConfirmPayment(c.p.UserID, store.ConfirmInput{ID: p.ID, DestinationAddress: p.DestinationAddress,
-			Amount: p.Amount, Currency: p.Currency, VaultID: v.ID})
+			Amount: p.Amount, Currency: p.Currency, VaultID: v.ID, Sealer: s.cfg.Sealer})
 		if err != nil {
 			return err
 		}

@@ -167,13 +167,18 @@ func TestConfirmRules(t *testing.T) {
 	})
 	t.Run("ErrVaultNoKey", func(t *testing.T) {
 		is := is.New(t)
-		_, err := e.DB.W.Exec("UPDATE vaults SET key_sealed = NULL WHERE id = ?", e.VaultID)
-		is.NoErr(err)
-		defer e.DB.W.Exec("UPDATE vaults SET key_sealed = x'00' WHERE id = ?", e.VaultID)
-		id := e.initiate("15.00", nil)
-		r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "15.00"))
-		is.Equal(r.Status, http.StatusBadRequest)
-		is.Equal(r.errCode(t), "ERR_VAULT_NO_KEY")
+		var sealed []byte
+		is.NoErr(e.DB.R.QueryRow("SELECT key_sealed FROM vaults WHERE id = ?", e.VaultID).Scan(&sealed))
+		defer e.DB.W.Exec("UPDATE vaults SET key_sealed = ? WHERE id = ?", sealed, e.VaultID)
+		for name, value := range map[string]any{"NoKey": nil, "SealedUnderAnotherMasterKey": append([]byte{}, sealed[:len(sealed)-1]...)} {
+			_, err := e.DB.W.Exec("UPDATE vaults SET key_sealed = ? WHERE id = ?", value, e.VaultID)
+			is.NoErr(err)
+			id := e.initiate("15.00", nil)
+			r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "15.00"))
+			is.Equal(r.Status, http.StatusBadRequest) // name
+			is.Equal(r.errCode(t), "ERR_VAULT_NO_KEY")
+			_ = name
+		}
 	})
 	t.Run("ErrKYCRequiredForCrossBorder", func(t *testing.T) {
 		is := is.New(t)

@@ -9,6 +9,9 @@ type ConfirmInput struct {
 	VaultID            string
 	// KYCApproved is checked for cross-border payouts.
 	KYCApproved bool
+	// Sealer opens the vault's signing key: a key that no longer opens
+	// (master key replaced) cannot sign, so the vault cannot pay.
+	Sealer *Sealer
 }
 
 // ConfirmPayment checks the confirmation against the initiated payment and
@@ -45,7 +48,11 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 		return Payment{}, &Error{Code: ErrCurrencyMismatch, Message: "vault currency " + v.Currency + " does not match payment currency " + p.Currency,
 			Fields: map[string]string{"vaultId": "vault holds " + v.Currency}}
 	}
-	if !v.HasKey {
+	usable, err := tx.vaultKeyUsable(v, in.Sealer)
+	if err != nil {
+		return Payment{}, err
+	}
+	if !usable {
 		return Payment{}, Errorf(ErrVaultNoKey, "vault %s has no usable signing key", v.ID)
 	}
 	p.VaultID = v.ID
@@ -56,4 +63,14 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 		return Payment{}, err
 	}
 	return p, nil
+}
+
+// vaultKeyUsable reports whether the vault's sealed key opens and matches
+// its address.
+func (tx *Tx) vaultKeyUsable(v Vault, sealer *Sealer) (bool, error) {
+	var sealed []byte
+	if err := tx.QueryRowContext(tx.ctx, "SELECT key_sealed FROM vaults WHERE id = ?", v.ID).Scan(&sealed); err != nil {
+		return false, err
+	}
+	return keyOpens(sealer, v.ID, v.Address, sealed), nil
 }

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	iofs "io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/store"
+)
+
+// appConfig is what wiring the server needs; serve and bench both build it.
+type appConfig struct {
+	baseURL         string
+	live            bool
+	rates           jobs.Rates
+	unknownWindow   time.Duration
+	workers         int
+	limits          map[string]int
+	webhookSchedule []time.Duration
+	log             *slog.Logger
+}
+
+// app is one wired payoutd: store, River client with the pipeline's
+// workers, and the HTTP handler.
+type app struct {
+	db     *store.DB
+	sealer *store.Sealer
+	river  *river.Client[*sql.Tx]
+	srv    *server.Server
+}
+
+func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
+	pl := &jobs.Pipeline{
+		DB: db, Rates: c.rates, Log: c.log,
+		Rail:           &jobs.SandboxSettlement{Rates: c.rates, UnknownWindow: c.unknownWindow, Now: db.Now},
+		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
+		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+	}
+	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log),
+		Sealer: sealer, WebhookSchedule: c.webhookSchedule})
+	if err != nil {
+		return nil, err
+	}
+	static, err := iofs.Sub(staticFS, "static")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(ctx, db, server.Config{
+		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
+		Static: http.FS(static), Rates: c.rates,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &app{db: db, sealer: sealer, river: rc, srv: srv}, nil
+}
+
+// start runs the background work: River's workers and the sandbox KYC reviewer.
+func (a *app) start(ctx context.Context) error {
+	if err := a.river.Start(ctx); err != nil {
+		return err
+	}
+	// The sandbox KYC provider reviews submitted documents in the background.
+	go a.srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
+	return nil
+}
+
+// httpServer wraps the handler with the production timeouts.
+func (a *app) httpServer(log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler: a.srv, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
