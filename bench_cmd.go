@@ -27,7 +27,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	users := fs.Int("users", 50, "bench users the load is spread over")
 	sizes := fs.String("sizes", "10000,100000,1000000", "payments in the database for the read-path phase")
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
-	workers := fs.Int("workers", 32, "concurrent background jobs in the server")
+	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -175,3 +175,43 @@ func TestKeysCLI(t *testing.T) {
 	is.Equal(cli(t, dir, "check"), "ok: audit chain intact, books balanced")
 	_ = context.Background()
 }
+
+func TestReviewCLI(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	key := cli(t, dir, "keys", "create", "--email", "review@example.com", "--name", "Review Test")
+	p := start(t, dir, "-mode", "live")
+	wait := func(id, want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			_, body := get(t, p.url+"/api/v1/payments/payouts/"+id, key)
+			var m map[string]any
+			json.Unmarshal(body, &m)
+			if m["status"] == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("payment %s is %v, want %s", id, m["status"], want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	pay := func() string {
+		status, m := post(t, p.url+"/v1/payments", key, map[string]any{"amount": "10.66", "currency": "USD", "recipient": crashAddress})
+		is.Equal(status, 201)
+		id := m["id"].(string)
+		wait(id, "MANUAL_REVIEW")
+		return id
+	}
+	approved := pay()
+	is.Equal(cli(t, dir, "review", "approve", approved), approved+" PROCESSING")
+	wait(approved, "COMPLETED")
+	rejected := pay()
+	is.Equal(cli(t, dir, "review", "reject", rejected, "--reason", "unclear purpose"), rejected+" FAILED")
+	_, body := get(t, p.url+"/api/v1/payments/payouts/"+rejected, key)
+	is.True(strings.Contains(string(body), "COMPLIANCE_REJECTED: unclear purpose"))
+	// Reviewing a payout that is not waiting for review fails.
+	cmd := exec.Command(binary, "review", "approve", approved, "-db", filepath.Join(dir, "payoutd.db"))
+	is.True(cmd.Run() != nil)
+}

@@ -156,7 +156,7 @@ CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, cr
 
 -- Append-only audit log, one hash chain over the whole file.
 CREATE TABLE IF NOT EXISTS audit_log (
-  seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq           INTEGER PRIMARY KEY,   -- assigned as previous + 1; rows are never deleted
   at            INTEGER NOT NULL,
   user_id       TEXT NOT NULL DEFAULT '',
   livemode      INTEGER NOT NULL DEFAULT 0,

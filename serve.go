@@ -37,7 +37,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.mode, "mode", envOr(getenv, "PAYOUTD_MODE", "sandbox"), "sandbox or live (env PAYOUTD_MODE)")
 	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), "JSON file of currency → INR rates overriding the sandbox table")
 	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", 30*time.Second, "how long a sandbox .99 payout stays UNKNOWN")
-	fs.IntVar(&c.workers, "workers", 32, "concurrent background jobs")
+	fs.IntVar(&c.workers, "workers", 100, "concurrent background jobs (more workers make bigger group commits)")
 	fs.StringVar(&c.webhookRetry, "webhook-retries", envOr(getenv, "PAYOUTD_WEBHOOK_RETRIES", "5s,30s,2m,10m,1h,6h"),
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")

@@ -54,22 +54,37 @@ func (tx *Tx) Audit(userID string, livemode bool, action, rtype, rid string, cha
 			return fmt.Errorf("audit changes: %w", err)
 		}
 	}
-	var prev string
-	var seq int64
-	err := tx.QueryRowContext(tx.ctx, "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").Scan(&seq, &prev)
-	if errors.Is(err, sql.ErrNoRows) {
-		prev, seq = genesisHash, 0
-	} else if err != nil {
-		return err
+	if !tx.head.ok {
+		err := tx.QueryRowContext(tx.ctx, "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").Scan(&tx.head.seq, &tx.head.hash)
+		if errors.Is(err, sql.ErrNoRows) {
+			tx.head.seq, tx.head.hash = 0, genesisHash
+		} else if err != nil {
+			return err
+		}
+		tx.head.ok = true
 	}
-	seq++
+	prev, seq := tx.head.hash, tx.head.seq+1
 	at := ms(tx.now)
 	h := auditHash(prev, seq, at, userID, tx.Actor, action, rtype, rid, tx.RequestID, string(raw))
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO audit_log
+	_, err := tx.ExecContext(tx.ctx, `INSERT INTO audit_log
 		(seq, at, user_id, livemode, actor, action, resource_type, resource_id, request_id, changes, prev_hash, hash)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		seq, at, userID, livemode, tx.Actor, action, rtype, rid, tx.RequestID, string(raw), prev, h)
-	return err
+	if err != nil {
+		return err
+	}
+	tx.head.seq, tx.head.hash = seq, h
+	return nil
+}
+
+// auditHead is the newest row of the chain as the committer last wrote it,
+// so appending costs no lookup. Only the committer goroutine touches it; it
+// restores the head when a transaction rolls back to its savepoint and
+// forgets it when a whole batch fails.
+type auditHead struct {
+	seq  int64
+	hash string
+	ok   bool
 }
 
 // AuditVerdict is the result of walking the hash chain.

@@ -36,6 +36,8 @@ type committer struct {
 	quit chan struct{}
 	wg   sync.WaitGroup
 	once sync.Once
+
+	dataVersion int64
 }
 
 func startCommitter(db *DB) *committer {
@@ -98,15 +100,24 @@ func (c *committer) run(batch []*txRequest) {
 		finish(batch, fmt.Errorf("begin: %w", err))
 		return
 	}
+	// Another process (the CLI) may have written since our last batch; its
+	// commits change data_version, and then the cached audit head is stale.
+	var version int64
+	if err := sqlTx.QueryRow("PRAGMA data_version").Scan(&version); err != nil || version != c.dataVersion {
+		c.db.head.ok = false
+		c.dataVersion = version
+	}
 	for _, r := range batch {
 		if err := c.runOne(sqlTx, r); err != nil {
 			// The savepoint could not be undone: the whole batch is suspect.
 			_ = sqlTx.Rollback()
+			c.db.head.ok = false
 			finish(batch, err)
 			return
 		}
 	}
 	if err := sqlTx.Commit(); err != nil {
+		c.db.head.ok = false
 		finish(batch, fmt.Errorf("commit: %w", err))
 		return
 	}
@@ -131,12 +142,14 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", cache: &c.db.stmts}
+		eventHook: c.db.eventHook, Actor: "system", cache: &c.db.stmts, head: &c.db.head}
 	for _, o := range r.opts {
 		o(tx)
 	}
+	head := c.db.head
 	r.tx, r.err = tx, protect(tx, r.fn)
 	if r.err != nil {
+		c.db.head = head // its audit rows are rolled back with it
 		if _, err := sqlTx.Exec("ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}

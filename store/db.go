@@ -33,6 +33,7 @@ type DB struct {
 	eventHook EventHook
 	group     *committer
 	stmts     stmtCache
+	head      auditHead
 }
 
 // pragmas are applied on every connection. synchronous=FULL makes each commit
@@ -112,6 +113,7 @@ type Tx struct {
 	jobs      Inserter
 	eventHook EventHook
 	cache     *stmtCache
+	head      *auditHead
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string

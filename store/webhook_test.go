@@ -11,7 +11,7 @@ import (
 )
 
 // openTestDB opens a fresh database file with the real schema.
-func openTestDB(t *testing.T) (*DB, *Sealer) {
+func openTestDB(t testing.TB) (*DB, *Sealer) {
 	t.Helper()
 	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
 	if err != nil {

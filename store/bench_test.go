@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// Benchmarks of the store's hot paths. They use a real SQLite file with the
+// server's pragmas; numbers are in docs/performance.md.
+
+func BenchmarkFindAPIKeyBySecret(b *testing.B) {
+	db, sealer := openTestDB(b)
+
+	ctx := context.Background()
+	var secret string
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		u, _, err := tx.EnsureUser("bench@example.com", false, "B", sealer)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < 1000; i++ { // a realistic number of other keys
+			if _, _, err := tx.CreateAPIKey(u, fmt.Sprint(i), AllScopes); err != nil {
+				return err
+			}
+		}
+		_, secret, err = tx.CreateAPIKey(u, "hot", AllScopes)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := db.FindAPIKeyBySecret(ctx, secret); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFindIdempotent(b *testing.B) {
+	db, _ := openTestDB(b)
+
+	ctx := context.Background()
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		for i := 0; i < 10000; i++ {
+			if err := tx.SaveIdempotent("key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i),
+				IdempotentResponse{RequestHash: []byte("h"), Status: 201, Body: []byte(`{"id":"pay_x"}`)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, found, err := db.FindIdempotent(ctx, "key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i%10000)); err != nil || !found {
+			b.Fatal(err, found)
+		}
+	}
+}
+
+// BenchmarkPostSettlement posts one settlement (vault debit, FX, INR credit)
+// per iteration, each in its own durable transaction.
+func BenchmarkPostSettlement(b *testing.B) {
+	db, sealer := openTestDB(b)
+
+	ctx := context.Background()
+	var u User
+	var v Vault
+	err := db.WithTx(ctx, func(tx *Tx) (err error) {
+		if u, _, err = tx.EnsureUser("ledger@example.com", false, "L", sealer); err != nil {
+			return err
+		}
+		v, err = tx.DefaultVault(u.ID)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		inr := int64(8325)
+		now := time.Now()
+		p := Payment{ID: NewID("pay"), UserID: u.ID, Currency: "USD", Amount: 100, VaultID: v.ID, AmountINR: &inr, SettledAt: &now, SettlementRate: "83.25"}
+		if err := db.WithTx(ctx, func(tx *Tx) error { return tx.PostSettlement(p) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
