@@ -358,8 +358,8 @@ CREATE INDEX IF NOT EXISTS firas_user_payment ON firas (user_id, payment_id);
 
 -- Maintained tax aggregates: RECONCILED receipts per user, IST settlement
 -- day and kind (cross-border or domestic). Every tax and GST figure is a sum
--- of at most a year of these rows, never a scan of payments. Only the tax
--- refresh job (store/tax_figures.go) writes them.
+-- of at most a year of these rows, never a scan of payments. Only
+-- RefreshTaxFigures (store/tax_figures.go) writes them.
 CREATE TABLE IF NOT EXISTS tax_days (
   user_id          TEXT NOT NULL,
   day              TEXT NOT NULL,    -- IST date of settlement, YYYY-MM-DD
@@ -372,14 +372,15 @@ CREATE TABLE IF NOT EXISTS tax_days (
   PRIMARY KEY (user_id, day, cross_border)
 ) WITHOUT ROWID;
 
--- Days whose aggregates a reconciliation change has made stale. The triggers
--- below mark them in the reconciliation's own transaction (which also
--- enqueues the refresh job), so the job recomputes only those days instead
--- of every payment the user ever had.
-CREATE TABLE IF NOT EXISTS tax_dirty_days (
-  user_id TEXT NOT NULL,
-  day     TEXT NOT NULL,
-  PRIMARY KEY (user_id, day)
+-- Reconciled payments not yet added to tax_days. Triggers below queue a
+-- payment in the transaction that reconciles it (at settlement or by a manual
+-- resolve), and RefreshTaxFigures adds the queued payments to their days in
+-- one statement and empties the queue, so a refresh costs the same at ten
+-- payments or a million, and running it twice changes nothing.
+CREATE TABLE IF NOT EXISTS tax_pending (
+  user_id    TEXT NOT NULL,
+  payment_id TEXT NOT NULL,
+  PRIMARY KEY (user_id, payment_id)
 ) WITHOUT ROWID;
 
 -- When a user's aggregates were last refreshed (the figures' asOf). A user
@@ -390,18 +391,31 @@ CREATE TABLE IF NOT EXISTS tax_refresh_state (
   refreshed_at INTEGER NOT NULL
 );
 
--- 19800 s = UTC+05:30: the day is the Indian calendar day (DESIGN.md §5).
-CREATE TRIGGER IF NOT EXISTS reconciliations_tax_dirty_insert AFTER INSERT ON reconciliations
+-- An earlier development schema marked whole days stale instead; drop it so
+-- an existing file stops doing that work.
+DROP TRIGGER IF EXISTS reconciliations_tax_dirty_insert;
+DROP TRIGGER IF EXISTS reconciliations_tax_dirty_update;
+DROP TABLE IF EXISTS tax_dirty_days;
+
+CREATE TRIGGER IF NOT EXISTS reconciliations_tax_insert AFTER INSERT ON reconciliations
 WHEN NEW.status = 'RECONCILED'
 BEGIN
-  INSERT OR IGNORE INTO tax_dirty_days (user_id, day)
-  VALUES (NEW.user_id, date(NEW.settled_at / 1000 + 19800, 'unixepoch'));
+  INSERT OR IGNORE INTO tax_pending (user_id, payment_id) VALUES (NEW.user_id, NEW.payment_id);
 END;
-CREATE TRIGGER IF NOT EXISTS reconciliations_tax_dirty_update AFTER UPDATE OF status, amount_inr, settled_at ON reconciliations
+CREATE TRIGGER IF NOT EXISTS reconciliations_tax_reconciled AFTER UPDATE OF status ON reconciliations
+WHEN OLD.status != 'RECONCILED' AND NEW.status = 'RECONCILED'
 BEGIN
-  INSERT OR IGNORE INTO tax_dirty_days (user_id, day)
-  VALUES (OLD.user_id, date(OLD.settled_at / 1000 + 19800, 'unixepoch')),
-         (NEW.user_id, date(NEW.settled_at / 1000 + 19800, 'unixepoch'));
+  INSERT OR IGNORE INTO tax_pending (user_id, payment_id) VALUES (NEW.user_id, NEW.payment_id);
+END;
+-- Reconciled is final in payoutd, so a reconciled row that loses its status or
+-- changes amount, date or owner is an out-of-band edit: adding deltas can no
+-- longer be trusted, and forgetting the refresh state makes the next refresh
+-- rebuild the user's figures from scratch.
+CREATE TRIGGER IF NOT EXISTS reconciliations_tax_changed AFTER UPDATE OF status, amount_inr, settled_at, user_id ON reconciliations
+WHEN OLD.status = 'RECONCILED' AND (NEW.status != 'RECONCILED' OR NEW.amount_inr != OLD.amount_inr
+  OR NEW.settled_at != OLD.settled_at OR NEW.user_id != OLD.user_id)
+BEGIN
+  DELETE FROM tax_refresh_state WHERE user_id IN (OLD.user_id, NEW.user_id);
 END;
 
 -- GET /compliance/audit lists a user's rows newest first (by seq, the chain

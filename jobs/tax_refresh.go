@@ -28,7 +28,9 @@ type TaxRefreshWorker struct {
 	P *Pipeline
 }
 
-// Work recomputes from scratch, so running it twice changes nothing.
+// Work folds the reconciliations queued since the last refresh into the
+// aggregates (RefreshTaxFigures); an empty queue changes nothing, so running
+// it twice is harmless.
 func (w *TaxRefreshWorker) Work(ctx context.Context, job *river.Job[TaxRefreshArgs]) error {
 	return w.P.DB.WithTx(ctx, func(tx *store.Tx) error {
 		return tx.RefreshTaxFigures(job.Args.UserID)

@@ -3,63 +3,43 @@ package store
 import (
 	"database/sql"
 	"errors"
-	"time"
-
-	"github.com/payoutd/payoutd/india"
+	"strconv"
 )
 
-// IGSTPercent is the IGST rate a cross-border service receipt attracts when no
-// valid LUT covers it (DESIGN.md §7; facts/india.md §3 marks 18% for IT and
-// consulting UNCONFIRMED).
+// IGSTPercent is the IGST rate a cross-border service receipt attracts when
+// no valid LUT covers it (DESIGN.md §7; facts/india.md §3 marks 18% for IT
+// and consulting UNCONFIRMED).
 const IGSTPercent = 18
 
-// IGST18 is 18% of paise, half-up to the paisa. It is charged per payment
-// (one invoice), as GST is, and the aggregates add the rounded amounts.
-func IGST18(paise int64) int64 { return (paise*IGSTPercent + 50) / 100 }
+// taxDaySelect sums reconciled receipts into tax_days rows: by IST
+// settlement day (19800 s = UTC+05:30, DESIGN.md §5), and cross-border or
+// not (counterparty country present and not India, DESIGN.md §5). The INR is
+// what the ledger credited (the amount the reconciliation matched), and IGST
+// is charged per receipt, one invoice each, half-up to the paisa, then
+// summed. The FROM and WHERE clauses are appended by the caller.
+var taxDaySelect = `SELECT r.user_id, date(r.settled_at / 1000 + 19800, 'unixepoch') AS day,
+	p.counterparty_country NOT IN ('', 'IN') AS cross_border, count(*), sum(r.amount_inr),
+	sum((r.amount_inr * ` + strconv.Itoa(IGSTPercent) + ` + 50) / 100), min(r.settled_at), max(r.settled_at) `
 
-// taxBucket accumulates one tax_days row.
-type taxBucket struct {
-	count, amount, igst int64
-	first, last         int64
-}
+const taxDayInsert = `INSERT INTO tax_days (user_id, day, cross_border, txn_count, amount_inr, igst_18,
+	first_settled_at, last_settled_at) `
 
-func (b *taxBucket) add(amount, settled int64) {
-	if b.count == 0 || settled < b.first {
-		b.first = settled
-	}
-	if settled > b.last {
-		b.last = settled
-	}
-	b.count++
-	b.amount += amount
-	b.igst += IGST18(amount)
-}
-
-// taxDayKey names a tax_days row of one user.
-type taxDayKey struct {
-	day         string
-	crossBorder bool
-}
-
-// istDay is the Indian calendar day of a stored timestamp; the triggers in
-// schema.sql compute the same with date(ms/1000 + 19800, 'unixepoch').
-func istDay(settledMS int64) string {
-	return fromMS(settledMS).In(india.IST).Format(time.DateOnly)
-}
-
-// RefreshTaxFigures rebuilds the user's maintained tax aggregates (tax_days)
-// from RECONCILED reconciliations only. It recomputes each day a
-// reconciliation has touched since the last refresh (tax_dirty_days, marked by
-// triggers in the reconciliation's transaction) from scratch, or every day on
-// a user's first refresh, so running it twice changes nothing.
+// RefreshTaxFigures brings the user's maintained tax aggregates (tax_days) up
+// to date from RECONCILED reconciliations only. Payments reconciled since the
+// last refresh wait in tax_pending (queued by triggers in the reconciling
+// transaction); they are added to their days in one statement and the queue
+// is emptied, so the cost follows the number of new reconciliations, not the
+// user's history, and a second run finds nothing to do. A user without
+// refresh state (the first refresh, or after an out-of-band edit of a
+// reconciled row) is rebuilt from scratch.
 func (tx *Tx) RefreshTaxFigures(userID string) error {
 	var refreshed int64
 	err := tx.QueryRowContext(tx.ctx, "SELECT refreshed_at FROM tax_refresh_state WHERE user_id = ?", userID).Scan(&refreshed)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		err = tx.rebuildAllTaxDays(userID)
+		err = tx.rebuildTaxDays(userID)
 	case err == nil:
-		err = tx.rebuildDirtyTaxDays(userID)
+		err = tx.addPendingTaxDays(userID)
 	}
 	if err != nil {
 		return err
@@ -69,101 +49,36 @@ func (tx *Tx) RefreshTaxFigures(userID string) error {
 	return err
 }
 
-// reconciledReceipts is the source of every tax figure: reconciled rows with
-// the INR actually credited (the ledger amount the reconciliation matched)
-// and whether the payout was cross-border (DESIGN.md §5). The range uses the
-// reconciliations_user index (user_id, status, settled_at).
-const reconciledReceipts = `SELECT r.amount_inr, r.settled_at,
-	p.counterparty_country != '' AND p.counterparty_country != 'IN'
-	FROM reconciliations r JOIN payments p ON p.id = r.payment_id
-	WHERE r.user_id = ? AND r.status = 'RECONCILED' AND r.settled_at >= ? AND r.settled_at < ?`
-
-// sumReceipts buckets the reconciled receipts settled in [from, to) by IST day.
-func (tx *Tx) sumReceipts(userID string, from, to int64) (map[taxDayKey]*taxBucket, error) {
-	rows, err := tx.QueryContext(tx.ctx, reconciledReceipts, userID, from, to)
+// addPendingTaxDays adds the queued payments to their days.
+func (tx *Tx) addPendingTaxDays(userID string) error {
+	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+`FROM tax_pending t
+		JOIN reconciliations r ON r.payment_id = t.payment_id JOIN payments p ON p.id = r.payment_id
+		WHERE t.user_id = ? AND r.status = 'RECONCILED'
+		GROUP BY 2, 3
+		ON CONFLICT (user_id, day, cross_border) DO UPDATE SET
+			txn_count = txn_count + excluded.txn_count,
+			amount_inr = amount_inr + excluded.amount_inr,
+			igst_18 = igst_18 + excluded.igst_18,
+			first_settled_at = min(first_settled_at, excluded.first_settled_at),
+			last_settled_at = max(last_settled_at, excluded.last_settled_at)`, userID)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer rows.Close()
-	out := map[taxDayKey]*taxBucket{}
-	for rows.Next() {
-		var amount, settled int64
-		var cross bool
-		if err := rows.Scan(&amount, &settled, &cross); err != nil {
-			return nil, err
-		}
-		k := taxDayKey{istDay(settled), cross}
-		if out[k] == nil {
-			out[k] = &taxBucket{}
-		}
-		out[k].add(amount, settled)
-	}
-	return out, rows.Err()
+	_, err = tx.ExecContext(tx.ctx, "DELETE FROM tax_pending WHERE user_id = ?", userID)
+	return err
 }
 
-func (tx *Tx) writeTaxDays(userID string, buckets map[taxDayKey]*taxBucket) error {
-	for k, b := range buckets {
-		if _, err := tx.ExecContext(tx.ctx, `INSERT INTO tax_days (user_id, day, cross_border, txn_count, amount_inr,
-			igst_18, first_settled_at, last_settled_at) VALUES (?,?,?,?,?,?,?,?)`,
-			userID, k.day, k.crossBorder, b.count, b.amount, b.igst, b.first, b.last); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// rebuildAllTaxDays replaces every aggregate of the user: one pass over the
-// user's reconciled rows, done once per user.
-func (tx *Tx) rebuildAllTaxDays(userID string) error {
-	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM tax_dirty_days WHERE user_id = ?"} {
+// rebuildTaxDays replaces every aggregate of the user from the reconciled
+// rows (the reconciliations_user index range), emptying the queue they
+// already include.
+func (tx *Tx) rebuildTaxDays(userID string) error {
+	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM tax_pending WHERE user_id = ?"} {
 		if _, err := tx.ExecContext(tx.ctx, q, userID); err != nil {
 			return err
 		}
 	}
-	buckets, err := tx.sumReceipts(userID, 0, 1<<62)
-	if err != nil {
-		return err
-	}
-	return tx.writeTaxDays(userID, buckets)
-}
-
-// rebuildDirtyTaxDays recomputes only the days marked stale, each from its
-// own range of reconciled rows.
-func (tx *Tx) rebuildDirtyTaxDays(userID string) error {
-	rows, err := tx.QueryContext(tx.ctx, "SELECT day FROM tax_dirty_days WHERE user_id = ?", userID)
-	if err != nil {
-		return err
-	}
-	var days []string
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			rows.Close()
-			return err
-		}
-		days = append(days, d)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return err
-	}
-	for _, d := range days {
-		start, err := time.ParseInLocation(time.DateOnly, d, india.IST)
-		if err != nil {
-			return err
-		}
-		buckets, err := tx.sumReceipts(userID, ms(start), ms(start.AddDate(0, 0, 1)))
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(tx.ctx, "DELETE FROM tax_days WHERE user_id = ? AND day = ?", userID, d); err != nil {
-			return err
-		}
-		if err := tx.writeTaxDays(userID, buckets); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(tx.ctx, "DELETE FROM tax_dirty_days WHERE user_id = ? AND day = ?", userID, d); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+`FROM reconciliations r JOIN payments p ON p.id = r.payment_id
+		WHERE r.user_id = ? AND r.status = 'RECONCILED'
+		GROUP BY 2, 3`, userID)
+	return err
 }

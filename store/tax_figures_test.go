@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -130,10 +131,10 @@ func TestTaxFiguresAtScale(t *testing.T) {
 	}
 	t.Logf("FY read (TaxDays + SumTaxDays): %s each", time.Since(t0)/reads)
 
-	// One more reconciliation: the next refresh recomputes only its day.
+	// One more reconciliation: the next refresh adds just that payout.
 	_, err := db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'usr_scale_0'")
 	is.NoErr(err)
-	t.Logf("incremental refresh (one dirty day): %s", refresh(t, db, "usr_scale"))
+	t.Logf("incremental refresh (one new reconciliation): %s", refresh(t, db, "usr_scale"))
 	is.Equal(read().All.Count, wantCount+1)
 
 	is.True(strings.Contains(queryPlan(t, db, from, to), "SEARCH tax_days USING PRIMARY KEY")) // a range, never a scan
@@ -174,12 +175,72 @@ func TestLUTWindow(t *testing.T) {
 	is.True(!LUTWindow{}.Covers("2026-01-01"))
 }
 
-func TestIGST18RoundsHalfUp(t *testing.T) {
+// TestRefreshTaxFigures buckets receipts either side of midnight IST, adds
+// a later reconciliation incrementally, and rebuilds after an out-of-band
+// edit.
+func TestRefreshTaxFigures(t *testing.T) {
 	is := is.New(t)
-	is.Equal(IGST18(102731), int64(18492))   // 18,491.58 → 18,492
-	is.Equal(IGST18(1665083), int64(299715)) // 2,99,714.94 → 2,99,715
-	is.Equal(IGST18(25), int64(5))           // 4.5 → 5
-	is.Equal(IGST18(0), int64(0))
+	ctx := context.Background()
+	db := openTaxDB(t)
+	seedReceipts(t, db, "usr_r", 0) // just the user
+	add := func(id, country, status string, inr int64, at time.Time) {
+		t.Helper()
+		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+				destination_address, counterparty_country, amount_inr, settled_at, created_at, updated_at)
+				VALUES (?, 'usr_r', 0, ?, 'SEND', 'COMPLETED', 1, 'USD', 'G', ?, ?, ?, 0, 0)`, id, id, country, inr, ms(at)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
+				settled_at, created_at) VALUES (?, 'usr_r', 0, ?, ?, ?, 0)`, id, status, inr, ms(at))
+			return err
+		}))
+	}
+	days := func() string {
+		var out []string
+		rows, err := db.R.Query(`SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at, last_settled_at
+			FROM tax_days WHERE user_id = 'usr_r' ORDER BY day, cross_border`)
+		is.NoErr(err)
+		defer rows.Close()
+		for rows.Next() {
+			var day string
+			var cross bool
+			var n, amount, igst, first, last int64
+			is.NoErr(rows.Scan(&day, &cross, &n, &amount, &igst, &first, &last))
+			out = append(out, fmt.Sprintf("%s %v n=%d inr=%d igst=%d %s..%s", day, cross, n, amount, igst,
+				fromMS(first).Format("15:04"), fromMS(last).Format("15:04")))
+		}
+		return strings.Join(out, "; ")
+	}
+	// 31 Mar 23:59 IST and 1 Apr 00:01 IST are both 31 March in UTC.
+	add("p1", "US", Reconciled, 102731, time.Date(2026, 3, 31, 23, 59, 0, 0, india.IST)) // IGST 18,491.58 → 18,492
+	add("p2", "US", Reconciled, 1665083, time.Date(2026, 4, 1, 0, 1, 0, 0, india.IST))   // IGST 2,99,714.94 → 2,99,715
+	add("p3", "", Reconciled, 25, time.Date(2026, 4, 1, 0, 2, 0, 0, india.IST))          // domestic
+	add("p4", "IN", PendingReconciliation, 500, time.Date(2026, 4, 1, 9, 0, 0, 0, india.IST))
+	refresh(t, db, "usr_r") // first refresh: full rebuild
+	want := "2026-03-31 true n=1 inr=102731 igst=18492 18:29..18:29; " +
+		"2026-04-01 false n=1 inr=25 igst=5 18:32..18:32; 2026-04-01 true n=1 inr=1665083 igst=299715 18:31..18:31"
+	is.Equal(days(), want)
+
+	// A new reconciled payout and a resolved one are added, nothing else.
+	add("p5", "GB", Reconciled, 100, time.Date(2026, 4, 1, 10, 0, 0, 0, india.IST))
+	_, err := db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'p4'")
+	is.NoErr(err)
+	var pending int
+	is.NoErr(db.R.QueryRow("SELECT count(*) FROM tax_pending WHERE user_id = 'usr_r'").Scan(&pending))
+	is.Equal(pending, 2)
+	refresh(t, db, "usr_r")
+	want = "2026-03-31 true n=1 inr=102731 igst=18492 18:29..18:29; " +
+		"2026-04-01 false n=2 inr=525 igst=95 18:32..03:30; 2026-04-01 true n=2 inr=1665183 igst=299733 18:31..04:30"
+	is.Equal(days(), want)
+	refresh(t, db, "usr_r") // nothing queued: no change
+	is.Equal(days(), want)
+
+	// An out-of-band edit of a reconciled row forces a rebuild.
+	_, err = db.W.Exec("UPDATE reconciliations SET amount_inr = 200 WHERE payment_id = 'p5'")
+	is.NoErr(err)
+	refresh(t, db, "usr_r")
+	is.Equal(days(), strings.Replace(want, "n=2 inr=1665183 igst=299733", "n=2 inr=1665283 igst=299751", 1))
 }
 
 func TestPurposeFor(t *testing.T) {
