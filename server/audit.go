@@ -43,14 +43,8 @@ func (s *Server) handleAuditList(w http.ResponseWriter, c *call) error {
 	if len(f.ResourceID) > 128 {
 		return fieldError("resourceId", "is too long")
 	}
-	if f.From, err = parseBound("from", q.Get("from"), false); err != nil {
+	if f.From, f.To, err = parseRange(q); err != nil {
 		return err
-	}
-	if f.To, err = parseBound("to", q.Get("to"), true); err != nil {
-		return err
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
-		return fieldError("to", "must not be before from")
 	}
 	rows, total, err := s.db.ListAudit(c.r.Context(), f)
 	if err != nil {

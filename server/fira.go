@@ -69,14 +69,8 @@ func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
 	if len(f.PaymentID) > 64 {
 		return fieldError("paymentId", "is too long")
 	}
-	if f.From, err = parseBound("from", q.Get("from"), false); err != nil {
+	if f.From, f.To, err = parseRange(q); err != nil {
 		return err
-	}
-	if f.To, err = parseBound("to", q.Get("to"), true); err != nil {
-		return err
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
-		return fieldError("to", "must not be before from")
 	}
 	firas, total, err := s.db.ListFIRAs(c.r.Context(), f)
 	if err != nil {

@@ -90,3 +90,25 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	c.buf.Write(b)
 	return c.ResponseWriter.Write(b)
 }
+
+// reply runs fn in one transaction and answers with status and the value fn
+// returns. The exact bytes sent are stored for Idempotency-Key replays in
+// that same transaction, so a replay exists exactly when the effect does.
+func (s *Server) reply(w http.ResponseWriter, c *call, status int, fn func(tx *store.Tx) (any, error)) error {
+	var out []byte
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+		v, err := fn(tx)
+		if err != nil {
+			return err
+		}
+		if out, err = marshalBody(v); err != nil {
+			return err
+		}
+		return c.saveResponse(tx, status, out)
+	}, c.txOpts())
+	if err != nil {
+		return err
+	}
+	writeRaw(w, status, out)
+	return nil
+}

@@ -79,26 +79,17 @@ func (s *Server) handleKYCStart(w http.ResponseWriter, c *call) error {
 			return err
 		}
 	}
-	var out []byte
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
 		res, err := tx.StartKYC(c.p.UserID, c.p.Livemode)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		v := kycStartView{Success: res.Started, Status: res.KYC.Status, Message: res.Message}
 		if res.Started {
 			v.SessionID, v.RedirectURL, v.ExpiresAt = res.Session.ID, s.verifyURL(res.Session.ID), ts(res.Session.ExpiresAt)
 		}
-		if out, err = marshalBody(v); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusOK, out)
-	}, c.txOpts())
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusOK, out)
-	return nil
+		return v, nil
+	})
 }
 
 // RunSandboxKYCReviewer plays the sandbox verification provider in the

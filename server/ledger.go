@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -105,22 +106,28 @@ func parseBound(field, v string, end bool) (time.Time, error) {
 	return time.Time{}, fieldError(field, "must be an ISO 8601 date or timestamp")
 }
 
+// parseRange reads the inclusive from/to bounds of a list query.
+func parseRange(q url.Values) (from, to time.Time, err error) {
+	if from, err = parseBound("from", q.Get("from"), false); err != nil {
+		return from, to, err
+	}
+	if to, err = parseBound("to", q.Get("to"), true); err != nil {
+		return from, to, err
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		return from, to, fieldError("to", "must not be before from")
+	}
+	return from, to, nil
+}
+
 func (s *Server) handleLedgerEntries(w http.ResponseWriter, c *call) error {
 	page, limit, err := pageParams(c.r, 25, 100)
 	if err != nil {
 		return err
 	}
-	q := c.r.URL.Query()
-	from, err := parseBound("from", q.Get("from"), false)
+	from, to, err := parseRange(c.r.URL.Query())
 	if err != nil {
 		return err
-	}
-	to, err := parseBound("to", q.Get("to"), true)
-	if err != nil {
-		return err
-	}
-	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		return fieldError("to", "must not be before from")
 	}
 	a, err := s.db.FindLedgerAccount(c.r.Context(), c.p.UserID, c.r.PathValue("accountId"))
 	if err != nil {

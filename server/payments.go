@@ -46,36 +46,20 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	if err := q.validate(&minor); err != nil {
 		return err
 	}
-	txnID := uuid.NewString()
-	if c.idem != nil {
-		txnID = strings.ToLower(c.idem.key)
-	}
 	p := store.Payment{
-		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnID, Amount: minor, Currency: q.Currency,
+		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 	}
-	var out []byte
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		if p.CrossBorder() {
 			if err := requireKYC(tx, c.p.UserID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		created, err := tx.CreatePayment(p)
-		if err != nil {
-			return err
-		}
-		if out, err = marshalBody(viewPayment(created)); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusCreated, out)
-	}, c.txOpts())
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusCreated, out)
-	return nil
+		return viewPayment(created), err
+	})
 }
 
 func requireKYC(tx *store.Tx, userID string) error {
@@ -118,38 +102,45 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 	if err := q.validate(&minor); err != nil {
 		return err
 	}
-	out, err := s.confirm(c, store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID, Sealer: s.cfg.Sealer})
-	if err != nil {
+	if err := s.requireLiveRail(c); err != nil {
 		return err
 	}
-	writeRaw(w, http.StatusCreated, out)
+	in := store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID}
+	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
+		p, err := s.confirmTx(tx, c, in)
+		return viewPayment(p), err
+	})
+}
+
+// requireLiveRail refuses live payouts when no live settlement adapter is
+// configured: a clear 400, never a silent success.
+func (s *Server) requireLiveRail(c *call) error {
+	if c.p.Livemode && !s.cfg.LiveSettlement {
+		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a configured settlement adapter; none is configured")
+	}
 	return nil
 }
 
-// confirm reserves the funds, moves the payment to COMPLIANCE_CHECK and
-// enqueues the compliance job, all in one transaction.
-func (s *Server) confirm(c *call, in store.ConfirmInput) ([]byte, error) {
-	if c.p.Livemode && !s.cfg.LiveSettlement {
-		return nil, store.Errorf(store.ErrLiveNotConfigured, "live payouts need a configured settlement adapter; none is configured")
+// confirmTx reserves the funds, moves the payment to COMPLIANCE_CHECK and
+// enqueues its pipeline job, in the caller's transaction.
+func (s *Server) confirmTx(tx *store.Tx, c *call, in store.ConfirmInput) (store.Payment, error) {
+	k, err := tx.KYCStatus(c.p.UserID)
+	if err != nil {
+		return store.Payment{}, err
 	}
-	var out []byte
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
-		k, err := tx.KYCStatus(c.p.UserID)
-		if err != nil {
-			return err
-		}
-		in.KYCApproved = k.Status == store.KYCApproved
-		p, err := tx.ConfirmPayment(c.p.UserID, in)
-		if err != nil {
-			return err
-		}
-		if err := jobs.Enqueue(tx, p.ID); err != nil {
-			return err
-		}
-		if out, err = marshalBody(viewPayment(p)); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusCreated, out)
-	}, c.txOpts())
-	return out, err
+	in.KYCApproved, in.Sealer = k.Status == store.KYCApproved, s.cfg.Sealer
+	p, err := tx.ConfirmPayment(c.p.UserID, in)
+	if err != nil {
+		return store.Payment{}, err
+	}
+	return p, jobs.Enqueue(tx, p.ID)
+}
+
+// txnIDFor is the payment's client reference: the Idempotency-Key when one
+// was sent (DESIGN.md §6), else a fresh UUID.
+func txnIDFor(c *call) string {
+	if c.idem != nil {
+		return strings.ToLower(c.idem.key)
+	}
+	return uuid.NewString()
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
-	"github.com/google/uuid"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
@@ -15,22 +14,10 @@ func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
 	if len(c.body) > 0 {
 		return fieldError("body", "retry takes no body")
 	}
-	var out []byte
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
 		p, err := jobs.Retry(tx, c.p.UserID, c.r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		if out, err = marshalBody(viewPayment(p)); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusOK, out)
-	}, c.txOpts())
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusOK, out)
-	return nil
+		return viewPayment(p), err
+	})
 }
 
 type reviewRequest struct {
@@ -93,40 +80,21 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	if c.p.Livemode && !s.cfg.LiveSettlement {
-		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a configured settlement adapter; none is configured")
-	}
-	txnID := uuid.NewString()
-	if c.idem != nil {
-		txnID = c.idem.key
-	}
-	var out []byte
-	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
-		v, err := tx.VaultForCurrency(c.p.UserID, q.Currency)
-		if err != nil {
-			return err
-		}
-		p, err := tx.CreatePayment(store.Payment{UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnID, Amount: minor,
-			Currency: q.Currency, DestinationAddress: q.Recipient, InvoiceRef: q.Reference})
-		if err != nil {
-			return err
-		}
-		p, err = tx.ConfirmPayment(c.p.UserID, store.ConfirmInput{ID: p.ID, DestinationAddress: p.DestinationAddress,
-			Amount: p.Amount, Currency: p.Currency, VaultID: v.ID, Sealer: s.cfg.Sealer})
-		if err != nil {
-			return err
-		}
-		if err := jobs.Enqueue(tx, p.ID); err != nil {
-			return err
-		}
-		if out, err = marshalBody(viewPayment(p)); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusCreated, out)
-	}, c.txOpts())
-	if err != nil {
+	if err := s.requireLiveRail(c); err != nil {
 		return err
 	}
-	writeRaw(w, http.StatusCreated, out)
-	return nil
+	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
+		v, err := tx.VaultForCurrency(c.p.UserID, q.Currency)
+		if err != nil {
+			return nil, err
+		}
+		p, err := tx.CreatePayment(store.Payment{UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor,
+			Currency: q.Currency, DestinationAddress: q.Recipient, InvoiceRef: q.Reference})
+		if err != nil {
+			return nil, err
+		}
+		p, err = s.confirmTx(tx, c, store.ConfirmInput{ID: p.ID, DestinationAddress: p.DestinationAddress, Amount: p.Amount,
+			Currency: p.Currency, VaultID: v.ID})
+		return viewPayment(p), err
+	})
 }

@@ -76,20 +76,8 @@ func (s *Server) handleSandboxFund(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	var out []byte
-	err = s.db.WithTx(ctx, func(tx *store.Tx) error {
+	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
 		v, err := tx.FundVault(c.p.UserID, v.ID, minor)
-		if err != nil {
-			return err
-		}
-		if out, err = marshalBody(map[string]any{"success": true, "wallet": viewWallet(v, keys[v.ID])}); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusOK, out)
-	}, c.txOpts())
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusOK, out)
-	return nil
+		return map[string]any{"success": true, "wallet": viewWallet(v, keys[v.ID])}, err
+	})
 }

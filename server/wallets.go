@@ -160,21 +160,9 @@ func (s *Server) handleWalletCreate(w http.ResponseWriter, c *call) error {
 	if q.Name == "" {
 		q.Name = q.Currency + " vault"
 	}
-	var out []byte
-	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
+	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		v, err := tx.AddVault(store.User{ID: c.p.UserID, Livemode: c.p.Livemode}, q.Name, q.Currency, s.cfg.Sealer)
-		if err != nil {
-			return err
-		}
 		// The key was sealed a moment ago with the sealer that will open it.
-		if out, err = marshalBody(map[string]any{"success": true, "wallet": viewWallet(v, true)}); err != nil {
-			return err
-		}
-		return c.saveResponse(tx, http.StatusCreated, out)
-	}, c.txOpts())
-	if err != nil {
-		return err
-	}
-	writeRaw(w, http.StatusCreated, out)
-	return nil
+		return map[string]any{"success": true, "wallet": viewWallet(v, true)}, err
+	})
 }
