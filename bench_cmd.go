@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
 	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	blockProfile := fs.String("blockprofile", "", "write a blocking profile (who waits on what) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,6 +44,10 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *blockProfile != "" {
+		runtime.SetBlockProfileRate(int(time.Millisecond / 10))
+		defer writeProfile("block", *blockProfile)
 	}
 	var sz []int
 	for _, s := range strings.Split(*sizes, ",") {
@@ -63,6 +69,15 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	bench.WriteTable(stdout, res)
 	return nil
+}
+
+func writeProfile(name, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	pprof.Lookup(name).WriteTo(f, 0)
 }
 
 // startInProcess runs the server on loopback against dbPath, wired exactly

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/store"
 )
 
 // Rates maps a currency code to its INR rate (INR per one major unit).
@@ -65,7 +66,10 @@ func (r Rates) ToINR(minor int64, currency string) (int64, money.Rate, error) {
 	cur, ok := money.Lookup(currency)
 	rate, ok2 := r[currency]
 	if !ok || !ok2 {
-		return 0, money.Rate{}, fmt.Errorf("no INR rate for %s", currency)
+		// A caller-visible condition (a valid currency the rate table lacks),
+		// so it is an application error: a 400, never a 500.
+		return 0, money.Rate{}, &store.Error{Code: store.ErrValidation, Message: "no INR rate is configured for " + currency,
+			Fields: map[string]string{"currency": "has no INR rate configured"}}
 	}
 	inr, _ := money.Lookup("INR")
 	v, err := money.ConvertChecked(minor, cur, rate, inr)

@@ -54,6 +54,19 @@ func fieldsOf(t reflect.Type) map[string]bool {
 	return m
 }
 
+// decodeOptional decodes body into dst when there is one: routes whose body
+// is optional (or must be empty) treat whitespace as no body, and anything
+// else must be a valid object of dst's fields ({} for none).
+func decodeOptional(body []byte, dst any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	return decodeJSON(body, dst)
+}
+
+// noBody refuses a body on routes that take none, while accepting {}.
+func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
+
 // decodeJSON parses body into dst (a pointer to a struct): one JSON object,
 // no unknown fields, no trailing data, numbers kept exact as json.Number.
 func decodeJSON(body []byte, dst any) error {
@@ -101,7 +114,14 @@ func decodeOne(body []byte, dst any) error {
 }
 
 func jsonKind(t reflect.Type) string {
+	if t == reflect.TypeOf(json.Number("")) {
+		return "number"
+	}
 	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
 	case reflect.String:
 		return "string"
 	case reflect.Bool:

@@ -74,10 +74,8 @@ func (s *Server) verifyURL(sessionID string) string { return s.cfg.BaseURL + "/v
 
 // handleKYCStart takes no body (an empty JSON object is accepted too).
 func (s *Server) handleKYCStart(w http.ResponseWriter, c *call) error {
-	if len(c.body) > 0 {
-		if err := decodeJSON(c.body, &struct{}{}); err != nil {
-			return err
-		}
+	if err := noBody(c.body); err != nil {
+		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
 		res, err := tx.StartKYC(c.p.UserID, c.p.Livemode)

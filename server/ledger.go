@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
@@ -200,10 +199,8 @@ type resolveRequest struct {
 
 func (s *Server) handleReconciliationResolve(w http.ResponseWriter, c *call) error {
 	var q resolveRequest
-	if len(strings.TrimSpace(string(c.body))) > 0 {
-		if err := decodeJSON(c.body, &q); err != nil {
-			return err
-		}
+	if err := decodeOptional(c.body, &q); err != nil {
+		return err
 	}
 	err := asFieldErrors(validation.ValidateStruct(&q,
 		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),

@@ -45,6 +45,9 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) error {
 	if req := strings.Fields(form.Get("scope")); len(req) > 0 {
 		for _, sc := range req {
 			if !p.has(sc) {
+				if len(sc) > 64 {
+					sc = sc[:64] + "…"
+				}
 				return fieldError("scope", "the key does not have scope "+sc)
 			}
 		}

@@ -11,8 +11,8 @@ import (
 
 // handlePaymentRetry moves a FAILED or PENDING payout back to PROCESSING.
 func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
-	if len(c.body) > 0 {
-		return fieldError("body", "retry takes no body")
+	if err := noBody(c.body); err != nil {
+		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
 		p, err := jobs.Retry(tx, c.p.UserID, c.r.PathValue("id"))

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -75,7 +76,9 @@ func (s *Server) handlePaymentSubresource(w http.ResponseWriter, c *call) error 
 // handlePaymentStatus looks up by txnId and answers null, not 404, when
 // nothing matches (SPEC.md §7.1).
 func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID string) error {
-	p, err := s.db.FindPaymentByTxnID(c.r.Context(), c.p.UserID, txnID)
+	// Stored txnIds are lower case (txnIDFor), so the lookup is too: a client
+	// that sent its Idempotency-Key in upper case still finds its payment.
+	p, err := s.db.FindPaymentByTxnID(c.r.Context(), c.p.UserID, strings.ToLower(txnID))
 	if store.ErrorCode(err) == store.ErrPaymentNotFound {
 		writeRaw(w, http.StatusOK, []byte("null\n"))
 		return nil

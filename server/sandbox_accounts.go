@@ -23,10 +23,8 @@ func (s *Server) handleSandboxKYC(approve bool) apiHandler {
 			return errSandboxOnly
 		}
 		var q sandboxKYCRequest
-		if len(c.body) > 0 {
-			if err := decodeJSON(c.body, &q); err != nil {
-				return err
-			}
+		if err := decodeOptional(c.body, &q); err != nil {
+			return err
 		}
 		err := asFieldErrors(validation.ValidateStruct(&q, validation.Field(&q.Reason, validation.RuneLength(0, 256))))
 		if err != nil {

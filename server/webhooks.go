@@ -168,6 +168,9 @@ func (s *Server) handleWebhookDelete(w http.ResponseWriter, c *call) error {
 // handleWebhookRotate is POST /webhooks/{id}/rotate: the new secret signs
 // from now on, the old one too for 24 h (both signatures in the header).
 func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
+	if err := noBody(c.body); err != nil {
+		return err
+	}
 	var ep store.WebhookEndpoint
 	var secret string
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
@@ -186,6 +189,9 @@ func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
 // handleWebhookEnable is POST /webhooks/{id}/enable: a disabled endpoint gets
 // new events again; the ones it missed are in GET /events.
 func (s *Server) handleWebhookEnable(w http.ResponseWriter, c *call) error {
+	if err := noBody(c.body); err != nil {
+		return err
+	}
 	var ep store.WebhookEndpoint
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
 		ep, err = tx.EnableWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
