@@ -35,8 +35,10 @@ func (s *Server) routes() {
 	s.taxRoutes()
 	s.accountRoutes()
 	s.webhookRoutes()
+	s.docsRoutes()
 
-	// Unknown /api paths answer with the documented error body, not a bare 404.
+	// Unknown paths answer with the documented error body, not a bare 404.
+	m.HandleFunc("/", s.handleNotFound)
 	m.HandleFunc("/api/", s.handleNotFound)
 	m.HandleFunc("/v1/", s.handleNotFound)
 }

@@ -1,0 +1,15 @@
+package server
+
+// docsRoutes registers the API contract and its reference page, both
+// public: GET /api/v1/openapi.json (openapi/openapi.json, embedded) and
+// GET /docs (rendered from it).
+func (s *Server) docsRoutes() {
+	a, err := newAPIDocs()
+	if err != nil {
+		// The document and template are embedded: a failure here is a
+		// build defect (the contract test catches it), never a runtime one.
+		panic(err)
+	}
+	s.mux.HandleFunc("GET /api/v1/openapi.json", a.handleOpenAPI)
+	s.mux.HandleFunc("GET /docs", a.handleReference)
+}
