@@ -195,8 +195,10 @@ CREATE TABLE IF NOT EXISTS events (
   data        TEXT NOT NULL,
   created_at  INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS events_user ON events (user_id, id);
-CREATE INDEX IF NOT EXISTS events_user_type ON events (user_id, type, id);
+-- Early files indexed events by (user_id, id); the log pages by rowid
+-- (events_user_seq below), so those indexes only cost writes.
+DROP INDEX IF EXISTS events_user;
+DROP INDEX IF EXISTS events_user_type;
 
 -- Webhooks (DESIGN.md §8, docs/webhooks.md). Endpoints belong to one user in
 -- one mode; a deleted endpoint takes its secrets and delivery log with it.

@@ -19,6 +19,11 @@ type PipeResult struct {
 	LagP99MS    float64 `json:"lag_p99_ms"`
 	EndToEndP50 float64 `json:"end_to_end_p50_ms"`
 	EndToEndP99 float64 `json:"end_to_end_p99_ms"`
+	// Group-commit counters over the whole run so far: SQLite transactions,
+	// the logical transactions they carried, and seconds the writer was held.
+	CommitBatches int64   `json:"commit_batches"`
+	CommitTxns    int64   `json:"commit_txns"`
+	CommitBusyS   float64 `json:"commit_busy_s"`
 }
 
 // measurePipeline waits until every confirmed payout is COMPLETED, then
@@ -42,6 +47,11 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 			return r, fmt.Errorf("pipeline: %d payouts still open after %s", open, limit)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	cs := db.CommitStats()
+	if b := cs.Batches.Load(); b > 0 {
+		r.CommitBatches, r.CommitTxns = b, cs.Transactions.Load()
+		r.CommitBusyS = float64(cs.BusyNanos.Load()) / 1e9
 	}
 	first := confirmed[0].at
 	confirmedAt := map[string]time.Time{}

@@ -61,6 +61,10 @@ func WriteTable(w io.Writer, r Result) {
 	fmt.Fprintf(tw, "POST /payments/confirm req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t\n", r.Confirm.ReqPerS, r.Confirm.P50MS, r.Confirm.P99MS, r.Confirm.P999MS, r.Confirm.Errors)
 	fmt.Fprintf(tw, "pipeline confirmed→COMPLETED payouts/s\t%.0f\t%.2f\t%.2f\t\t\t\n", r.Pipeline.PayoutsPerS, r.Pipeline.EndToEndP50, r.Pipeline.EndToEndP99)
 	fmt.Fprintf(tw, "pipeline queue lag\t\t%.2f\t%.2f\t\t\t\n", r.Pipeline.LagP50MS, r.Pipeline.LagP99MS)
+	if r.Pipeline.CommitBatches > 0 {
+		fmt.Fprintf(tw, "group commit: logical txns per SQLite commit\t%.1f\t\t\t\t\t\n", float64(r.Pipeline.CommitTxns)/float64(r.Pipeline.CommitBatches))
+		fmt.Fprintf(tw, "group commit: writer busy s (of the load phases)\t%.1f\t\t\t\t\t\n", r.Pipeline.CommitBusyS)
+	}
 	for _, rd := range r.Reads {
 		fmt.Fprintf(tw, "GET %s @ %d payments\t\t%.2f\t%.2f\t\t\t\n", rd.Path, rd.Payments, rd.P50MS, rd.P99MS)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,7 +39,18 @@ type committer struct {
 	once sync.Once
 
 	dataVersion int64
+	stats       CommitStats
 }
+
+// CommitStats counts group commits: how many SQLite transactions carried how
+// many logical ones, and how long the write connection was held for them.
+type CommitStats struct {
+	Batches, Transactions atomic.Int64
+	BusyNanos             atomic.Int64
+}
+
+// CommitStats returns the committer's counters (bench reports them).
+func (db *DB) CommitStats() *CommitStats { return &db.group.stats }
 
 func startCommitter(db *DB) *committer {
 	c := &committer{db: db, reqs: make(chan *txRequest), quit: make(chan struct{})}
@@ -95,6 +107,12 @@ func (c *committer) loop() {
 
 // run executes a batch in one SQLite transaction and reports to each caller.
 func (c *committer) run(batch []*txRequest) {
+	start := time.Now()
+	defer func() {
+		c.stats.Batches.Add(1)
+		c.stats.Transactions.Add(int64(len(batch)))
+		c.stats.BusyNanos.Add(int64(time.Since(start)))
+	}()
 	sqlTx, err := c.db.W.BeginTx(context.Background(), nil)
 	if err != nil {
 		finish(batch, fmt.Errorf("begin: %w", err))

@@ -53,12 +53,3 @@ func (tx *Tx) Emit(userID string, livemode bool, typ, resourceID string, data an
 	}
 	return nil
 }
-
-// EventFilter selects a page of a user's events, oldest first after After.
-type EventFilter struct {
-	UserID string
-	Type   string
-	After  string // an event id; only later events are listed
-	Page   int
-	Limit  int
-}

@@ -95,3 +95,12 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 	}
 	return out, total, rows.Err()
 }
+
+// EventFilter selects a page of a user's events, oldest first after After.
+type EventFilter struct {
+	UserID string
+	Type   string
+	After  string // an event id; only later events are listed
+	Page   int
+	Limit  int
+}
