@@ -46,14 +46,7 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 func checkCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var c common
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs, getenv)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	db, _, err := c.open(ctx)
+	db, err := openForCommand(ctx, "check", args, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -73,18 +66,25 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 }
 
 func migrateCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var c common
-	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs, getenv)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	db, _, err := c.open(ctx)
+	db, err := openForCommand(ctx, "migrate", args, getenv, stderr)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	fmt.Fprintf(stdout, "schema at version %d\n", store.SchemaVersion)
 	return nil
+}
+
+// openForCommand parses the common flags of a subcommand that takes no
+// others and opens the database (applying the schema, as every start does).
+func openForCommand(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer) (*store.DB, error) {
+	var c common
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c.register(fs, getenv)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	db, _, err := c.open(ctx)
+	return db, err
 }

@@ -27,11 +27,7 @@ type itr4PrefillView struct {
 // (IST); earliest and latest are their settlement times, null when none.
 func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()
-	fy, err := s.fyParam(c.r)
-	if err != nil {
-		return err
-	}
-	l, t, err := s.yearLiability(ctx, c.p.UserID, fy)
+	fy, l, t, err := s.requestedYear(c)
 	if err != nil {
 		return err
 	}
@@ -64,11 +60,7 @@ func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
 	}
 	ctx := c.r.Context()
-	fy, err := s.fyParam(c.r)
-	if err != nil {
-		return err
-	}
-	l, t, err := s.yearLiability(ctx, c.p.UserID, fy)
+	fy, l, t, err := s.requestedYear(c)
 	if err != nil {
 		return err
 	}

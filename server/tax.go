@@ -110,6 +110,17 @@ type liabilityView struct {
 
 // yearLiability computes the indicative 44ADA liability of a financial year
 // from the user's reconciled receipts.
+// requestedYear is the ?fy= year of the request (default current) with its
+// liability and totals: the prologue of every figure endpoint.
+func (s *Server) requestedYear(c *call) (india.FY, india.Liability, store.TaxTotals, error) {
+	fy, err := s.fyParam(c.r)
+	if err != nil {
+		return fy, india.Liability{}, store.TaxTotals{}, err
+	}
+	l, t, err := s.yearLiability(c.r.Context(), c.p.UserID, fy)
+	return fy, l, t, err
+}
+
 func (s *Server) yearLiability(ctx context.Context, userID string, fy india.FY) (india.Liability, store.TaxTotals, error) {
 	t, err := s.taxTotals(ctx, userID, fy.Start(), fy.End(), store.LUTWindow{})
 	if err != nil {
@@ -121,11 +132,7 @@ func (s *Server) yearLiability(ctx context.Context, userID string, fy india.FY) 
 
 func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()
-	fy, err := s.fyParam(c.r)
-	if err != nil {
-		return err
-	}
-	l, t, err := s.yearLiability(ctx, c.p.UserID, fy)
+	fy, l, t, err := s.requestedYear(c)
 	if err != nil {
 		return err
 	}
