@@ -30,7 +30,7 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 		}
 		switch p.Status {
 		case store.StatusComplianceCheck:
-			err = pl.comply(ctx, p.ID)
+			err = pl.comply(ctx, p)
 		case store.StatusProcessing:
 			_, err = pl.submit(ctx, p)
 		case store.StatusSubmitted:
@@ -38,11 +38,14 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 		case store.StatusUnknown:
 			err = pl.resolveUnknown(ctx, p)
 		case store.StatusConfirmed:
-			err = pl.complete(ctx, p.ID)
+			err = pl.complete(ctx, p)
 		default:
 			return nil // at rest
 		}
-		if err != nil {
+		// Steps act on the state read at the top of the loop; if another run
+		// moved the payout meanwhile, Transition refused and nothing was
+		// written, so read it again and carry on from where it is now.
+		if err != nil && store.ErrorCode(err) != store.ErrInvalidState {
 			return err
 		}
 	}

@@ -8,12 +8,8 @@ import (
 )
 
 // comply moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
-func (pl *Pipeline) comply(ctx context.Context, id string) error {
+func (pl *Pipeline) comply(ctx context.Context, p store.Payment) error {
 	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		p, err := tx.LoadPayment(id)
-		if err != nil || p.Status != store.StatusComplianceCheck {
-			return ignoreNotFound(err)
-		}
 		to, reason := pl.decide(p)
 		switch to {
 		case store.StatusFailed:

@@ -10,12 +10,8 @@ import (
 // generates its FIRA, refreshes the tax figures when it reconciled, and
 // completes it — all in one transaction, so the figures can never miss a
 // reconciliation that committed.
-func (pl *Pipeline) complete(ctx context.Context, id string) error {
+func (pl *Pipeline) complete(ctx context.Context, p store.Payment) error {
 	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		p, err := tx.LoadPayment(id)
-		if err != nil || p.Status != store.StatusConfirmed {
-			return ignoreNotFound(err)
-		}
 		r, err := tx.Reconcile(p)
 		if err != nil {
 			return err

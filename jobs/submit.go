@@ -31,13 +31,10 @@ func (pl *Pipeline) submit(ctx context.Context, p store.Payment) (store.Payment,
 	if err != nil && !transient {
 		return p, err // unexpected: let River retry the job
 	}
+	// No reload inside the transaction: Transition only moves a row still in
+	// p.Status, so a payout moved meanwhile fails the step with
+	// ERR_INVALID_STATE and the advance loop rereads it.
 	txErr := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		cur, err := tx.LoadPayment(p.ID)
-		if err != nil || cur.Status != store.StatusProcessing {
-			p = cur
-			return err
-		}
-		p = cur
 		if transient {
 			return tx.Transition(&p, store.StatusPending, nil)
 		}
@@ -53,11 +50,7 @@ func (pl *Pipeline) poll(ctx context.Context, p store.Payment) error {
 		return err
 	}
 	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		cur, err := tx.LoadPayment(p.ID)
-		if err != nil || cur.Status != p.Status {
-			return err
-		}
-		return pl.apply(tx, &cur, out)
+		return pl.apply(tx, &p, out)
 	}, store.WithActor("system:settlement", ""))
 }
 

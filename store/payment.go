@@ -202,10 +202,8 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	if n, _ := res.RowsAffected(); n != 1 {
 		return Errorf(ErrInvalidState, "payment %s is no longer %s", p.ID, from)
 	}
-	if err := tx.countPayment(p.UserID, from, -1); err != nil {
-		return err
-	}
-	if err := tx.countPayment(p.UserID, to, 1); err != nil {
+	if _, err := tx.ExecContext(tx.ctx, `INSERT INTO payment_counts (user_id, status, n) VALUES (?, ?, -1), (?, ?, 1)
+		ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, p.UserID, from, p.UserID, to); err != nil {
 		return err
 	}
 	changes := map[string]any{"from": from, "to": to}
