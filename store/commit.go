@@ -156,7 +156,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		r.err = err
 		return nil
 	}
-	if _, err := sqlTx.Exec("SAVEPOINT grp"); err != nil {
+	if _, err := c.exec(sqlTx, "SAVEPOINT grp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
@@ -168,14 +168,23 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 	r.tx, r.err = tx, protect(tx, r.fn)
 	if r.err != nil {
 		c.db.head = head // its audit rows are rolled back with it
-		if _, err := sqlTx.Exec("ROLLBACK TO grp"); err != nil {
+		if _, err := c.exec(sqlTx, "ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}
 	}
-	if _, err := sqlTx.Exec("RELEASE grp"); err != nil {
+	if _, err := c.exec(sqlTx, "RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)
 	}
 	return nil
+}
+
+// exec runs one of the committer's own statements through the statement
+// cache: two savepoint statements per transaction were being parsed anew.
+func (c *committer) exec(sqlTx *sql.Tx, query string) (sql.Result, error) {
+	if s := c.db.stmts.get(query); s != nil {
+		return sqlTx.Stmt(s).Exec()
+	}
+	return sqlTx.Exec(query)
 }
 
 // protect turns a panic in fn into an error for its caller alone; the
