@@ -33,6 +33,7 @@ type DB struct {
 	eventHook EventHook
 	group     *committer
 	stmts     stmtCache
+	rstmts    readStmts
 	head      auditHead
 }
 
@@ -108,6 +109,7 @@ func (db *DB) SetInserter(i Inserter) { db.jobs = i }
 func (db *DB) Close() error {
 	db.group.stop()
 	db.stmts.close()
+	db.rstmts.m.Range(func(_, s any) bool { s.(*sql.Stmt).Close(); return true })
 	return errors.Join(db.R.Close(), db.W.Close())
 }
 

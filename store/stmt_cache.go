@@ -104,3 +104,31 @@ func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *s
 	}
 	return tx.Tx.QueryRowContext(ctx, query, args...)
 }
+
+// readStmts caches statements prepared on the read pool; database/sql
+// prepares each lazily on every pooled connection and keeps it there, so hot
+// reads (auth, idempotency, the pipeline's state reads) skip the SQL parser.
+type readStmts struct{ m sync.Map } // query → *sql.Stmt
+
+func (db *DB) readStmt(ctx context.Context, query string) *sql.Stmt {
+	if s, ok := db.rstmts.m.Load(query); ok {
+		return s.(*sql.Stmt)
+	}
+	s, err := db.R.PrepareContext(ctx, query)
+	if err != nil {
+		return nil // the plain path reports the error
+	}
+	if prev, loaded := db.rstmts.m.LoadOrStore(query, s); loaded {
+		s.Close()
+		return prev.(*sql.Stmt)
+	}
+	return s
+}
+
+// readRow runs a one-row query on the read pool through the cache.
+func (db *DB) readRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if s := db.readStmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return db.R.QueryRowContext(ctx, query, args...)
+}
