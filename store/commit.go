@@ -123,6 +123,7 @@ func (c *committer) run(batch []*txRequest) {
 	var version int64
 	if err := sqlTx.QueryRow("PRAGMA data_version").Scan(&version); err != nil || version != c.dataVersion {
 		c.db.head.ok = false
+		c.db.hooks.forget()
 		c.dataVersion = version
 	}
 	for _, r := range batch {
@@ -160,7 +161,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", cache: &c.db.stmts, head: &c.db.head}
+		eventHook: c.db.eventHook, Actor: "system", cache: &c.db.stmts, head: &c.db.head, hooks: &c.db.hooks}
 	for _, o := range r.opts {
 		o(tx)
 	}

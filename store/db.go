@@ -35,6 +35,7 @@ type DB struct {
 	stmts     stmtCache
 	rstmts    readStmts
 	head      auditHead
+	hooks     hookCache
 }
 
 // pragmas are applied on every connection. synchronous=FULL makes each commit
@@ -123,6 +124,7 @@ type Tx struct {
 	eventHook EventHook
 	cache     *stmtCache
 	head      *auditHead
+	hooks     *hookCache
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string

@@ -82,6 +82,7 @@ func (tx *Tx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (Webhook
 	}
 	ep.ID, ep.Status = NewID("whe"), WebhookEnabled
 	ep.CreatedAt, ep.UpdatedAt = tx.now, tx.now
+	tx.hooks.forget()
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO webhook_endpoints
 		(id, user_id, livemode, url, description, event_types, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
 		ep.ID, ep.UserID, ep.Livemode, ep.URL, ep.Description, strings.Join(ep.EventTypes, " "), ep.Status, ms(tx.now), ms(tx.now))
@@ -158,6 +159,7 @@ func (tx *Tx) EnableWebhookEndpoint(userID, id string) (WebhookEndpoint, error) 
 	if err != nil || ep.Status == WebhookEnabled {
 		return ep, err
 	}
+	tx.hooks.forget()
 	if _, err := tx.ExecContext(tx.ctx, `UPDATE webhook_endpoints SET status = ?, disabled_reason = '', disabled_at = NULL,
 		updated_at = ? WHERE id = ?`, WebhookEnabled, ms(tx.now), id); err != nil {
 		return ep, err
@@ -191,9 +193,20 @@ func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) err
 // WebhookTargets lists the enabled endpoints that subscribe to ev: the
 // deliveries the event hook enqueues.
 func (tx *Tx) WebhookTargets(ev Event) ([]string, error) {
+	key := hookKey{ev.UserID, ev.Livemode}
+	if tx.hooks != nil && tx.hooks.none[key] {
+		return nil, nil
+	}
+	seen := false // any row, or an error: then "none" is not known
+	defer func() {
+		if !seen && tx.hooks != nil {
+			tx.hooks.remember(key)
+		}
+	}()
 	rows, err := tx.QueryContext(tx.ctx, `SELECT id, event_types FROM webhook_endpoints
 		WHERE user_id = ? AND livemode = ? AND status = ?`, ev.UserID, ev.Livemode, WebhookEnabled)
 	if err != nil {
+		seen = true
 		return nil, err
 	}
 	defer rows.Close()
@@ -202,8 +215,10 @@ func (tx *Tx) WebhookTargets(ev Event) ([]string, error) {
 		var ep WebhookEndpoint
 		var types string
 		if err := rows.Scan(&ep.ID, &types); err != nil {
+			seen = true
 			return nil, err
 		}
+		seen = true
 		if ep.EventTypes = strings.Fields(types); ep.Wants(ev.Type) {
 			out = append(out, ep.ID)
 		}
