@@ -7,9 +7,6 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// Hook runs inside the transaction of a pipeline step.
-type Hook func(tx *store.Tx, p *store.Payment) error
-
 // Pipeline is what every payout worker shares.
 type Pipeline struct {
 	DB    *store.DB
@@ -29,12 +26,6 @@ type Pipeline struct {
 	ReviewThresholdINR int64
 	// BlockedCountries fail compliance outright.
 	BlockedCountries map[string]bool
-
-	// OnSettle runs in the CONFIRMED transaction after the ledger posting;
-	// OnComplete runs in the COMPLETED transaction after reconciliation
-	// (FIRA, tax refresh).
-	OnSettle   []Hook
-	OnComplete []Hook
 }
 
 // DefaultBlockedCountries are refused by compliance (DESIGN.md §6).

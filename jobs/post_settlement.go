@@ -28,11 +28,6 @@ func (pl *Pipeline) complete(ctx context.Context, p store.Payment) error {
 				return err
 			}
 		}
-		for _, h := range pl.OnComplete {
-			if err := h(tx, &p); err != nil {
-				return err
-			}
-		}
 		return tx.Transition(&p, store.StatusCompleted, nil)
 	}, store.WithActor("system:post_settlement", ""))
 }

@@ -21,5 +21,3 @@ func (pl *Pipeline) settlementValue(p *store.Payment, out Outcome) (int64, strin
 	}
 	return v, out.Rate.String(), nil
 }
-
-var _ = store.StatusConfirmed

@@ -77,13 +77,5 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.PostSettlement(*p); err != nil {
-		return err
-	}
-	for _, h := range pl.OnSettle {
-		if err := h(tx, p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tx.PostSettlement(*p)
 }

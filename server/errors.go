@@ -14,7 +14,6 @@ const (
 	errBodyTooLarge    = "ERR_BODY_TOO_LARGE"
 	errUnsupportedType = "ERR_UNSUPPORTED_MEDIA_TYPE"
 	errInternal        = "ERR_INTERNAL"
-	errMethod          = "ERR_METHOD_NOT_ALLOWED"
 )
 
 // statusOf is the single mapping from application error code to HTTP status.
@@ -29,8 +28,6 @@ func statusOf(code string) int {
 		return http.StatusForbidden
 	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrProfileNotFound, store.ErrFIRANotFound:
 		return http.StatusNotFound
-	case errMethod:
-		return http.StatusMethodNotAllowed
 	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning:
 		return http.StatusConflict
 	case errBodyTooLarge:

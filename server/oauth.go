@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/payoutd/payoutd/store"
 )
 
 // handleOAuthToken is the RFC 6749 client-credentials exchange: an API key
@@ -74,5 +72,3 @@ func (s *Server) handleJWKS(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	writeRaw(w, http.StatusOK, append(b, '\n'))
 }
-
-var _ = store.ErrUnauthorized

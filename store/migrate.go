@@ -56,13 +56,3 @@ func (db *DB) migrate(ctx context.Context, schema string) error {
 	}
 	return nil
 }
-
-// hasColumn reports whether table has column; migration steps use it to stay
-// idempotent.
-func hasColumn(ctx context.Context, tx *Tx, table, column string) (bool, error) {
-	var n int
-	err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, column).Scan(&n)
-	return n > 0, err
-}
-
-var _ = hasColumn

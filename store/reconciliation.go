@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 )
 
@@ -139,5 +138,3 @@ func (tx *Tx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, 
 	}
 	return r, tx.Emit(userID, r.Livemode, "reconciliation.resolved", paymentID, map[string]any{"paymentId": paymentID, "resolvedBy": "manual"})
 }
-
-var _ = errors.Is
