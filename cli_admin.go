@@ -35,7 +35,7 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	var p store.Payment
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		p, err = jobs.Review(tx, id, decision == "approve", *reason)
+		p, err = jobs.Review(tx, "", id, decision == "approve", *reason)
 		return err
 	}, store.WithActor("cli:review", ""))
 	if err != nil {

@@ -24,9 +24,16 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 }
 
 // Review resolves a MANUAL_REVIEW payout: approve sends it on to
-// submission, reject fails it and releases its funds.
-func Review(tx *store.Tx, id string, approve bool, reason string) (store.Payment, error) {
-	p, err := tx.LoadPayment(id)
+// submission, reject fails it and releases its funds. userID limits it to
+// that user's payment (the sandbox endpoint); "" is any owner (the CLI).
+func Review(tx *store.Tx, userID, id string, approve bool, reason string) (store.Payment, error) {
+	var p store.Payment
+	var err error
+	if userID == "" {
+		p, err = tx.LoadPayment(id)
+	} else {
+		p, err = tx.FindPayment(userID, id)
+	}
 	if err != nil {
 		return p, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -215,7 +216,8 @@ func (s *Server) handleReconciliationResolve(w http.ResponseWriter, c *call) err
 		if r, err = tx.ResolveReconciliation(c.p.UserID, c.r.PathValue("paymentId"), q.InvoiceRef, q.Note, q.MarkAsException); err != nil {
 			return err
 		}
-		return s.afterReconciled(tx, c.p.UserID)
+		// Every reconciliation refreshes the tax figures, in its transaction.
+		return jobs.EnqueueTaxRefresh(tx, c.p.UserID)
 	}, c.txOpts())
 	if err != nil {
 		return err

@@ -42,11 +42,8 @@ func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	var p store.Payment
-	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
-		if _, err := tx.FindPayment(c.p.UserID, c.r.PathValue("id")); err != nil {
-			return err
-		}
-		p, err = jobs.Review(tx, c.r.PathValue("id"), q.Decision == "approve", q.Reason)
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		p, err = jobs.Review(tx, c.p.UserID, c.r.PathValue("id"), q.Decision == "approve", q.Reason)
 		return err
 	}, c.txOpts())
 	if err != nil {

@@ -7,8 +7,6 @@ type ConfirmInput struct {
 	Amount             int64
 	Currency           string
 	VaultID            string
-	// KYCApproved is checked for cross-border payouts.
-	KYCApproved bool
 	// Sealer opens the vault's signing key: a key that no longer opens
 	// (master key replaced) cannot sign, so the vault cannot pay.
 	Sealer *Sealer
@@ -37,8 +35,15 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 	if len(mismatch) > 0 {
 		return Payment{}, &Error{Code: ErrConfirmMismatch, Message: "confirmation does not match the initiated payment", Fields: mismatch}
 	}
-	if p.CrossBorder() && !in.KYCApproved {
-		return Payment{}, Errorf(ErrKYCRequired, "cross-border payouts require KYC status APPROVED")
+	if p.CrossBorder() {
+		// Only cross-border payouts need KYC, so only they pay for the read.
+		k, err := tx.KYCStatus(userID)
+		if err != nil {
+			return Payment{}, err
+		}
+		if k.Status != KYCApproved {
+			return Payment{}, Errorf(ErrKYCRequired, "cross-border payouts require KYC status APPROVED")
+		}
 	}
 	v, err := tx.FindVault(userID, in.VaultID)
 	if err != nil {
