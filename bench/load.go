@@ -121,11 +121,11 @@ type initiated struct {
 	amount string
 }
 
-// loadInitiate runs initiate from `conc` clients for d.
-func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration) ([]initiated, LoadResult) {
+// load runs step from conc clients until d has passed or step reports it
+// has no more work; step gets a sequence number and returns the request's
+// outcome. It returns the latencies as one LoadResult.
+func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time.Duration)) LoadResult {
 	var rec recorder
-	var mu sync.Mutex
-	var out []initiated
 	var seq atomic.Int64
 	deadline := time.Now().Add(d)
 	start := time.Now()
@@ -135,26 +135,39 @@ func loadInitiate(ctx context.Context, c *http.Client, base string, users []benc
 		go func() {
 			defer wg.Done()
 			for time.Now().Before(deadline) {
-				n := seq.Add(1)
-				u := users[int(n)%len(users)]
-				amount := fmt.Sprintf("%d.%02d", 1+n%50, []int{0, 10, 20, 50}[n%4]) // no sandbox trigger
-				body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(n) + `","counterpartyCountry":"US","purposeCode":"P0802"}`)
-				t0 := time.Now()
-				status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body)
-				ok := err == nil && status == http.StatusCreated
-				rec.add(time.Since(t0), ok)
-				if ok {
-					var p struct{ ID string }
-					json.Unmarshal(b, &p)
-					mu.Lock()
-					out = append(out, initiated{user: u, id: p.ID, amount: amount})
-					mu.Unlock()
+				ran, ok, took := step(seq.Add(1) - 1)
+				if !ran {
+					return
 				}
+				rec.add(took, ok)
 			}
 		}()
 	}
 	wg.Wait()
-	return out, rec.result(time.Since(start))
+	return rec.result(time.Since(start))
+}
+
+// loadInitiate runs initiate from `conc` clients for d.
+func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration) ([]initiated, LoadResult) {
+	var mu sync.Mutex
+	var out []initiated
+	res := load(conc, d, func(n int64) (bool, bool, time.Duration) {
+		u := users[int(n)%len(users)]
+		amount := fmt.Sprintf("%d.%02d", 1+n%50, []int{0, 10, 20, 50}[n%4]) // no sandbox trigger
+		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(n) + `","counterpartyCountry":"US","purposeCode":"P0802"}`)
+		t0 := time.Now()
+		status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body)
+		took, ok := time.Since(t0), err == nil && status == http.StatusCreated
+		if ok {
+			var p struct{ ID string }
+			json.Unmarshal(b, &p)
+			mu.Lock()
+			out = append(out, initiated{user: u, id: p.ID, amount: amount})
+			mu.Unlock()
+		}
+		return true, ok, took
+	})
+	return out, res
 }
 
 // confirmedPayout is a payout the confirm phase moved to COMPLIANCE_CHECK.
@@ -165,36 +178,23 @@ type confirmedPayout struct {
 
 // loadConfirm confirms initiated payouts from `conc` clients for at most d.
 func loadConfirm(ctx context.Context, c *http.Client, base string, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
-	var rec recorder
 	var mu sync.Mutex
 	var out []confirmedPayout
-	var next atomic.Int64
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for w := 0; w < conc; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for time.Now().Before(deadline) {
-				i := int(next.Add(1)) - 1
-				if i >= len(ids) {
-					return
-				}
-				p := ids[i]
-				body := []byte(`{"id":"` + p.id + `","destinationAddress":"` + address + `","amount":"` + p.amount + `","currency":"USD","vaultId":"` + p.user.vault + `"}`)
-				t0 := time.Now()
-				status, _, err := postJSON(ctx, c, base+"/api/v1/payments/confirm", p.user.key, body)
-				ok := err == nil && status == http.StatusCreated
-				rec.add(time.Since(t0), ok)
-				if ok {
-					mu.Lock()
-					out = append(out, confirmedPayout{id: p.id, at: t0})
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return out, rec.result(time.Since(start))
+	res := load(conc, d, func(n int64) (bool, bool, time.Duration) {
+		if n >= int64(len(ids)) {
+			return false, false, 0
+		}
+		p := ids[n]
+		body := []byte(`{"id":"` + p.id + `","destinationAddress":"` + address + `","amount":"` + p.amount + `","currency":"USD","vaultId":"` + p.user.vault + `"}`)
+		t0 := time.Now()
+		status, _, err := postJSON(ctx, c, base+"/api/v1/payments/confirm", p.user.key, body)
+		took, ok := time.Since(t0), err == nil && status == http.StatusCreated
+		if ok {
+			mu.Lock()
+			out = append(out, confirmedPayout{id: p.id, at: t0})
+			mu.Unlock()
+		}
+		return true, ok, took
+	})
+	return out, res
 }
