@@ -8,7 +8,8 @@ import (
 )
 
 // StorageResult is the physical limit of the database file with the
-// server's own pragmas (WAL, synchronous=FULL).
+// server's own pragmas and commit path: WAL, and each commit durable (its
+// WAL fsync done) before it returns.
 type StorageResult struct {
 	CommitsPerS float64 `json:"commits_per_s"`
 	RowsPerS    float64 `json:"rows_per_s"`
@@ -28,7 +29,11 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 	// that commits once per request.
 	n, start := 0, time.Now()
 	for time.Since(start) < d/2 {
-		if _, err := db.W.ExecContext(ctx, "INSERT INTO bench_rows (payload) VALUES ('pay_0123456789abcdefghjkmnpqrs')"); err != nil {
+		err := db.WithTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, "INSERT INTO bench_rows (payload) VALUES ('pay_0123456789abcdefghjkmnpqrs')")
+			return err
+		})
+		if err != nil {
 			return r, err
 		}
 		n++
@@ -37,23 +42,15 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 	// Batched: 1,000 rows per transaction.
 	rows, start := 0, time.Now()
 	for time.Since(start) < d/2 {
-		tx, err := db.W.BeginTx(ctx, nil)
-		if err != nil {
-			return r, err
-		}
-		stmt, err := tx.PrepareContext(ctx, "INSERT INTO bench_rows (payload) VALUES (?)")
-		if err != nil {
-			tx.Rollback()
-			return r, err
-		}
-		for i := 0; i < 1000; i++ {
-			if _, err := stmt.ExecContext(ctx, "pay_0123456789abcdefghjkmnpqrs"); err != nil {
-				tx.Rollback()
-				return r, err
+		err := db.WithTx(ctx, func(tx *store.Tx) error {
+			for i := 0; i < 1000; i++ {
+				if _, err := tx.ExecContext(ctx, "INSERT INTO bench_rows (payload) VALUES (?)", "pay_0123456789abcdefghjkmnpqrs"); err != nil {
+					return err
+				}
 			}
-		}
-		stmt.Close()
-		if err := tx.Commit(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return r, err
 		}
 		rows += 1000

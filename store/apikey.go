@@ -100,13 +100,13 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 // FindAPIKeyBySecret looks up a presented secret. Inactive keys are returned
 // too; the caller decides with Active.
 func (db *DB) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, error) {
-	k, err := scanAPIKey(db.readRow(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", HashSecret(secret)))
+	k, err := scanAPIKey(db.R.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", HashSecret(secret)))
 	return k, notFound(err, ErrUnauthorized, "api key")
 }
 
 // FindAPIKey looks a key up by id.
 func (db *DB) FindAPIKey(ctx context.Context, id string) (APIKey, error) {
-	k, err := scanAPIKey(db.readRow(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
+	k, err := scanAPIKey(db.R.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
 	return k, notFound(err, ErrNotFound, "api key")
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,9 @@ type committer struct {
 
 	dataVersion int64
 	stats       CommitStats
+
+	synced chan []*txRequest // committed batches waiting for the WAL fsync
+	wal    *os.File          // the syncer's handle on the WAL file
 }
 
 // CommitStats counts group commits: how many SQLite transactions carried how
@@ -53,15 +57,20 @@ type CommitStats struct {
 func (db *DB) CommitStats() *CommitStats { return &db.group.stats }
 
 func startCommitter(db *DB) *committer {
-	c := &committer{db: db, reqs: make(chan *txRequest), quit: make(chan struct{})}
-	c.wg.Add(1)
+	c := &committer{db: db, reqs: make(chan *txRequest), quit: make(chan struct{}),
+		synced: make(chan []*txRequest, syncBacklog)}
+	c.wg.Add(2)
 	go c.loop()
+	go c.syncLoop()
 	return c
 }
 
 func (c *committer) stop() {
 	c.once.Do(func() { close(c.quit) })
 	c.wg.Wait()
+	if c.wal != nil {
+		c.wal.Close()
+	}
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.
@@ -83,6 +92,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 
 func (c *committer) loop() {
 	defer c.wg.Done()
+	defer close(c.synced)
 	for {
 		var first *txRequest
 		select {
@@ -101,7 +111,6 @@ func (c *committer) loop() {
 			}
 		}
 		c.run(batch)
-		c.db.stmts.prepareWanted(context.Background(), c.db.W)
 	}
 }
 
@@ -140,14 +149,7 @@ func (c *committer) run(batch []*txRequest) {
 		finish(batch, fmt.Errorf("commit: %w", err))
 		return
 	}
-	for _, r := range batch {
-		if r.err == nil {
-			for _, f := range r.tx.after {
-				f()
-			}
-		}
-		r.done <- r.err
-	}
+	c.synced <- batch
 }
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its
@@ -157,11 +159,11 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		r.err = err
 		return nil
 	}
-	if _, err := c.exec(sqlTx, "SAVEPOINT grp"); err != nil {
+	if _, err := sqlTx.Exec("SAVEPOINT grp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", cache: &c.db.stmts, head: &c.db.head, hooks: &c.db.hooks}
+		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks}
 	for _, o := range r.opts {
 		o(tx)
 	}
@@ -169,23 +171,14 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 	r.tx, r.err = tx, protect(tx, r.fn)
 	if r.err != nil {
 		c.db.head = head // its audit rows are rolled back with it
-		if _, err := c.exec(sqlTx, "ROLLBACK TO grp"); err != nil {
+		if _, err := sqlTx.Exec("ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}
 	}
-	if _, err := c.exec(sqlTx, "RELEASE grp"); err != nil {
+	if _, err := sqlTx.Exec("RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)
 	}
 	return nil
-}
-
-// exec runs one of the committer's own statements through the statement
-// cache: two savepoint statements per transaction were being parsed anew.
-func (c *committer) exec(sqlTx *sql.Tx, query string) (sql.Result, error) {
-	if s := c.db.stmts.get(query); s != nil {
-		return sqlTx.Stmt(s).Exec()
-	}
-	return sqlTx.Exec(query)
 }
 
 // protect turns a panic in fn into an error for its caller alone; the

@@ -80,3 +80,24 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsyncedCommitIsNotAcknowledged: a batch is answered only after the
+// WAL fsync that makes it durable; when that fsync fails the caller hears
+// the failure instead of success.
+func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
+	db, _ := openTestDB(t)
+	ctx := context.Background()
+	write := func() error {
+		return db.WithTx(ctx, func(tx *Tx) error { return tx.Audit("u", false, "test.sync", "test", "r", nil) })
+	}
+	if err := write(); err != nil {
+		t.Fatal(err)
+	}
+	// The syncer's WAL handle is closed under it: its next fsync fails.
+	if err := db.group.wal.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(); err == nil {
+		t.Fatal("a write whose WAL fsync failed was acknowledged")
+	}
+}

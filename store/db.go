@@ -12,7 +12,7 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
 )
 
 // Inserter enqueues a River job inside a store transaction, so a job exists
@@ -32,20 +32,17 @@ type DB struct {
 	jobs      Inserter
 	eventHook EventHook
 	group     *committer
-	stmts     stmtCache
-	rstmts    readStmts
 	head      auditHead
 	hooks     hookCache
 }
 
-// pragmas are applied on every connection. synchronous=FULL makes each commit
-// durable across power loss, not just a process crash: an acknowledged payment
-// must never disappear.
+// pragmas are applied on every connection. Durability across power loss
+// (an acknowledged payment must never disappear) comes from the committer's
+// own WAL fsync before it answers, see store/wal_sync.go.
 var pragmas = []string{
 	"busy_timeout(10000)",
 	"journal_mode(WAL)",
 	"foreign_keys(1)",
-	"synchronous(FULL)",
 	"temp_store(MEMORY)",
 }
 
@@ -62,7 +59,10 @@ func dsn(path string, readOnly bool) string {
 		q.Add("_pragma", "query_only(1)")
 		q.Add("_pragma", "cache_size(-6144)")
 	} else {
+		// NORMAL: the committer fsyncs the WAL itself before it
+		// acknowledges a batch (store/wal_sync.go), off the connection.
 		q.Set("_txlock", "immediate")
+		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", "cache_size(-32768)")
 	}
 	return "file:" + path + "?" + q.Encode()
@@ -70,10 +70,7 @@ func dsn(path string, readOnly bool) string {
 
 // Open opens (creating if needed) the database file and applies the schema.
 func Open(ctx context.Context, path, schema string) (*DB, error) {
-	w, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
+	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: &sqlite.Driver{}})
 	// One writer: SQLite serialises writes anyway, and a second writer
 	// connection only turns waiting into SQLITE_BUSY errors.
 	w.SetMaxOpenConns(1)
@@ -90,11 +87,7 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		w.Close()
-		return nil, err
-	}
+	r := sql.OpenDB(&connector{dsn: dsn(path, true), drv: &sqlite.Driver{}})
 	// Busy readers starve the single writer, so the read pool stays small.
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
@@ -109,8 +102,6 @@ func (db *DB) SetInserter(i Inserter) { db.jobs = i }
 // Close stops the committer and closes both pools.
 func (db *DB) Close() error {
 	db.group.stop()
-	db.stmts.close()
-	db.rstmts.m.Range(func(_, s any) bool { s.(*sql.Stmt).Close(); return true })
 	return errors.Join(db.R.Close(), db.W.Close())
 }
 
@@ -122,7 +113,6 @@ type Tx struct {
 	now       time.Time
 	jobs      Inserter
 	eventHook EventHook
-	cache     *stmtCache
 	head      *auditHead
 	hooks     *hookCache
 	// Actor and RequestID label the audit rows this transaction writes.

@@ -98,7 +98,7 @@ func (tx *Tx) LoadPayment(id string) (Payment, error) {
 
 // FindPayment reads a user's payment outside a transaction.
 func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
-	p, err := scanPayment(db.readRow(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
+	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 
@@ -255,7 +255,7 @@ func PaymentEventData(p Payment) map[string]any {
 // LoadPayment reads a payment by id regardless of owner from the read pool;
 // the pipeline uses it to decide its next step outside any transaction.
 func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
-	p, err := scanPayment(db.readRow(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
+	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 

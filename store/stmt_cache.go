@@ -2,133 +2,140 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"sync"
+	"database/sql/driver"
+	"errors"
 )
 
-// Statement cache. Profiles of the payout pipeline showed a quarter of all
-// CPU in SQLite's SQL parser: database/sql re-prepares every ExecContext. The
-// write pool has exactly one connection, so a statement prepared once on it
-// can be bound to every transaction (sql.Tx.StmtContext reuses the driver
-// statement on the same connection) and the parse happens once per process.
+// Statement cache. database/sql prepares, runs and finalizes every query
+// that is not an explicit *sql.Stmt, and parsing SQL is the most expensive
+// thing modernc SQLite does for a small statement: profiles showed a quarter
+// of all CPU in sqlite3RunParser, most of it for River's own queries (its
+// SQLite driver runs plain QueryContext calls, ~0.4 ms of parse per job
+// insert and per job completion, all of it on the single write connection).
+// So every connection payoutd opens keeps each query it runs prepared, keyed
+// by its text, for the connection's lifetime: River, the committer and the
+// read pool all skip the parser after the first run of a query.
 
-// maxCachedStmts bounds the cache against dynamically built SQL.
-const maxCachedStmts = 512
+// maxCachedStmts bounds a connection's cache against dynamically built SQL;
+// beyond it queries run unprepared as before.
+const maxCachedStmts = 256
 
-type stmtCache struct {
-	mu     sync.Mutex
-	stmts  map[string]*sql.Stmt
-	wanted map[string]bool
+// connector opens modernc SQLite connections wrapped in cachingConn.
+type connector struct {
+	dsn string
+	drv driver.Driver
 }
 
-// get returns the prepared statement for query, or nil after noting that it
-// is wanted. It never prepares: inside a transaction the only connection is
-// taken, and preparing through the pool would wait for itself.
-func (c *stmtCache) get(query string) *sql.Stmt {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.stmts[query]; ok {
-		return s
-	}
-	if len(c.stmts)+len(c.wanted) < maxCachedStmts {
-		if c.wanted == nil {
-			c.wanted = map[string]bool{}
-		}
-		c.wanted[query] = true
-	}
-	return nil
-}
-
-// prepareWanted prepares the statements noted since the last call; the
-// committer calls it between batches, when the connection is free.
-func (c *stmtCache) prepareWanted(ctx context.Context, db *sql.DB) {
-	c.mu.Lock()
-	wanted := c.wanted
-	c.wanted = nil
-	c.mu.Unlock()
-	for q := range wanted {
-		s, err := db.PrepareContext(ctx, q)
-		if err != nil {
-			continue // the uncached path keeps working and reports errors
-		}
-		c.mu.Lock()
-		if c.stmts == nil {
-			c.stmts = map[string]*sql.Stmt{}
-		}
-		c.stmts[q] = s
-		c.mu.Unlock()
-	}
-}
-
-func (c *stmtCache) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, s := range c.stmts {
-		s.Close()
-	}
-	c.stmts = nil
-}
-
-// stmt returns the cached statement bound to this transaction, or nil.
-func (tx *Tx) stmt(query string) *sql.Stmt {
-	if tx.cache == nil {
-		return nil
-	}
-	s := tx.cache.get(query)
-	if s == nil {
-		return nil
-	}
-	return tx.Tx.StmtContext(tx.ctx, s)
-}
-
-// ExecContext runs a statement in the transaction through the cache.
-func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if s := tx.stmt(query); s != nil {
-		return s.ExecContext(ctx, args...)
-	}
-	return tx.Tx.ExecContext(ctx, query, args...)
-}
-
-// QueryContext runs a query in the transaction through the cache.
-func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if s := tx.stmt(query); s != nil {
-		return s.QueryContext(ctx, args...)
-	}
-	return tx.Tx.QueryContext(ctx, query, args...)
-}
-
-// QueryRowContext runs a one-row query in the transaction through the cache.
-func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if s := tx.stmt(query); s != nil {
-		return s.QueryRowContext(ctx, args...)
-	}
-	return tx.Tx.QueryRowContext(ctx, query, args...)
-}
-
-// readStmts caches statements prepared on the read pool; database/sql
-// prepares each lazily on every pooled connection and keeps it there, so hot
-// reads (auth, idempotency, the pipeline's state reads) skip the SQL parser.
-type readStmts struct{ m sync.Map } // query → *sql.Stmt
-
-func (db *DB) readStmt(ctx context.Context, query string) *sql.Stmt {
-	if s, ok := db.rstmts.m.Load(query); ok {
-		return s.(*sql.Stmt)
-	}
-	s, err := db.R.PrepareContext(ctx, query)
+func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.drv.Open(c.dsn)
 	if err != nil {
-		return nil // the plain path reports the error
+		return nil, err
 	}
-	if prev, loaded := db.rstmts.m.LoadOrStore(query, s); loaded {
-		s.Close()
-		return prev.(*sql.Stmt)
-	}
-	return s
+	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}}, nil
 }
 
-// readRow runs a one-row query on the read pool through the cache.
-func (db *DB) readRow(ctx context.Context, query string, args ...any) *sql.Row {
-	if s := db.readStmt(ctx, query); s != nil {
-		return s.QueryRowContext(ctx, args...)
+func (c *connector) Driver() driver.Driver { return c.drv }
+
+type cachedStmt struct {
+	driver.Stmt
+	// busy while a Rows from it is open: SQLite steps one cursor per
+	// statement, so a second use meanwhile runs unprepared.
+	busy bool
+}
+
+// cachingConn is one SQLite connection with its statement cache.
+// database/sql never uses a driver connection from two goroutines at once,
+// so the cache needs no lock.
+type cachingConn struct {
+	driver.Conn
+	stmts map[string]*cachedStmt
+}
+
+// stmt returns the cached statement for query, preparing it on first use, or
+// nil when query must run unprepared.
+func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, error) {
+	if s, ok := c.stmts[query]; ok {
+		if s.busy {
+			return nil, nil
+		}
+		return s, nil
 	}
-	return db.R.QueryRowContext(ctx, query, args...)
+	if len(c.stmts) >= maxCachedStmts {
+		return nil, nil
+	}
+	ds, err := c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	s := &cachedStmt{Stmt: ds}
+	c.stmts[query] = s
+	return s, nil
+}
+
+func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	s, err := c.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return c.Conn.(driver.ExecerContext).ExecContext(ctx, query, args)
+	}
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+}
+
+func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	s, err := c.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return c.Conn.(driver.QueryerContext).QueryContext(ctx, query, args)
+	}
+	rows, err := s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	s.busy = true
+	return &cachedRows{Rows: rows, s: s}, nil
+}
+
+func (c *cachingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	return c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
+}
+
+func (c *cachingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	return c.Conn.(driver.ConnBeginTx).BeginTx(ctx, opts)
+}
+
+func (c *cachingConn) Ping(ctx context.Context) error {
+	return c.Conn.(driver.Pinger).Ping(ctx)
+}
+
+func (c *cachingConn) ResetSession(ctx context.Context) error {
+	return c.Conn.(driver.SessionResetter).ResetSession(ctx)
+}
+
+func (c *cachingConn) IsValid() bool { return c.Conn.(driver.Validator).IsValid() }
+
+// Close finalizes the cached statements before the connection: SQLite
+// refuses to close a connection with live statements.
+func (c *cachingConn) Close() error {
+	var errs []error
+	for q, s := range c.stmts {
+		errs = append(errs, s.Close())
+		delete(c.stmts, q)
+	}
+	return errors.Join(append(errs, c.Conn.Close())...)
+}
+
+// cachedRows frees its statement for the next use when closed.
+type cachedRows struct {
+	driver.Rows
+	s *cachedStmt
+}
+
+func (r *cachedRows) Close() error {
+	err := r.Rows.Close()
+	r.s.busy = false
+	return err
 }

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// TestStatementCacheKeepsQueriesCorrect: a cached statement reused while its
+// own rows are still open, after a schema change, and past the cache's bound
+// still answers as an unprepared query would.
+func TestStatementCacheKeepsQueriesCorrect(t *testing.T) {
+	db, _ := openTestDB(t)
+	ctx := context.Background()
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"); err != nil {
+			return err
+		}
+		for i := 1; i <= 3; i++ {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO t (id, v) VALUES (?, ?)", i, fmt.Sprint("v", i)); err != nil {
+				return err
+			}
+		}
+		// The same query again while its first rows are open: the second
+		// use must not reset the first cursor.
+		const q = "SELECT id FROM t WHERE id >= ? ORDER BY id"
+		outer, err := tx.QueryContext(ctx, q, 1)
+		if err != nil {
+			return err
+		}
+		defer outer.Close()
+		var seen []int
+		for outer.Next() {
+			var id, inner int
+			if err := outer.Scan(&id); err != nil {
+				return err
+			}
+			if err := tx.QueryRowContext(ctx, q, 3).Scan(&inner); err != nil {
+				return err
+			}
+			if inner != 3 {
+				return fmt.Errorf("inner query read %d, want 3", inner)
+			}
+			seen = append(seen, id)
+		}
+		if fmt.Sprint(seen) != "[1 2 3]" {
+			return fmt.Errorf("outer query read %v, want [1 2 3]", seen)
+		}
+		// A cached statement sees a column added after it was prepared.
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'"); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE id >= ?", 1).Scan(&n); err != nil || n != 3 {
+			return fmt.Errorf("count = %d, %v", n, err)
+		}
+		// More distinct queries than the cache holds all still run.
+		for i := 0; i < maxCachedStmts+10; i++ {
+			var got int
+			if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT %d + id FROM t WHERE id = 1", i)).Scan(&got); err != nil || got != i+1 {
+				return fmt.Errorf("query %d: got %d, %v", i, got, err)
+			}
+		}
+		// A bad query is an error, not a cached statement.
+		if _, err := tx.ExecContext(ctx, "INSERT INTO missing VALUES (1)"); err == nil {
+			return fmt.Errorf("insert into a missing table succeeded")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
