@@ -43,6 +43,7 @@ type committer struct {
 	stats       CommitStats
 
 	synced chan []*txRequest // committed batches waiting for the WAL fsync
+	ckpt   *checkpointer     // nil until Open has migrated the schema
 	wal    *os.File          // the syncer's handle on the WAL file
 }
 
@@ -68,6 +69,9 @@ func startCommitter(db *DB) *committer {
 func (c *committer) stop() {
 	c.once.Do(func() { close(c.quit) })
 	c.wg.Wait()
+	if c.ckpt != nil {
+		c.ckpt.stop()
+	}
 	if c.wal != nil {
 		c.wal.Close()
 	}
@@ -150,6 +154,9 @@ func (c *committer) run(batch []*txRequest) {
 		return
 	}
 	c.synced <- batch
+	if c.ckpt != nil {
+		c.ckpt.committed()
+	}
 }
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its

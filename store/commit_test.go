@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestGroupCommitIsolatesFailures runs many concurrent transactions, some of
@@ -99,5 +101,38 @@ func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
 	}
 	if err := write(); err == nil {
 		t.Fatal("a write whose WAL fsync failed was acknowledged")
+	}
+}
+
+// TestCheckpointsRunInTheBackground: a commit far below SQLite's automatic
+// checkpoint threshold still reaches the database file soon, copied there by
+// the background checkpointer rather than by the writer.
+func TestCheckpointsRunInTheBackground(t *testing.T) {
+	db, _ := openTestDB(t)
+	ctx := context.Background()
+	size := func() int64 {
+		fi, err := os.Stat(db.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE blobs (b BLOB)"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO blobs VALUES (zeroblob(200000))")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for size() < before+200000 {
+		if time.Now().After(deadline) {
+			t.Fatalf("database file still %d bytes (was %d): the commit was not checkpointed", size(), before)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

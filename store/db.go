@@ -92,6 +92,7 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	db.R = r
+	db.group.ckpt = startCheckpointer(path)
 	return db, nil
 }
 

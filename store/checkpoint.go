@@ -1,0 +1,71 @@
+package store
+
+import (
+	"database/sql"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+)
+
+// Background checkpoints. Left to itself SQLite checkpoints inside the
+// COMMIT that takes the WAL past 1,000 pages: that commit copies the pages
+// into the database file and fsyncs it while holding the only write
+// connection (half of all COMMIT time in the pipeline's profile). A PASSIVE
+// checkpoint on a connection of its own does the same copy without blocking
+// the writer, so this goroutine runs one soon after each commit; the
+// writer's own automatic checkpoint then finds almost nothing left to copy
+// and restarts the WAL, which keeps it small.
+
+// checkpointEvery is the least time between two background checkpoints.
+const checkpointEvery = 20 * time.Millisecond
+
+type checkpointer struct {
+	conn *sql.DB
+	kick chan struct{}
+	quit chan struct{}
+	wg   sync.WaitGroup
+}
+
+func startCheckpointer(path string) *checkpointer {
+	// query_only refuses writes from SQL but not checkpoints.
+	conn := sql.OpenDB(&connector{dsn: dsn(path, true), drv: &sqlite.Driver{}})
+	conn.SetMaxOpenConns(1)
+	cp := &checkpointer{conn: conn, kick: make(chan struct{}, 1), quit: make(chan struct{})}
+	cp.wg.Add(1)
+	go cp.loop()
+	return cp
+}
+
+// committed tells the checkpointer the WAL grew; it never blocks.
+func (cp *checkpointer) committed() {
+	select {
+	case cp.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (cp *checkpointer) loop() {
+	defer cp.wg.Done()
+	for {
+		select {
+		case <-cp.kick:
+		case <-cp.quit:
+			return
+		}
+		// A failed checkpoint (the database busy or closing) leaves the work
+		// to the next one, or to the writer's automatic checkpoint.
+		_, _ = cp.conn.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+		select {
+		case <-time.After(checkpointEvery):
+		case <-cp.quit:
+			return
+		}
+	}
+}
+
+func (cp *checkpointer) stop() error {
+	close(cp.quit)
+	cp.wg.Wait()
+	return cp.conn.Close()
+}
