@@ -29,21 +29,35 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	sizes := fs.String("sizes", "10000,100000,1000000", "payments in the database for the read-path phase")
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
 	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	profilePhase := fs.String("profile-phase", "", "profile only this phase: initiate or pipeline (confirm and drain); empty profiles the whole run")
 	blockProfile := fs.String("blockprofile", "", "write a blocking profile (who waits on what) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	var phaseHook func(phase string, starts bool)
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
+		if *profilePhase == "" {
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		} else {
+			phaseHook = func(phase string, starts bool) {
+				switch {
+				case phase != *profilePhase:
+				case starts:
+					pprof.StartCPUProfile(f)
+				default:
+					pprof.StopCPUProfile()
+				}
+			}
 		}
-		defer pprof.StopCPUProfile()
 	}
 	if *blockProfile != "" {
 		runtime.SetBlockProfileRate(int(time.Millisecond / 10))
@@ -60,7 +74,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	start := func(ctx context.Context, dbPath string) (*bench.Target, error) {
 		return startInProcess(ctx, dbPath, *workers)
 	}
-	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Schema: schemaSQL, Progress: stderr}, start)
+	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Schema: schemaSQL, Progress: stderr, Phase: phaseHook}, start)
 	if err != nil {
 		return err
 	}

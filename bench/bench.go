@@ -35,6 +35,9 @@ type Options struct {
 	Sizes       []int         // database sizes for the read-path phase
 	Schema      string
 	Progress    io.Writer
+	// Phase, when set, is called as the initiate and pipeline phases start
+	// and end (the bench's -profile-phase uses it).
+	Phase func(phase string, starts bool)
 }
 
 // Result is everything one run measured.
@@ -87,15 +90,25 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		return res, err
 	}
 	say("initiate under load (%d clients, %s)…", o.Concurrency, o.Duration)
+	phase := o.Phase
+	if phase == nil {
+		phase = func(string, bool) {}
+	}
+	phase("initiate", true)
 	ids, initRes := loadInitiate(ctx, client, t.URL, users, o.Concurrency, o.Duration)
+	phase("initiate", false)
 	res.Initiate = initRes
 	say("confirm under load, pipeline running…")
+	pipeCPU := startCPU()
+	phase("pipeline", true)
 	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
 	if res.Pipeline, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {
 		return res, err
 	}
+	phase("pipeline", false)
+	res.Pipeline.CPUMSPerPayout, res.Pipeline.StealPct = pipeCPU.perOp(res.Pipeline.Payouts), pipeCPU.stealPct()
 	// The server's peak under API and pipeline load, before the read phase
 	// seeds 10^6 rows from this same process.
 	res.RSSPeak = rssPeakMB()

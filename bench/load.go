@@ -25,6 +25,10 @@ type LoadResult struct {
 	P50MS    float64 `json:"p50_ms"`
 	P99MS    float64 `json:"p99_ms"`
 	P999MS   float64 `json:"p999_ms"`
+	// CPUMSPerReq is process CPU time (server and load generator) per
+	// request; StealPct the hypervisor's share of the machine meanwhile.
+	CPUMSPerReq float64 `json:"cpu_ms_per_req"`
+	StealPct    float64 `json:"steal_pct"`
 }
 
 type benchUser struct {
@@ -127,6 +131,7 @@ type initiated struct {
 func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time.Duration)) LoadResult {
 	var rec recorder
 	var seq atomic.Int64
+	meter := startCPU()
 	deadline := time.Now().Add(d)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -144,7 +149,9 @@ func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time
 		}()
 	}
 	wg.Wait()
-	return rec.result(time.Since(start))
+	res := rec.result(time.Since(start))
+	res.CPUMSPerReq, res.StealPct = meter.perOp(res.Requests), meter.stealPct()
+	return res
 }
 
 // loadInitiate runs initiate from `conc` clients for d.

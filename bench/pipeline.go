@@ -24,6 +24,10 @@ type PipeResult struct {
 	CommitBatches int64   `json:"commit_batches"`
 	CommitTxns    int64   `json:"commit_txns"`
 	CommitBusyS   float64 `json:"commit_busy_s"`
+	// CPUMSPerPayout is process CPU time from the first confirm to the last
+	// completion per payout, its confirm request included.
+	CPUMSPerPayout float64 `json:"cpu_ms_per_payout"`
+	StealPct       float64 `json:"steal_pct"`
 }
 
 // measurePipeline waits until every confirmed payout is COMPLETED, then

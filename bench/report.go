@@ -54,12 +54,12 @@ func rssPeakMB() float64 {
 func WriteTable(w io.Writer, r Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "payoutd bench — %d CPUs (%s), %s\n\n", r.Machine.CPUs, r.Machine.CPU, r.Machine.GoVer)
-	fmt.Fprintln(tw, "measure\tvalue\tp50 ms\tp99 ms\tp99.9 ms\terrors\t")
+	fmt.Fprintln(tw, "measure\tvalue\tp50 ms\tp99 ms\tp99.9 ms\terrors\tcpu ms/op\tsteal %\t")
 	fmt.Fprintf(tw, "storage: durable 1-row commits/s\t%.0f\t\t\t\t\t\n", r.Storage.CommitsPerS)
 	fmt.Fprintf(tw, "storage: batched rows/s\t%.0f\t\t\t\t\t\n", r.Storage.RowsPerS)
-	fmt.Fprintf(tw, "POST /payments/initiate req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t\n", r.Initiate.ReqPerS, r.Initiate.P50MS, r.Initiate.P99MS, r.Initiate.P999MS, r.Initiate.Errors)
-	fmt.Fprintf(tw, "POST /payments/confirm req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t\n", r.Confirm.ReqPerS, r.Confirm.P50MS, r.Confirm.P99MS, r.Confirm.P999MS, r.Confirm.Errors)
-	fmt.Fprintf(tw, "pipeline confirmed→COMPLETED payouts/s\t%.0f\t%.2f\t%.2f\t\t\t\n", r.Pipeline.PayoutsPerS, r.Pipeline.EndToEndP50, r.Pipeline.EndToEndP99)
+	fmt.Fprintf(tw, "POST /payments/initiate req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t%.3f\t%.0f\t\n", r.Initiate.ReqPerS, r.Initiate.P50MS, r.Initiate.P99MS, r.Initiate.P999MS, r.Initiate.Errors, r.Initiate.CPUMSPerReq, r.Initiate.StealPct)
+	fmt.Fprintf(tw, "POST /payments/confirm req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t\t\t\n", r.Confirm.ReqPerS, r.Confirm.P50MS, r.Confirm.P99MS, r.Confirm.P999MS, r.Confirm.Errors)
+	fmt.Fprintf(tw, "pipeline confirmed→COMPLETED payouts/s\t%.0f\t%.2f\t%.2f\t\t\t%.3f\t%.0f\t\n", r.Pipeline.PayoutsPerS, r.Pipeline.EndToEndP50, r.Pipeline.EndToEndP99, r.Pipeline.CPUMSPerPayout, r.Pipeline.StealPct)
 	fmt.Fprintf(tw, "pipeline queue lag\t\t%.2f\t%.2f\t\t\t\n", r.Pipeline.LagP50MS, r.Pipeline.LagP99MS)
 	if r.Pipeline.CommitBatches > 0 {
 		fmt.Fprintf(tw, "group commit: logical txns per SQLite commit\t%.1f\t\t\t\t\t\n", float64(r.Pipeline.CommitTxns)/float64(r.Pipeline.CommitBatches))

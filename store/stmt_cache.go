@@ -16,6 +16,13 @@ import (
 // by its text, for the connection's lifetime: River, the committer and the
 // read pool all skip the parser after the first run of a query.
 
+// Statements run without their context's cancellation. modernc starts a
+// watcher goroutine and a progress handler for every statement whose context
+// can be cancelled, so that it can interrupt it midway; every statement here
+// is short and index-bounded, database/sql still checks the context before
+// each one, and that watcher cost more than most statements (it showed in
+// the scheduler profile of the API under load).
+
 // maxCachedStmts bounds a connection's cache against dynamically built SQL;
 // beyond it queries run unprepared as before.
 const maxCachedStmts = 256
@@ -73,6 +80,7 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, erro
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	ctx = context.WithoutCancel(ctx)
 	s, err := c.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -84,6 +92,7 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	ctx = context.WithoutCancel(ctx)
 	s, err := c.stmt(ctx, query)
 	if err != nil {
 		return nil, err
