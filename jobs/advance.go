@@ -23,11 +23,14 @@ const maxSteps = 8
 // again).
 func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) error {
 	pl := w.P
+	p, err := pl.DB.LoadPayment(ctx, job.Args.PaymentID)
+	if err != nil {
+		return ignoreNotFound(err)
+	}
+	if q, ok := pl.advanceInstant(ctx, p); ok {
+		p = q
+	}
 	for i := 0; i < maxSteps; i++ {
-		p, err := pl.DB.LoadPayment(ctx, job.Args.PaymentID)
-		if err != nil {
-			return ignoreNotFound(err)
-		}
 		switch p.Status {
 		case store.StatusComplianceCheck:
 			err = pl.comply(ctx, p)
@@ -42,11 +45,14 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 		default:
 			return nil // at rest
 		}
-		// Steps act on the state read at the top of the loop; if another run
-		// moved the payout meanwhile, Transition refused and nothing was
-		// written, so read it again and carry on from where it is now.
+		// Steps act on the state read before them; if another run moved
+		// the payout meanwhile, Transition refused and nothing was written,
+		// so read it again and carry on from where it is now.
 		if err != nil && store.ErrorCode(err) != store.ErrInvalidState {
 			return err
+		}
+		if p, err = pl.DB.LoadPayment(ctx, job.Args.PaymentID); err != nil {
+			return ignoreNotFound(err)
 		}
 	}
 	return fmt.Errorf("payment %s did not come to rest in %d steps", job.Args.PaymentID, maxSteps)

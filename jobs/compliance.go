@@ -10,15 +10,19 @@ import (
 // comply moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
 func (pl *Pipeline) comply(ctx context.Context, p store.Payment) error {
 	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		to, reason := pl.decide(p)
-		switch to {
-		case store.StatusFailed:
-			return tx.Transition(&p, to, func(n *store.Payment) { n.FailedReason = reason })
-		case store.StatusManualReview:
-			return tx.Transition(&p, to, nil)
-		}
-		return tx.Transition(&p, store.StatusProcessing, nil)
+		return pl.complyTx(tx, &p)
 	}, store.WithActor("system:compliance", ""))
+}
+
+func (pl *Pipeline) complyTx(tx *store.Tx, p *store.Payment) error {
+	to, reason := pl.decide(*p)
+	switch to {
+	case store.StatusFailed:
+		return tx.Transition(p, to, func(n *store.Payment) { n.FailedReason = reason })
+	case store.StatusManualReview:
+		return tx.Transition(p, to, nil)
+	}
+	return tx.Transition(p, store.StatusProcessing, nil)
 }
 
 // decide is the compliance rule set.

@@ -191,3 +191,42 @@ func TestStatusByTxnIDAndHealth(t *testing.T) {
 	is.Equal(h["settlement"], "UP")
 	_ = context.Background()
 }
+
+// TestSandboxStepsShareOneTransaction: on the sandbox rail every step after
+// confirm commits together, each still audited under its own actor; a
+// transient submit failure commits compliance alone and the step path
+// takes over (its backoff never runs inside a transaction).
+func TestSandboxStepsShareOneTransaction(t *testing.T) {
+	e := newEnv(t)
+	steps := func(id string) (actors []string, times map[int64]bool) {
+		rows, err := e.DB.R.Query(`SELECT actor, at FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%'
+			AND action NOT IN ('payment.initiated', 'payment.compliance_check') ORDER BY seq`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		times = map[int64]bool{}
+		for rows.Next() {
+			var actor string
+			var at int64
+			if err := rows.Scan(&actor, &at); err != nil {
+				t.Fatal(err)
+			}
+			actors, times[at] = append(actors, actor), true
+		}
+		return actors, times
+	}
+	is := is.New(t)
+
+	id := e.pay("100.00", nil)
+	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	actors, times := steps(id)
+	is.Equal(actors, []string{"system:compliance", "system:settlement", "system:settlement", "system:post_settlement"})
+	is.Equal(len(times), 1) // PROCESSING … COMPLETED written by one transaction
+
+	id = e.pay("100.42", nil)
+	e.waitStatus(id, store.StatusPending, 5*time.Second)
+	actors, times = steps(id)
+	is.Equal(actors, []string{"system:compliance", "system:settlement"})
+	is.Equal(len(times), 2) // PENDING came after the in-job retries, in its own transaction
+}
