@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +24,10 @@ import (
 // hold the write connection (and River) for long.
 const maxBatch = 256
 
+// lingerYields is how often the committer yields to let more callers join a
+// batch under load, so more transactions share one commit.
+const lingerYields = 2
+
 type txRequest struct {
 	ctx  context.Context
 	fn   func(*Tx) error
@@ -39,6 +44,7 @@ type committer struct {
 	wg   sync.WaitGroup
 	once sync.Once
 
+	lastBatch   int // size of the previous batch: linger only under load
 	dataVersion int64
 	stats       CommitStats
 
@@ -105,15 +111,20 @@ func (c *committer) loop() {
 			return
 		}
 		batch := []*txRequest{first}
-	drain:
-		for len(batch) < maxBatch {
+		for yields := 0; len(batch) < maxBatch; {
 			select {
 			case r := <-c.reqs:
 				batch = append(batch, r)
+				continue
 			default:
-				break drain
 			}
+			if yields == lingerYields || len(batch) == 1 && c.lastBatch <= 1 {
+				break
+			}
+			yields++
+			runtime.Gosched()
 		}
+		c.lastBatch = len(batch)
 		c.run(batch)
 	}
 }
