@@ -25,7 +25,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	duration := fs.Duration("duration", 10*time.Second, "length of each load phase")
 	conc := fs.Int("concurrency", 32, "concurrent HTTP clients")
-	users := fs.Int("users", 50, "bench users the load is spread over")
+	users := fs.Int("users", 1, "sandbox users the load is spread over: 1 is a freelancer's own server (payoutd's deployment), more model an integrator's sandbox full of test users")
 	sizes := fs.String("sizes", "10000,100000,1000000", "payments in the database for the read-path phase")
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
 	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
