@@ -34,40 +34,50 @@ func (pl *Pipeline) advanceInstant(ctx context.Context, p store.Payment) (store.
 	cur := p
 	err := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
 		cur = p
-		for i := 0; i < maxSteps; i++ {
-			var err error
-			switch cur.Status {
-			case store.StatusComplianceCheck:
-				tx.Actor = "system:compliance"
-				err = pl.complyTx(tx, &cur)
-			case store.StatusProcessing:
-				ref, serr := rail.Submit(ctx, cur)
-				if serr != nil {
-					return nil
-				}
-				tx.Actor = "system:settlement"
-				err = tx.Transition(&cur, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = ref })
-			case store.StatusSubmitted:
-				out, serr := rail.Status(ctx, cur)
-				if serr != nil {
-					return nil
-				}
-				tx.Actor = "system:settlement"
-				err = pl.apply(tx, &cur, out)
-			case store.StatusConfirmed:
-				tx.Actor = "system:post_settlement"
-				err = pl.completeTx(tx, &cur)
-			default:
-				return nil // at rest, or UNKNOWN: the step path snoozes
-			}
-			if err != nil {
-				return err
-			}
+		tx.HoldPaymentRow(cur)
+		if err := pl.instantSteps(ctx, tx, rail, &cur); err != nil {
+			return err
 		}
-		return nil
+		return tx.FlushPaymentRow()
 	})
 	if err != nil {
 		return p, false
 	}
 	return cur, true
+}
+
+// instantSteps runs the steps of advanceInstant on cur; it returns nil when
+// the payout must go on step by step or has come to rest.
+func (pl *Pipeline) instantSteps(ctx context.Context, tx *store.Tx, rail Settlement, cur *store.Payment) error {
+	for i := 0; i < maxSteps; i++ {
+		var err error
+		switch cur.Status {
+		case store.StatusComplianceCheck:
+			tx.Actor = "system:compliance"
+			err = pl.complyTx(tx, cur)
+		case store.StatusProcessing:
+			ref, serr := rail.Submit(ctx, *cur)
+			if serr != nil {
+				return nil
+			}
+			tx.Actor = "system:settlement"
+			err = tx.Transition(cur, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = ref })
+		case store.StatusSubmitted:
+			out, serr := rail.Status(ctx, *cur)
+			if serr != nil {
+				return nil
+			}
+			tx.Actor = "system:settlement"
+			err = pl.apply(tx, cur, out)
+		case store.StatusConfirmed:
+			tx.Actor = "system:post_settlement"
+			err = pl.completeTx(tx, cur)
+		default:
+			return nil // at rest, or UNKNOWN: the step path snoozes
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

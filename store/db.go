@@ -119,6 +119,7 @@ type Tx struct {
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
+	held      *heldPayment // see HoldPaymentRow
 	// After runs once the transaction has committed (in-memory bookkeeping
 	// only; never I/O that must not be lost).
 	after []func()

@@ -185,25 +185,7 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	if to != StatusFailed {
 		next.FailedReason = ""
 	}
-	var inr, settled any
-	if next.AmountINR != nil {
-		inr = *next.AmountINR
-	}
-	if next.SettledAt != nil {
-		settled = ms(*next.SettledAt)
-	}
-	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET status = ?, vault_id = nullif(?, ''), reserved = ?, attempt = ?,
-		failed_reason = ?, settlement_ref = ?, settlement_rate = ?, amount_inr = ?, settled_at = ?, updated_at = ?
-		WHERE id = ? AND status = ?`, to, next.VaultID, next.Reserved, next.Attempt, next.FailedReason, next.SettlementRef,
-		next.SettlementRate, inr, settled, ms(tx.now), p.ID, from)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return Errorf(ErrInvalidState, "payment %s is no longer %s", p.ID, from)
-	}
-	if _, err := tx.ExecContext(tx.ctx, `INSERT INTO payment_counts (user_id, status, n) VALUES (?, ?, -1), (?, ?, 1)
-		ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, p.UserID, from, p.UserID, to); err != nil {
+	if err := tx.storeTransition(from, next); err != nil {
 		return err
 	}
 	changes := map[string]any{"from": from, "to": to}
