@@ -30,11 +30,17 @@ type appConfig struct {
 // app is one wired payoutd: store, River client with the pipeline's
 // workers, and the HTTP handler.
 type app struct {
-	db     *store.DB
-	sealer *store.Sealer
-	river  *river.Client[*sql.Tx]
-	srv    *server.Server
+	db       *store.DB
+	sealer   *store.Sealer
+	pipeline *jobs.Pipeline
+	river    *river.Client[*sql.Tx]
+	dispatch *jobs.Dispatcher
+	srv      *server.Server
 }
+
+// dispatchWorkers is how many payouts the in-process dispatcher advances at
+// once; each waits on a group commit, so more of them make bigger batches.
+const dispatchWorkers = 32
 
 func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
 	pl := &jobs.Pipeline{
@@ -59,17 +65,35 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	if err != nil {
 		return nil, err
 	}
-	return &app{db: db, sealer: sealer, river: rc, srv: srv}, nil
+	return &app{db: db, sealer: sealer, pipeline: pl, river: rc, srv: srv}, nil
 }
 
-// start runs the background work: River's workers and the sandbox KYC reviewer.
+// start runs the background work: the payout dispatcher, River's workers
+// (and its sweep for payouts left behind) and the sandbox KYC reviewer.
 func (a *app) start(ctx context.Context) error {
+	a.dispatch = jobs.StartDispatcher(a.pipeline, dispatchWorkers)
 	if err := a.river.Start(ctx); err != nil {
+		a.dispatch.Stop()
+		return err
+	}
+	// Sweep now for payouts a killed process left mid-pipeline: River's
+	// periodic sweep only starts once this process is elected leader, which
+	// waits for the dead process's leadership to expire.
+	if _, err := a.river.Insert(ctx, jobs.SweepArgs{}, nil); err != nil {
 		return err
 	}
 	// The sandbox KYC provider reviews submitted documents in the background.
 	go a.srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
 	return nil
+}
+
+// stop ends the background work; payouts still owed a step are swept at
+// the next start.
+func (a *app) stop(ctx context.Context) error {
+	if a.dispatch != nil {
+		a.dispatch.Stop()
+	}
+	return a.river.Stop(ctx)
 }
 
 // httpServer wraps the handler with the production timeouts.

@@ -125,7 +125,7 @@ func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Tar
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)
-		a.river.Stop(sctx)
+		a.stop(sctx)
 		db.Close()
 	}}, nil
 }

@@ -116,7 +116,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer cancel()
 	err = hs.Shutdown(shutdownCtx)
 	// Jobs in flight finish; anything not done is picked up on next start.
-	err = errors.Join(err, a.river.Stop(shutdownCtx))
+	err = errors.Join(err, a.stop(shutdownCtx))
 	return err
 }
 

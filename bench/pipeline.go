@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/payoutd/payoutd/store"
@@ -101,39 +100,36 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 	return r, nil
 }
 
-// queueLag reads how long completed jobs waited between becoming runnable
-// and being picked up.
+// queueLag reads how long each confirmed payout waited before the pipeline
+// acted on it: from its confirm's audit row (COMPLIANCE_CHECK) to the
+// compliance step's (PROCESSING). It holds whichever way the payout was
+// advanced, by the in-process dispatcher or by a River job.
 func queueLag(ctx context.Context, db *store.DB) ([]time.Duration, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT scheduled_at, attempted_at FROM river_job WHERE state = 'completed' AND attempted_at IS NOT NULL")
+	rows, err := db.R.QueryContext(ctx, `SELECT resource_id, action, at FROM audit_log
+		WHERE action IN ('payment.compliance_check', 'payment.processing')`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []time.Duration
+	confirmed, processing := map[string]int64{}, map[string]int64{}
 	for rows.Next() {
-		var sched, att string
-		if err := rows.Scan(&sched, &att); err != nil {
+		var id, action string
+		var at int64
+		if err := rows.Scan(&id, &action, &at); err != nil {
 			return nil, err
 		}
-		s, err1 := parseRiverTime(sched)
-		a, err2 := parseRiverTime(att)
-		if err1 != nil || err2 != nil {
-			continue
+		if action == "payment.processing" {
+			processing[id] = at
+		} else {
+			confirmed[id] = at
 		}
-		if d := a.Sub(s); d >= 0 {
-			out = append(out, d)
+	}
+	var out []time.Duration
+	for id, c := range confirmed {
+		if p, ok := processing[id]; ok && p >= c {
+			out = append(out, time.Duration(p-c)*time.Millisecond)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out, rows.Err()
-}
-
-// parseRiverTime reads the text timestamps riversqlite stores.
-func parseRiverTime(s string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02 15:04:05"} {
-		if t, err := time.Parse(layout, strings.TrimSuffix(s, "+00:00")); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("unparsed time %q", s)
 }

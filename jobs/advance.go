@@ -58,8 +58,12 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 	return fmt.Errorf("payment %s did not come to rest in %d steps", job.Args.PaymentID, maxSteps)
 }
 
-// Enqueue queues the advance of a payout in the transaction that made it
-// ready (confirm, retry, review approve).
+// Enqueue hands a payout made ready by tx (confirm, retry, review approve)
+// to the pipeline: to this process's dispatcher once tx commits, or, where
+// none runs (the CLI), as a River job inserted in tx.
 func Enqueue(tx *store.Tx, paymentID string) error {
+	if tx.Ready(paymentID) {
+		return nil
+	}
 	return tx.Enqueue(AdvanceArgs{PaymentID: paymentID}, nil)
 }

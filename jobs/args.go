@@ -9,7 +9,10 @@ package jobs
 // One job per payout rather than one per step: every job costs River an
 // insert, a fetch and a completion on the single SQLite writer, and the
 // pipeline's throughput is bounded by that writer (docs/performance.md).
-// Only the payment id travels: workers reload current state.
+// For the same reason a server hands a newly ready payout to its in-process
+// Dispatcher first; the job is for what that cannot finish at once, for the
+// CLI, and for the sweep. Only the payment id travels: workers reload
+// current state.
 type AdvanceArgs struct {
 	PaymentID string `json:"paymentId"`
 }

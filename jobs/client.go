@@ -35,6 +35,7 @@ func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &AdvanceWorker{P: pl})
 	river.AddWorker(workers, &TaxRefreshWorker{P: pl})
+	river.AddWorker(workers, &SweepWorker{P: pl, Started: db.Now()})
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
@@ -54,6 +55,8 @@ func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql
 		Logger:                      logger,
 	}
 	if cfg.Workers > 0 {
+		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(SweepEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})}
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
 			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},

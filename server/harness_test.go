@@ -94,7 +94,9 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
+	var dispatch *jobs.Dispatcher
 	if !o.noRiver {
+		dispatch = jobs.StartDispatcher(pl, 8)
 		if err := rc.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -103,6 +105,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	t.Cleanup(func() {
 		hs.Close()
 		if !o.noRiver {
+			dispatch.Stop()
 			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			rc.Stop(stopCtx)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -229,4 +230,41 @@ func TestSandboxStepsShareOneTransaction(t *testing.T) {
 	actors, times = steps(id)
 	is.Equal(actors, []string{"system:compliance", "system:settlement"})
 	is.Equal(len(times), 2) // PENDING came after the in-job retries, in its own transaction
+}
+
+// TestSweepFindsPayoutsLeftBehind: a payout whose hand-over to the
+// dispatcher was lost (its process killed, the queue full) still sits in
+// COMPLIANCE_CHECK; the sweep queues a job for it once it has been
+// untouched long enough, and for nobody who is fresh or at rest.
+func TestSweepFindsPayoutsLeftBehind(t *testing.T) {
+	e := newEnv(t)
+	is := is.New(t)
+	ctx := context.Background()
+	id := e.initiate("100.00", nil)
+	// Confirm as the API does, but drop the hand-over.
+	err := e.DB.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
+		return err
+	})
+	is.NoErr(err)
+	fresh := e.initiate("101.00", nil)
+	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: fresh, DestinationAddress: testAddress,
+			Amount: 10100, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
+		return err
+	})
+	is.NoErr(err)
+	// The first was last touched a minute ago; the second just now.
+	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE payments SET updated_at = updated_at - 60000 WHERE id = ?", id)
+		return err
+	}))
+	_, err = e.River.Insert(ctx, jobs.SweepArgs{}, nil)
+	is.NoErr(err)
+	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	time.Sleep(200 * time.Millisecond) // time enough to have swept the fresh one too, wrongly
+	p, err := e.DB.FindPayment(ctx, e.UserID, fresh)
+	is.NoErr(err)
+	is.Equal(p.Status, store.StatusComplianceCheck) // untouched for less than SweepAge: not left behind yet
 }

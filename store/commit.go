@@ -181,7 +181,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks}
+		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, ready: c.db.ready.Load()}
 	for _, o := range r.opts {
 		o(tx)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -31,6 +32,7 @@ type DB struct {
 
 	jobs      Inserter
 	eventHook EventHook
+	ready     atomic.Pointer[ReadyHook]
 	group     *committer
 	head      auditHead
 	hooks     hookCache
@@ -120,6 +122,7 @@ type Tx struct {
 	Actor     string
 	RequestID string
 	held      *heldPayment // see HoldPaymentRow
+	ready     *ReadyHook   // see Ready
 	// After runs once the transaction has committed (in-memory bookkeeping
 	// only; never I/O that must not be lost).
 	after []func()

@@ -1,0 +1,103 @@
+package jobs
+
+import (
+	"context"
+	"sync"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// Dispatcher advances payouts handed over when the transaction that made
+// them ready commits (store.ReadyHook), on a pool of goroutines, without a
+// River job: a River job costs an insert, a fetch and a completion on the
+// single SQLite writer, about a fifth of a sandbox payout's writer time
+// (docs/performance.md). The payout's own status is the durable record
+// that it is owed a step, so nothing is lost when a hand-over is: whatever
+// the dispatcher never saw (its queue full, the process killed) is found by
+// the sweep (sweep.go). Whatever it cannot finish in one go — a live rail,
+// a transient submit failure's backoff, UNKNOWN polling, an error — it
+// hands to River as a payment_advance job, whose retries and snoozes are
+// durable.
+type Dispatcher struct {
+	pl     *Pipeline
+	queue  chan string
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// dispatchQueue bounds the payouts waiting for a dispatcher goroutine;
+// beyond it a hand-over is dropped and left to the sweep.
+const dispatchQueue = 8192
+
+// StartDispatcher starts `workers` goroutines and makes them the DB's
+// ready hook.
+func StartDispatcher(pl *Pipeline, workers int) *Dispatcher {
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &Dispatcher{pl: pl, queue: make(chan string, dispatchQueue), cancel: cancel}
+	for i := 0; i < workers; i++ {
+		d.wg.Add(1)
+		go d.work(ctx)
+	}
+	pl.DB.SetReadyHook(d.handOver)
+	return d
+}
+
+// Stop detaches the dispatcher and waits for its goroutines; payouts still
+// queued are the next start's sweep's.
+func (d *Dispatcher) Stop() {
+	d.pl.DB.SetReadyHook(nil)
+	d.cancel()
+	d.wg.Wait()
+}
+
+func (d *Dispatcher) handOver(paymentID string) {
+	select {
+	case d.queue <- paymentID:
+	default: // full: the sweep will find it
+	}
+}
+
+func (d *Dispatcher) work(ctx context.Context) {
+	defer d.wg.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-d.queue:
+			d.advance(ctx, id)
+		}
+	}
+}
+
+func (d *Dispatcher) advance(ctx context.Context, id string) {
+	pl := d.pl
+	p, err := pl.DB.LoadPayment(ctx, id)
+	if store.ErrorCode(err) == store.ErrPaymentNotFound {
+		return
+	}
+	if err == nil {
+		if q, ok := pl.advanceInstant(ctx, p); ok {
+			p = q
+		}
+		if !owed(p.Status) {
+			return
+		}
+	}
+	err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		return tx.Enqueue(AdvanceArgs{PaymentID: id}, nil)
+	})
+	if err != nil && ctx.Err() == nil && pl.Log != nil {
+		pl.Log.Warn("dispatcher: hand-over to River failed; the sweep will retry", "payment", id, "err", err)
+	}
+}
+
+// owed reports whether the pipeline still owes a payout in this status a
+// step (UNKNOWN: asking the rail again).
+func owed(status string) bool {
+	switch status {
+	case store.StatusComplianceCheck, store.StatusProcessing, store.StatusSubmitted,
+		store.StatusConfirmed, store.StatusUnknown:
+		return true
+	}
+	return false
+}
