@@ -2,11 +2,13 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/jobs"
@@ -267,4 +269,24 @@ func TestSweepFindsPayoutsLeftBehind(t *testing.T) {
 	p, err := e.DB.FindPayment(ctx, e.UserID, fresh)
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusComplianceCheck) // untouched for less than SweepAge: not left behind yet
+}
+
+// TestGeneratedTxnIDsAreTimeOrderedUUIDs: without an Idempotency-Key the
+// txnId is a fresh UUID, version 7, so later payments sort after earlier
+// ones (and the (user_id, txn_id) index grows at its end).
+func TestGeneratedTxnIDsAreTimeOrderedUUIDs(t *testing.T) {
+	e := newEnv(t)
+	is := is.New(t)
+	var prev string
+	for i := 0; i < 5; i++ {
+		r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": json.Number("10.00"), "currency": "USD",
+			"destinationAddress": testAddress})
+		is.Equal(r.Status, http.StatusCreated)
+		txn := r.JSON(t)["txnId"].(string)
+		u, err := uuid.Parse(txn)
+		is.NoErr(err)
+		is.Equal(u.Version(), uuid.Version(7))
+		is.True(txn > prev)
+		prev = txn
+	}
 }

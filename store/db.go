@@ -82,6 +82,13 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	// Durability rests on fsyncing the WAL file (wal_sync.go): refuse a file
+	// system where SQLite could not switch to WAL instead of losing commits.
+	var mode string
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		w.Close()
+		return nil, fmt.Errorf("open %s: journal mode %q, payoutd needs WAL (%v)", path, mode, err)
+	}
 	db := &DB{W: w, Path: path, Now: func() time.Time { return time.Now().UTC() }}
 	db.group = startCommitter(db)
 	if err := db.migrate(ctx, schema); err != nil {
