@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	iofs "io/fs"
 	"log/slog"
 	"net/http"
@@ -80,7 +81,7 @@ func (a *app) start(ctx context.Context) error {
 	// periodic sweep only starts once this process is elected leader, which
 	// waits for the dead process's leadership to expire.
 	if _, err := a.river.Insert(ctx, jobs.SweepArgs{}, nil); err != nil {
-		return err
+		return errors.Join(err, a.stop(context.WithoutCancel(ctx)))
 	}
 	// The sandbox KYC provider reviews submitted documents in the background.
 	go a.srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)

@@ -36,6 +36,11 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	var phaseHook func(phase string, starts bool)
+	switch *profilePhase {
+	case "", "initiate", "pipeline":
+	default:
+		return fmt.Errorf("-profile-phase: %q is not initiate or pipeline", *profilePhase)
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -46,18 +51,21 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 			if err := pprof.StartCPUProfile(f); err != nil {
 				return err
 			}
-			defer pprof.StopCPUProfile()
 		} else {
 			phaseHook = func(phase string, starts bool) {
 				switch {
 				case phase != *profilePhase:
 				case starts:
-					pprof.StartCPUProfile(f)
+					if err := pprof.StartCPUProfile(f); err != nil {
+						fmt.Fprintf(stderr, "bench: cpu profile: %v\n", err)
+					}
 				default:
 					pprof.StopCPUProfile()
 				}
 			}
 		}
+		// Stops the profile whichever way the run ends (a no-op if none runs).
+		defer pprof.StopCPUProfile()
 	}
 	if *blockProfile != "" {
 		runtime.SetBlockProfileRate(int(time.Millisecond / 10))

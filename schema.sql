@@ -155,9 +155,11 @@ CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_a
 CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, created_at DESC, id DESC);
 -- Payouts the pipeline still owes a step, oldest touch first: the sweep
 -- (jobs/sweep.go) finds what a crash or a dropped hand-off left behind
--- without reading settled history.
-CREATE INDEX IF NOT EXISTS payments_in_flight ON payments (updated_at, id)
-  WHERE status IN ('COMPLIANCE_CHECK', 'PROCESSING', 'SUBMITTED', 'CONFIRMED');
+-- without reading settled history. (payments_in_flight, an earlier
+-- version without UNKNOWN, is replaced.)
+DROP INDEX IF EXISTS payments_in_flight;
+CREATE INDEX IF NOT EXISTS payments_owed ON payments (updated_at, id)
+  WHERE status IN ('COMPLIANCE_CHECK', 'PROCESSING', 'SUBMITTED', 'CONFIRMED', 'UNKNOWN');
 
 -- Append-only audit log, one hash chain over the whole file.
 CREATE TABLE IF NOT EXISTS audit_log (

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -27,7 +28,7 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 	if err != nil {
 		return ignoreNotFound(err)
 	}
-	if q, ok := pl.advanceInstant(ctx, p); ok {
+	if q, ok := pl.advanceInstant(ctx, p, false); ok {
 		p = q
 	}
 	for i := 0; i < maxSteps; i++ {
@@ -65,5 +66,13 @@ func Enqueue(tx *store.Tx, paymentID string) error {
 	if tx.Ready(paymentID) {
 		return nil
 	}
-	return tx.Enqueue(AdvanceArgs{PaymentID: paymentID}, nil)
+	return tx.Enqueue(AdvanceArgs{PaymentID: paymentID}, advanceOpts)
 }
+
+// advanceOpts makes advance jobs unique per payout among live jobs: however
+// many hands queue one (a dispatcher hand-over, the sweep, the CLI), one
+// job advances the payout at a time.
+var advanceOpts = &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+	rivertype.JobStateRunning, rivertype.JobStateScheduled,
+}}}

@@ -26,7 +26,10 @@ func (s *SandboxSettlement) Instant() bool { return true }
 // payout coming to rest (UNKNOWN, MANUAL_REVIEW, final). If a step fails,
 // nothing is written and the caller goes step by step, which reports the
 // failure from the step that had it. It returns the payout as it now is.
-func (pl *Pipeline) advanceInstant(ctx context.Context, p store.Payment) (store.Payment, bool) {
+// With handOver (the dispatcher, which has no job of its own) a payout
+// still owed a step when the run stops gets its River job in the same
+// transaction, so no crash can leave it, UNKNOWN say, without one.
+func (pl *Pipeline) advanceInstant(ctx context.Context, p store.Payment, handOver bool) (store.Payment, bool) {
 	rail := pl.rail(p)
 	if in, ok := rail.(Instant); !ok || !in.Instant() {
 		return p, false
@@ -38,7 +41,13 @@ func (pl *Pipeline) advanceInstant(ctx context.Context, p store.Payment) (store.
 		if err := pl.instantSteps(ctx, tx, rail, &cur); err != nil {
 			return err
 		}
-		return tx.FlushPaymentRow()
+		if err := tx.FlushPaymentRow(); err != nil {
+			return err
+		}
+		if handOver && owed(cur.Status) {
+			return tx.Enqueue(AdvanceArgs{PaymentID: cur.ID}, advanceOpts)
+		}
+		return nil
 	})
 	if err != nil {
 		return p, false

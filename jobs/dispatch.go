@@ -76,15 +76,18 @@ func (d *Dispatcher) advance(ctx context.Context, id string) {
 		return
 	}
 	if err == nil {
-		if q, ok := pl.advanceInstant(ctx, p); ok {
-			p = q
+		if _, ok := pl.advanceInstant(ctx, p, true); ok {
+			return // at rest, or its River job queued in the same transaction
 		}
 		if !owed(p.Status) {
 			return
 		}
 	}
+	// Not advanced (a live rail, a failing step, a read error): the payout
+	// is as it was handed over, which the sweep also covers should this
+	// insert not happen.
 	err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.Enqueue(AdvanceArgs{PaymentID: id}, nil)
+		return tx.Enqueue(AdvanceArgs{PaymentID: id}, advanceOpts)
 	})
 	if err != nil && ctx.Err() == nil && pl.Log != nil {
 		pl.Log.Warn("dispatcher: hand-over to River failed; the sweep will retry", "payment", id, "err", err)

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -31,18 +30,14 @@ const (
 const sweepBatch = 500
 
 // SweepWorker queues a payment_advance job for each payout left behind.
-// The job is unique per payout among live jobs, so a payout that already
-// has one (retrying, or snoozing on an UNKNOWN rail) gets no second.
+// Advance jobs are unique per payout among live jobs (advanceOpts), so a
+// payout that already has one (retrying, or snoozing on an UNKNOWN rail)
+// gets no second.
 type SweepWorker struct {
 	river.WorkerDefaults[SweepArgs]
 	P       *Pipeline
 	Started time.Time // this process's start: everything older is orphaned
 }
-
-var sweepOpts = &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
-	rivertype.JobStateRunning, rivertype.JobStateScheduled,
-}}}
 
 func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error {
 	db := w.P.DB
@@ -58,7 +53,7 @@ func (w *SweepWorker) Work(ctx context.Context, job *river.Job[SweepArgs]) error
 		}
 		err = db.WithTx(ctx, func(tx *store.Tx) error {
 			for _, id := range ids {
-				if err := tx.Enqueue(AdvanceArgs{PaymentID: id}, sweepOpts); err != nil {
+				if err := tx.Enqueue(AdvanceArgs{PaymentID: id}, advanceOpts); err != nil {
 					return err
 				}
 			}

@@ -143,6 +143,12 @@ func TestUnknownResolvesToConfirmed(t *testing.T) {
 	id := e.pay("10.99", nil)
 	p := e.waitStatus(id, store.StatusUnknown, 5*time.Second)
 	is.Equal(p.Reserved, int64(1099)) // funds stay reserved: never lost
+	// The job that keeps asking the rail committed with the UNKNOWN state:
+	// no crash can leave the payout without one.
+	var jobs int
+	is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
+		AND json_extract(args, '$.paymentId') = ? AND state IN ('available', 'scheduled', 'running', 'retryable')`, id).Scan(&jobs))
+	is.Equal(jobs, 1)
 	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
 	is.Equal(e.statusHistory(id), []string{"INITIATED", "COMPLIANCE_CHECK", "PROCESSING", "SUBMITTED", "UNKNOWN", "CONFIRMED", "COMPLETED"})
 	is.Equal(e.vault().Reserved, int64(0))

@@ -48,9 +48,13 @@ type committer struct {
 	dataVersion int64
 	stats       CommitStats
 
-	synced chan []*txRequest // committed batches waiting for the WAL fsync
-	ckpt   *checkpointer     // nil until Open has migrated the schema
-	wal    *os.File          // the syncer's handle on the WAL file
+	synced  chan []*txRequest // committed batches waiting for the WAL fsync
+	ckpt    *checkpointer
+	walPath string
+	wal     *os.File // the syncer's handle on the WAL file
+	// broken is the first failed WAL fsync: every later write fails with
+	// it, see wal_sync.go.
+	broken atomic.Pointer[error]
 }
 
 // CommitStats counts group commits: how many SQLite transactions carried how
@@ -63,9 +67,9 @@ type CommitStats struct {
 // CommitStats returns the committer's counters (bench reports them).
 func (db *DB) CommitStats() *CommitStats { return &db.group.stats }
 
-func startCommitter(db *DB) *committer {
+func startCommitter(db *DB, walPath string, ckpt *checkpointer) *committer {
 	c := &committer{db: db, reqs: make(chan *txRequest), quit: make(chan struct{}),
-		synced: make(chan []*txRequest, syncBacklog)}
+		synced: make(chan []*txRequest, syncBacklog), walPath: walPath, ckpt: ckpt}
 	c.wg.Add(2)
 	go c.loop()
 	go c.syncLoop()
@@ -75,9 +79,7 @@ func startCommitter(db *DB) *committer {
 func (c *committer) stop() {
 	c.once.Do(func() { close(c.quit) })
 	c.wg.Wait()
-	if c.ckpt != nil {
-		c.ckpt.stop()
-	}
+	c.ckpt.stop()
 	if c.wal != nil {
 		c.wal.Close()
 	}
@@ -131,6 +133,10 @@ func (c *committer) loop() {
 
 // run executes a batch in one SQLite transaction and reports to each caller.
 func (c *committer) run(batch []*txRequest) {
+	if err := c.broken.Load(); err != nil {
+		finish(batch, *err)
+		return
+	}
 	start := time.Now()
 	defer func() {
 		c.stats.Batches.Add(1)
@@ -165,9 +171,7 @@ func (c *committer) run(batch []*txRequest) {
 		return
 	}
 	c.synced <- batch
-	if c.ckpt != nil {
-		c.ckpt.committed()
-	}
+	c.ckpt.committed()
 }
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its

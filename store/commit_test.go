@@ -85,7 +85,7 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 
 // TestUnsyncedCommitIsNotAcknowledged: a batch is answered only after the
 // WAL fsync that makes it durable; when that fsync fails the caller hears
-// the failure instead of success.
+// the failure instead of success, and so does every later writer.
 func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
 	db, _ := openTestDB(t)
 	ctx := context.Background()
@@ -101,6 +101,12 @@ func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
 	}
 	if err := write(); err == nil {
 		t.Fatal("a write whose WAL fsync failed was acknowledged")
+	}
+	// Even once an fsync would succeed again, the committer stays closed:
+	// the frames the failed fsync covered may never reach the disk.
+	db.group.wal = nil
+	if err := write(); err == nil {
+		t.Fatal("a write after a failed WAL fsync was acknowledged")
 	}
 }
 

@@ -72,7 +72,7 @@ func dsn(path string, readOnly bool) string {
 
 // Open opens (creating if needed) the database file and applies the schema.
 func Open(ctx context.Context, path, schema string) (*DB, error) {
-	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: &sqlite.Driver{}})
+	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: &sqlite.Driver{}, uncancellable: true})
 	// One writer: SQLite serialises writes anyway, and a second writer
 	// connection only turns waiting into SQLITE_BUSY errors.
 	w.SetMaxOpenConns(1)
@@ -84,13 +84,19 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 	}
 	// Durability rests on fsyncing the WAL file (wal_sync.go): refuse a file
 	// system where SQLite could not switch to WAL instead of losing commits.
-	var mode string
+	var mode, file string
 	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		w.Close()
 		return nil, fmt.Errorf("open %s: journal mode %q, payoutd needs WAL (%v)", path, mode, err)
 	}
+	// The WAL sits beside the file SQLite actually opened (symlinks
+	// resolved), which is what it reports here.
+	if err := w.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil || file == "" {
+		w.Close()
+		return nil, fmt.Errorf("open %s: database file: %v", path, err)
+	}
 	db := &DB{W: w, Path: path, Now: func() time.Time { return time.Now().UTC() }}
-	db.group = startCommitter(db)
+	db.group = startCommitter(db, file+"-wal", startCheckpointer(path))
 	if err := db.migrate(ctx, schema); err != nil {
 		db.group.stop()
 		w.Close()
@@ -101,7 +107,6 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	db.R = r
-	db.group.ckpt = startCheckpointer(path)
 	return db, nil
 }
 

@@ -16,21 +16,25 @@ import (
 // by its text, for the connection's lifetime: River, the committer and the
 // read pool all skip the parser after the first run of a query.
 
-// Statements run without their context's cancellation. modernc starts a
-// watcher goroutine and a progress handler for every statement whose context
-// can be cancelled, so that it can interrupt it midway; every statement here
-// is short and index-bounded, database/sql still checks the context before
-// each one, and that watcher cost more than most statements (it showed in
-// the scheduler profile of the API under load).
+// On the write connection statements run without their context's
+// cancellation. modernc starts a watcher goroutine and a progress handler
+// for every statement whose context can be cancelled, so that it can
+// interrupt it midway; the writer's statements (the committer's and River's)
+// are short and index-bounded, database/sql still checks the context before
+// each one, and that watcher cost more than most of them (it showed in the
+// scheduler profile under load). Readers keep cancellation: a report query
+// whose client went away should stop.
 
-// maxCachedStmts bounds a connection's cache against dynamically built SQL;
-// beyond it queries run unprepared as before.
+// maxCachedStmts bounds a connection's cache against dynamically built SQL
+// (River's queries over a variable number of ids, for one); when it is full
+// the statement cached longest ago that is not in use makes room.
 const maxCachedStmts = 256
 
 // connector opens modernc SQLite connections wrapped in cachingConn.
 type connector struct {
-	dsn string
-	drv driver.Driver
+	dsn           string
+	drv           driver.Driver
+	uncancellable bool
 }
 
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -38,7 +42,7 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}}, nil
+	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}, uncancellable: c.uncancellable}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return c.drv }
@@ -55,7 +59,9 @@ type cachedStmt struct {
 // so the cache needs no lock.
 type cachingConn struct {
 	driver.Conn
-	stmts map[string]*cachedStmt
+	stmts         map[string]*cachedStmt
+	order         []string // cached queries, oldest first
+	uncancellable bool
 }
 
 // stmt returns the cached statement for query, preparing it on first use, or
@@ -67,7 +73,7 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, erro
 		}
 		return s, nil
 	}
-	if len(c.stmts) >= maxCachedStmts {
+	if len(c.stmts) >= maxCachedStmts && !c.evict() {
 		return nil, nil
 	}
 	ds, err := c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
@@ -76,11 +82,30 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, erro
 	}
 	s := &cachedStmt{Stmt: ds}
 	c.stmts[query] = s
+	c.order = append(c.order, query)
 	return s, nil
 }
 
+// evict finalizes the oldest cached statement not in use; false if every
+// one is in use.
+func (c *cachingConn) evict() bool {
+	for i, q := range c.order {
+		s := c.stmts[q]
+		if s.busy {
+			continue
+		}
+		s.Close()
+		delete(c.stmts, q)
+		c.order = append(c.order[:i], c.order[i+1:]...)
+		return true
+	}
+	return false
+}
+
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	ctx = context.WithoutCancel(ctx)
+	if c.uncancellable {
+		ctx = context.WithoutCancel(ctx)
+	}
 	s, err := c.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -92,7 +117,9 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	ctx = context.WithoutCancel(ctx)
+	if c.uncancellable {
+		ctx = context.WithoutCancel(ctx)
+	}
 	s, err := c.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -134,6 +161,7 @@ func (c *cachingConn) Close() error {
 		errs = append(errs, s.Close())
 		delete(c.stmts, q)
 	}
+	c.order = nil
 	return errors.Join(append(errs, c.Conn.Close())...)
 }
 

@@ -20,6 +20,12 @@ import (
 // disk has not got. The price: for up to one fsync another connection can
 // read a commit that a power cut (not a process crash) would still undo; no
 // caller has been told it succeeded.
+//
+// A failed fsync is final. Linux may drop the pages it could not write and
+// report success for the next fsync, and WAL recovery stops at the first
+// frame that is not on disk, so every later commit would be acknowledged and
+// still lost. After one failure the committer refuses all writes with that
+// error; restarting recovers from what the disk holds.
 
 // syncBacklog is how many committed batches may wait for the syncer before
 // the committer waits for it too.
@@ -42,6 +48,9 @@ func (c *committer) syncLoop() {
 			}
 		}
 		err := c.syncWAL()
+		if err != nil {
+			c.broken.CompareAndSwap(nil, &err)
+		}
 		for _, batch := range batches {
 			acknowledge(batch, err)
 		}
@@ -52,7 +61,7 @@ func (c *committer) syncLoop() {
 // the file, not the descriptor, so this one sees SQLite's writes.
 func (c *committer) syncWAL() error {
 	if c.wal == nil {
-		f, err := os.OpenFile(c.db.Path+"-wal", os.O_RDWR, 0)
+		f, err := os.OpenFile(c.walPath, os.O_RDWR, 0)
 		if err != nil {
 			return fmt.Errorf("open wal for sync: %w", err)
 		}
