@@ -41,7 +41,7 @@ type app struct {
 
 // dispatchWorkers is how many payouts the in-process dispatcher advances at
 // once; each waits on a group commit, so more of them make bigger batches.
-const dispatchWorkers = 32
+const dispatchWorkers = 64
 
 func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
 	pl := &jobs.Pipeline{
