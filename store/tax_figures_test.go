@@ -143,8 +143,14 @@ func TestTaxFiguresAtScale(t *testing.T) {
 // queryPlan is SQLite's plan for TaxDays' query.
 func queryPlan(t *testing.T, db *DB, from, to string) string {
 	t.Helper()
-	rows, err := db.R.Query(`EXPLAIN QUERY PLAN SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at,
+	return explain(t, db, `SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at,
 		last_settled_at FROM tax_days WHERE user_id = ? AND day >= ? AND day <= ? ORDER BY day, cross_border`, "u", from, to)
+}
+
+// explain is SQLite's query plan for query, one step per line.
+func explain(t *testing.T, db *DB, query string, args ...any) string {
+	t.Helper()
+	rows, err := db.R.Query("EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
