@@ -44,7 +44,7 @@ func (pl *Pipeline) advanceInstant(ctx context.Context, p store.Payment, handOve
 		if err := tx.FlushPaymentRow(); err != nil {
 			return err
 		}
-		if handOver && owed(cur.Status) {
+		if handOver && store.OwesStep(cur.Status) {
 			return tx.Enqueue(AdvanceArgs{PaymentID: cur.ID}, advanceOpts)
 		}
 		return nil

@@ -79,7 +79,7 @@ func (d *Dispatcher) advance(ctx context.Context, id string) {
 		if _, ok := pl.advanceInstant(ctx, p, true); ok {
 			return // at rest, or its River job queued in the same transaction
 		}
-		if !owed(p.Status) {
+		if !store.OwesStep(p.Status) {
 			return
 		}
 	}
@@ -92,15 +92,4 @@ func (d *Dispatcher) advance(ctx context.Context, id string) {
 	if err != nil && ctx.Err() == nil && pl.Log != nil {
 		pl.Log.Warn("dispatcher: hand-over to River failed; the sweep will retry", "payment", id, "err", err)
 	}
-}
-
-// owed reports whether the pipeline still owes a payout in this status a
-// step (UNKNOWN: asking the rail again).
-func owed(status string) bool {
-	switch status {
-	case store.StatusComplianceCheck, store.StatusProcessing, store.StatusSubmitted,
-		store.StatusConfirmed, store.StatusUnknown:
-		return true
-	}
-	return false
 }

@@ -11,8 +11,9 @@ type InFlightCursor struct {
 	ID        string
 }
 
-// inFlightQuery matches the partial index payments_owed term for term, so
-// it reads only payouts in flight, never settled history.
+// inFlightQuery matches the partial index payments_owed term for term (the
+// statuses of OwesStep), so it reads only payouts in flight, never settled
+// history.
 const inFlightQuery = `SELECT id, updated_at FROM payments
 	WHERE status IN ('COMPLIANCE_CHECK', 'PROCESSING', 'SUBMITTED', 'CONFIRMED', 'UNKNOWN')
 	AND updated_at < ? AND (updated_at, id) > (?, ?) ORDER BY updated_at, id LIMIT ?`

@@ -43,6 +43,18 @@ func IsFinal(status string) bool {
 	return status == StatusCompleted || status == StatusFailed || status == StatusPending
 }
 
+// OwesStep reports a status the pipeline still has to move on by itself
+// (UNKNOWN: asking the rail again); INITIATED waits for confirm,
+// MANUAL_REVIEW for a person, the final ones for nobody. The sweep's query
+// and the payments_owed index spell the same set out in SQL.
+func OwesStep(status string) bool {
+	switch status {
+	case StatusComplianceCheck, StatusProcessing, StatusSubmitted, StatusConfirmed, StatusUnknown:
+		return true
+	}
+	return false
+}
+
 // releasesFunds reports statuses in which the payment holds no reservation.
 func releasesFunds(status string) bool {
 	return status == StatusFailed || status == StatusPending
