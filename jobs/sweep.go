@@ -12,7 +12,8 @@ import (
 // SweepArgs is the periodic search for payouts the pipeline owes a step but
 // that no dispatcher goroutine and no River job is advancing: handed over
 // by a process that died before advancing them, or dropped by a full
-// dispatcher queue. It runs when the server starts and every SweepEvery.
+// dispatcher queue. The server queues one as it starts (app.start: River's
+// periodic jobs wait for leadership) and River every SweepEvery after.
 type SweepArgs struct{}
 
 // Kind is the stable job kind.
