@@ -86,20 +86,10 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 	if len(fields) > 0 {
 		return validationError(fields)
 	}
-	var ep store.WebhookEndpoint
-	var secret string
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-		ep, secret, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: c.p.UserID, Livemode: c.p.Livemode,
+	return s.replyWithSecret(w, c, http.StatusCreated, func(tx *store.Tx) (store.WebhookEndpoint, string, error) {
+		return tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: c.p.UserID, Livemode: c.p.Livemode,
 			URL: req.URL, Description: req.Description, EventTypes: types}, s.cfg.Sealer)
-		return err
-	}, c.txOpts())
-	if err != nil {
-		return err
-	}
-	v := viewWebhook(ep)
-	v.Secret = secret
-	writeSecret(w, http.StatusCreated, v)
-	return nil
+	})
 }
 
 // eventTypeSet checks a subscription list and returns it sorted without
@@ -171,10 +161,20 @@ func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
 	if err := noBody(c.body); err != nil {
 		return err
 	}
+	return s.replyWithSecret(w, c, http.StatusOK, func(tx *store.Tx) (store.WebhookEndpoint, string, error) {
+		return tx.RotateWebhookSecret(c.p.UserID, c.r.PathValue("id"), s.cfg.Sealer)
+	})
+}
+
+// replyWithSecret runs the transaction that creates or rotates an
+// endpoint's secret and answers with the endpoint and that secret, shown
+// this once.
+func (s *Server) replyWithSecret(w http.ResponseWriter, c *call, status int,
+	fn func(tx *store.Tx) (store.WebhookEndpoint, string, error)) error {
 	var ep store.WebhookEndpoint
 	var secret string
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-		ep, secret, err = tx.RotateWebhookSecret(c.p.UserID, c.r.PathValue("id"), s.cfg.Sealer)
+		ep, secret, err = fn(tx)
 		return err
 	}, c.txOpts())
 	if err != nil {
@@ -182,7 +182,7 @@ func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
 	}
 	v := viewWebhook(ep)
 	v.Secret = secret
-	writeSecret(w, http.StatusOK, v)
+	writeSecret(w, status, v)
 	return nil
 }
 
