@@ -36,7 +36,6 @@ func (pl *Pipeline) advanceInstant(ctx context.Context, p store.Payment, handOve
 	}
 	cur := p
 	err := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		cur = p
 		tx.HoldPaymentRow(cur)
 		if err := pl.instantSteps(ctx, tx, rail, &cur); err != nil {
 			return err
