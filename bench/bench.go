@@ -101,6 +101,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	say("confirm under load, pipeline running…")
 	pipeCPU := startCPU()
 	phase("pipeline", true)
+	busy0 := t.DB.CommitStats().BusyNanos.Load()
 	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
@@ -108,6 +109,9 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		return res, err
 	}
 	phase("pipeline", false)
+	if n := res.Pipeline.Payouts; n > 0 {
+		res.Pipeline.WriterMSPerPayout = float64(t.DB.CommitStats().BusyNanos.Load()-busy0) / 1e6 / float64(n)
+	}
 	res.Pipeline.CPUMSPerPayout, res.Pipeline.StealPct = pipeCPU.perOp(res.Pipeline.Payouts), pipeCPU.stealPct()
 	// The server's peak under API and pipeline load, before the read phase
 	// seeds 10^6 rows from this same process.

@@ -26,7 +26,11 @@ type PipeResult struct {
 	// CPUMSPerPayout is process CPU time from the first confirm to the last
 	// completion per payout, its confirm request included.
 	CPUMSPerPayout float64 `json:"cpu_ms_per_payout"`
-	StealPct       float64 `json:"steal_pct"`
+	// WriterMSPerPayout is how long the single write connection was held
+	// by group commits per payout over the same span: the pipeline's
+	// ceiling is 1000 / WriterMSPerPayout payouts/s.
+	WriterMSPerPayout float64 `json:"writer_ms_per_payout"`
+	StealPct          float64 `json:"steal_pct"`
 }
 
 // measurePipeline waits until every confirmed payout is COMPLETED, then
