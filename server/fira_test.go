@@ -170,6 +170,32 @@ func TestFIRA(t *testing.T) {
 		is.Equal(events, 4)
 	})
 
+	t.Run("ReconcileAgainReturnsTheRecord", func(t *testing.T) {
+		is := is.New(t)
+		audits := func() (n int) {
+			is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM audit_log WHERE resource_id IN (?, ?) AND action LIKE 'reconciliation.%'`,
+				full, pending).Scan(&n))
+			return n
+		}
+		before := audits()
+		is.Equal(before, 2)
+		for id, want := range map[string]string{full: store.Reconciled, pending: store.PendingReconciliation} {
+			var again store.Reconciliation
+			is.NoErr(e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+				p, err := tx.LoadPayment(id)
+				if err != nil {
+					return err
+				}
+				again, err = tx.Reconcile(p)
+				return err
+			}))
+			is.Equal(again.Status, want)
+			is.Equal(again.FIRAID, at(firaOf[id], "id"))
+			is.True(strings.HasPrefix(again.LedgerEntryID, "je_"))
+		}
+		is.Equal(audits(), before) // nothing recorded twice
+	})
+
 	t.Run("PDF", func(t *testing.T) {
 		is := is.New(t)
 		id := at(firaOf[full], "id")

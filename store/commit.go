@@ -154,6 +154,7 @@ func (c *committer) run(batch []*txRequest) {
 	if err := sqlTx.QueryRow("PRAGMA data_version").Scan(&version); err != nil || version != c.dataVersion {
 		c.db.head.ok = false
 		c.db.hooks.forget()
+		c.db.accounts.forget()
 		c.dataVersion = version
 	}
 	for _, r := range batch {
@@ -161,12 +162,14 @@ func (c *committer) run(batch []*txRequest) {
 			// The savepoint could not be undone: the whole batch is suspect.
 			_ = sqlTx.Rollback()
 			c.db.head.ok = false
+			c.db.accounts.forget()
 			finish(batch, err)
 			return
 		}
 	}
 	if err := sqlTx.Commit(); err != nil {
 		c.db.head.ok = false
+		c.db.accounts.forget()
 		finish(batch, fmt.Errorf("commit: %w", err))
 		return
 	}
@@ -185,7 +188,8 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, ready: c.db.ready.Load()}
+		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts,
+		ready: c.db.ready.Load()}
 	for _, o := range r.opts {
 		o(tx)
 	}
@@ -196,6 +200,8 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		if _, err := sqlTx.Exec("ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}
+	} else {
+		c.db.accounts.learn(tx.learnt)
 	}
 	if _, err := sqlTx.Exec("RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)

@@ -36,6 +36,7 @@ type DB struct {
 	group     *committer
 	head      auditHead
 	hooks     hookCache
+	accounts  accountCache
 }
 
 // pragmas are applied on every connection. Durability across power loss
@@ -130,10 +131,13 @@ type Tx struct {
 	eventHook EventHook
 	head      *auditHead
 	hooks     *hookCache
+	accounts  *accountCache
+	learnt    map[accountKey]string // account ids this transaction found or made
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
 	held      *heldPayment // see HoldPaymentRow
+	credit    postedCredit // see PostSettlement
 	ready     *ReadyHook   // see Ready
 	// After runs once the transaction has committed (in-memory bookkeeping
 	// only; never I/O that must not be lost).

@@ -79,15 +79,17 @@ func purposeFor(code string) (string, string) {
 // fira.generated, in this transaction. It is idempotent: a payment that
 // already has one (firas.payment_id is UNIQUE) gets it back, with no second
 // event.
+//
+// Like Reconcile it inserts first and reads the existing advice back only on
+// a conflict.
 func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
-	f, err := scanFIRA(tx.QueryRowContext(tx.ctx, "SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", p.ID))
-	if err == nil || !errors.Is(err, sql.ErrNoRows) {
-		return f, err
-	}
 	if !p.CrossBorder() || p.AmountINR == nil || p.SettledAt == nil {
+		if f, err := tx.firaOf(p.ID); err == nil || !errors.Is(err, sql.ErrNoRows) {
+			return f, err
+		}
 		return FIRA{}, Errorf(ErrInvalidState, "payment %s is not a settled cross-border payout", p.ID)
 	}
-	f = FIRA{ID: NewID("fira"), PaymentID: p.ID, UserID: p.UserID, Livemode: p.Livemode, Status: FIRAGenerated,
+	f := FIRA{ID: NewID("fira"), PaymentID: p.ID, UserID: p.UserID, Livemode: p.Livemode, Status: FIRAGenerated,
 		RemittingBank: p.CounterpartyBank, RemittingCountry: p.CounterpartyCountry, AmountForeign: p.Amount,
 		ForeignCurrency: p.Currency, AmountINR: *p.AmountINR, SettlementRate: p.SettlementRate, InvoiceRef: p.InvoiceRef,
 		SettlementRef: p.SettlementRef, SettledAt: *p.SettledAt, GeneratedAt: tx.now}
@@ -102,14 +104,18 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 	} else if ErrorCode(err) != ErrProfileNotFound {
 		return FIRA{}, err
 	}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
+	res, err := tx.ExecContext(tx.ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
 		remitting_country, amount_foreign, foreign_currency, amount_inr, settlement_rate, purpose_code, purpose_description,
-		invoice_ref, settlement_ref, settled_at, generated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		invoice_ref, settlement_ref, settled_at, generated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT (payment_id) DO NOTHING`,
 		f.ID, f.PaymentID, f.UserID, f.Livemode, f.Status, f.RemittingBank, f.RemittingCountry, f.AmountForeign,
 		f.ForeignCurrency, f.AmountINR, f.SettlementRate, f.PurposeCode, f.PurposeDescription, f.InvoiceRef,
 		f.SettlementRef, ms(f.SettledAt), ms(f.GeneratedAt))
 	if err != nil {
 		return FIRA{}, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return tx.firaOf(p.ID)
 	}
 	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO fira_beneficiaries (fira_id, name, email) VALUES (?,?,?)",
 		f.ID, f.BeneficiaryName, f.BeneficiaryEmail); err != nil {
@@ -120,6 +126,11 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 		return FIRA{}, err
 	}
 	return f, tx.Emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID})
+}
+
+// firaOf reads the FIRA of a payment in this transaction.
+func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
+	return scanFIRA(tx.QueryRowContext(tx.ctx, "SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", paymentID))
 }
 
 // FindFIRA returns the user's FIRA; another user's is not found.

@@ -21,6 +21,8 @@ type Posting struct {
 	AccountID string
 	Amount    int64
 	Currency  string
+	// ID is the entry's id; Post makes one when it is empty.
+	ID string
 }
 
 // LedgerTxn is a journal transaction to post.
@@ -58,8 +60,11 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 		return "", err
 	}
 	for _, p := range t.Postings {
+		if p.ID == "" {
+			p.ID = NewID("je")
+		}
 		if _, err := tx.ExecContext(tx.ctx, `INSERT INTO ledger_postings (id, txn_id, account_id, amount, currency, created_at)
-			VALUES (?,?,?,?,?,?)`, NewID("je"), id, p.AccountID, p.Amount, p.Currency, ms(tx.now)); err != nil {
+			VALUES (?,?,?,?,?,?)`, p.ID, id, p.AccountID, p.Amount, p.Currency, ms(tx.now)); err != nil {
 			return "", err
 		}
 		res, err := tx.ExecContext(tx.ctx, "UPDATE ledger_accounts SET balance = balance + ?, entries = entries + 1 WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
@@ -75,16 +80,23 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 
 // LedgerAccount returns the id of an account, creating it on first use.
 func (tx *Tx) LedgerAccount(userID string, livemode bool, kind, currency, ref string) (string, error) {
+	k := accountKey{userID, livemode, kind, currency, ref}
+	if id, ok := tx.accountID(k); ok {
+		return id, nil
+	}
 	var id string
 	err := tx.QueryRowContext(tx.ctx, `SELECT id FROM ledger_accounts WHERE user_id = ? AND livemode = ? AND kind = ? AND currency = ? AND ref = ?`,
 		userID, livemode, kind, currency, ref).Scan(&id)
-	if !errors.Is(err, sql.ErrNoRows) {
-		return id, err
+	if errors.Is(err, sql.ErrNoRows) {
+		id = NewID("la")
+		_, err = tx.ExecContext(tx.ctx, `INSERT INTO ledger_accounts (id, user_id, livemode, kind, currency, ref, created_at)
+			VALUES (?,?,?,?,?,?,?)`, id, userID, livemode, kind, currency, ref, ms(tx.now))
 	}
-	id = NewID("la")
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO ledger_accounts (id, user_id, livemode, kind, currency, ref, created_at)
-		VALUES (?,?,?,?,?,?,?)`, id, userID, livemode, kind, currency, ref, ms(tx.now))
-	return id, err
+	if err != nil {
+		return "", err
+	}
+	tx.learnAccount(k, id)
+	return id, nil
 }
 
 // creditVault adds money to a vault from the external network, in the vault
@@ -105,7 +117,7 @@ func (tx *Tx) creditVault(v Vault, amount int64, description string) error {
 		return err
 	}
 	_, err = tx.Post(LedgerTxn{UserID: v.UserID, Livemode: v.Livemode, Kind: "funding", Description: description,
-		Postings: []Posting{{ext, -amount, v.Currency}, {acct, amount, v.Currency}}})
+		Postings: []Posting{{AccountID: ext, Amount: -amount, Currency: v.Currency}, {AccountID: acct, Amount: amount, Currency: v.Currency}}})
 	if err != nil {
 		return err
 	}

@@ -24,9 +24,10 @@ func (tx *Tx) PostSettlement(p Payment) error {
 	if err != nil {
 		return err
 	}
-	postings := []Posting{{vault, -p.Amount, p.Currency}}
+	credit := Posting{AccountID: settle, Amount: inr, Currency: "INR", ID: NewID("je")}
+	postings := []Posting{{AccountID: vault, Amount: -p.Amount, Currency: p.Currency}}
 	if p.Currency == "INR" {
-		postings = append(postings, Posting{settle, inr, "INR"})
+		postings = append(postings, credit)
 	} else {
 		fxForeign, err := tx.LedgerAccount("", p.Livemode, AccountFXClearing, p.Currency, "")
 		if err != nil {
@@ -36,14 +37,23 @@ func (tx *Tx) PostSettlement(p Payment) error {
 		if err != nil {
 			return err
 		}
-		postings = append(postings, Posting{fxForeign, p.Amount, p.Currency}, Posting{fxINR, -inr, "INR"}, Posting{settle, inr, "INR"})
+		postings = append(postings, Posting{AccountID: fxForeign, Amount: p.Amount, Currency: p.Currency},
+			Posting{AccountID: fxINR, Amount: -inr, Currency: "INR"}, credit)
 	}
 	cur, _ := money.Lookup(p.Currency)
 	desc := fmt.Sprintf("Payout %s settled: %s %s at %s", p.ID, money.Format(p.Amount, cur), p.Currency, p.SettlementRate)
 	if _, err := tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "settlement", PaymentID: p.ID, Description: desc, Postings: postings}); err != nil {
 		return err
 	}
+	tx.credit = postedCredit{paymentID: p.ID, entryID: credit.ID, amount: inr}
 	return tx.sequester(p, settle, inr)
+}
+
+// postedCredit is the settlement credit this transaction posted, so that
+// reconciling the payout in the same transaction need not look it up.
+type postedCredit struct {
+	paymentID, entryID string
+	amount             int64
 }
 
 // sequester moves the policy's share of a settlement to the tax reserve.
@@ -62,7 +72,7 @@ func (tx *Tx) sequester(p Payment, settle string, inr int64) error {
 	}
 	desc := fmt.Sprintf("Tax reserve: %s%% of payout %s", formatBP(pol.RateBP), p.ID)
 	_, err = tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "sequestration", PaymentID: p.ID, Description: desc,
-		Postings: []Posting{{settle, -share, "INR"}, {reserve, share, "INR"}}})
+		Postings: []Posting{{AccountID: settle, Amount: -share, Currency: "INR"}, {AccountID: reserve, Amount: share, Currency: "INR"}}})
 	return err
 }
 

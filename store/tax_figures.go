@@ -1,8 +1,6 @@
 package store
 
 import (
-	"database/sql"
-	"errors"
 	"strconv"
 )
 
@@ -32,20 +30,22 @@ const taxDayInsert = `INSERT INTO tax_days (user_id, day, cross_border, txn_coun
 // user's history, and a second run finds nothing to do. A user without
 // refresh state (the first refresh, or after an out-of-band edit of a
 // reconciled row) is rebuilt from scratch.
+//
+// Stamping the refresh time first tells which case applies: a row updated
+// means the user has refresh state (one statement where a read and an
+// upsert were two).
 func (tx *Tx) RefreshTaxFigures(userID string) error {
-	var refreshed int64
-	err := tx.QueryRowContext(tx.ctx, "SELECT refreshed_at FROM tax_refresh_state WHERE user_id = ?", userID).Scan(&refreshed)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		err = tx.rebuildTaxDays(userID)
-	case err == nil:
-		err = tx.addPendingTaxDays(userID)
-	}
+	res, err := tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ?", ms(tx.now), userID)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)
-		ON CONFLICT (user_id) DO UPDATE SET refreshed_at = excluded.refreshed_at`, userID, ms(tx.now))
+	if n, _ := res.RowsAffected(); n == 1 {
+		return tx.addPendingTaxDays(userID)
+	}
+	if err := tx.rebuildTaxDays(userID); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(tx.ctx, "INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, ms(tx.now))
 	return err
 }
 
