@@ -208,6 +208,11 @@ func (tx *Tx) reserve(p *Payment) error {
 	if err != nil {
 		return err
 	}
+	return tx.reserveIn(v, p)
+}
+
+// reserveIn reserves p's amount in v, a vault this transaction has just read.
+func (tx *Tx) reserveIn(v Vault, p *Payment) error {
 	if v.Available() < p.Amount {
 		return Errorf(ErrInsufficientFunds, "vault %s has insufficient available balance", v.ID)
 	}

@@ -45,7 +45,7 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 			return Payment{}, Errorf(ErrKYCRequired, "cross-border payouts require KYC status APPROVED")
 		}
 	}
-	v, err := tx.FindVault(userID, in.VaultID)
+	v, sealed, err := tx.vaultWithKey(userID, in.VaultID)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -53,15 +53,11 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 		return Payment{}, &Error{Code: ErrCurrencyMismatch, Message: "vault currency " + v.Currency + " does not match payment currency " + p.Currency,
 			Fields: map[string]string{"vaultId": "vault holds " + v.Currency}}
 	}
-	usable, err := tx.vaultKeyUsable(v, in.Sealer)
-	if err != nil {
-		return Payment{}, err
-	}
-	if !usable {
+	if !keyOpens(in.Sealer, v.ID, v.Address, sealed) {
 		return Payment{}, Errorf(ErrVaultNoKey, "vault %s has no usable signing key", v.ID)
 	}
 	p.VaultID = v.ID
-	if err := tx.reserve(&p); err != nil {
+	if err := tx.reserveIn(v, &p); err != nil {
 		return Payment{}, err
 	}
 	if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil {
@@ -70,12 +66,15 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 	return p, nil
 }
 
-// vaultKeyUsable reports whether the vault's sealed key opens and matches
-// its address.
-func (tx *Tx) vaultKeyUsable(v Vault, sealer *Sealer) (bool, error) {
+// vaultWithKey reads the user's vault and its sealed signing key in one
+// statement: confirm needs both, on the write connection.
+func (tx *Tx) vaultWithKey(userID, id string) (Vault, []byte, error) {
+	var v Vault
+	var created int64
 	var sealed []byte
-	if err := tx.QueryRowContext(tx.ctx, "SELECT key_sealed FROM vaults WHERE id = ?", v.ID).Scan(&sealed); err != nil {
-		return false, err
-	}
-	return keyOpens(sealer, v.ID, v.Address, sealed), nil
+	err := tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE id = ? AND user_id = ?", id, userID).Scan(
+		&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved, &v.Address, &v.HasKey, &v.IsDefault,
+		&created, &sealed)
+	v.CreatedAt = fromMS(created)
+	return v, sealed, notFound(err, ErrWalletNotFound, "wallet")
 }

@@ -12,7 +12,10 @@ import (
 
 // Sealer encrypts vault signing keys at rest with AES-256-GCM under a master
 // key that lives in its own file, never in the database.
-type Sealer struct{ aead cipher.AEAD }
+type Sealer struct {
+	aead   cipher.AEAD
+	opened openedKeys // see seal_memo.go
+}
 
 // LoadOrCreateMasterKey reads the 32-byte master key at path, creating it with
 // mode 0600 on first start.

@@ -1,13 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"context"
-	"crypto/ed25519"
 	"database/sql"
 
 	"github.com/payoutd/payoutd/money"
-	"github.com/payoutd/payoutd/strkey"
 )
 
 // AddVault creates a SETTLEMENT vault in another currency. A user has at
@@ -77,19 +74,4 @@ func (db *DB) UsableVaultKeys(ctx context.Context, userID string, sealer *Sealer
 		out[id] = keyOpens(sealer, id, address, sealed)
 	}
 	return out, rows.Err()
-}
-
-func keyOpens(sealer *Sealer, id, address string, sealed []byte) bool {
-	if sealer == nil || sealed == nil {
-		return false
-	}
-	seed, err := sealer.Open(sealed, []byte(id))
-	if err != nil || len(seed) != ed25519.SeedSize {
-		return false
-	}
-	pub, err := strkey.DecodePublicKey(address)
-	if err != nil {
-		return false
-	}
-	return bytes.Equal(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey), pub)
 }
