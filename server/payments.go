@@ -106,6 +106,11 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	in := store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID}
+	// Read the payment on a read connection, off the single writer; any
+	// failure here is left for the transaction to report.
+	if p, err := s.db.FindPayment(c.r.Context(), c.p.UserID, q.ID); err == nil {
+		in.Read = &p
+	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		p, err := s.confirmTx(tx, c, in)
 		return viewPayment(p), err

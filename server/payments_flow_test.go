@@ -296,3 +296,34 @@ func TestGeneratedTxnIDsAreTimeOrderedUUIDs(t *testing.T) {
 		prev = txn
 	}
 }
+
+// TestConfirmWithStaleReadFails: confirm may take the payment as a read
+// connection saw it before its transaction; if another confirm moved it
+// meanwhile, the transition's guard refuses and nothing is reserved twice.
+func TestConfirmWithStaleReadFails(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	is := is.New(t)
+	ctx := context.Background()
+	id := e.initiate("100.00", nil)
+	stale, err := e.DB.FindPayment(ctx, e.UserID, id)
+	is.NoErr(err)
+	confirm := func() error {
+		return e.DB.WithTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+				Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer, Read: &stale})
+			return err
+		})
+	}
+	is.NoErr(confirm())
+	reserved := func() (n int64) {
+		is.NoErr(e.DB.R.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&n))
+		return n
+	}
+	is.Equal(reserved(), int64(10000))
+	err = confirm() // the same stale INITIATED copy again
+	is.Equal(store.ErrorCode(err), store.ErrInvalidState)
+	is.Equal(reserved(), int64(10000))
+	p, err := e.DB.FindPayment(ctx, e.UserID, id)
+	is.NoErr(err)
+	is.Equal(p.Status, store.StatusComplianceCheck)
+}

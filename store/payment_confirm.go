@@ -10,15 +10,26 @@ type ConfirmInput struct {
 	// Sealer opens the vault's signing key: a key that no longer opens
 	// (master key replaced) cannot sign, so the vault cannot pay.
 	Sealer *Sealer
+	// Read, when set, is the caller's payment as a read connection saw it
+	// before the transaction, which then need not read it on the write
+	// connection: what confirm checks besides the status never changes
+	// after initiate, and the status is checked again by the transition's
+	// guarded UPDATE, so a payment confirmed meanwhile still fails.
+	Read *Payment
 }
 
 // ConfirmPayment checks the confirmation against the initiated payment and
 // the funding vault, reserves the funds and moves the payment to
 // COMPLIANCE_CHECK. The caller enqueues the compliance job in the same tx.
 func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
-	p, err := tx.FindPayment(userID, in.ID)
-	if err != nil {
-		return Payment{}, err
+	var p Payment
+	if r := in.Read; r != nil && r.ID == in.ID && r.UserID == userID {
+		p = *r
+	} else {
+		var err error
+		if p, err = tx.FindPayment(userID, in.ID); err != nil {
+			return Payment{}, err
+		}
 	}
 	if p.Status != StatusInitiated {
 		return Payment{}, Errorf(ErrInvalidState, "payment %s is %s, not INITIATED", p.ID, p.Status)
