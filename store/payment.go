@@ -188,16 +188,13 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	if err := tx.storeTransition(from, next); err != nil {
 		return err
 	}
-	changes := map[string]any{"from": from, "to": to}
-	if next.FailedReason != "" {
-		changes["failedReason"] = next.FailedReason
-	}
+	changes := transitionChanges{FailedReason: next.FailedReason, From: from, To: to}
 	if err := tx.Audit(p.UserID, p.Livemode, "payment."+strings.ToLower(to), "payment", p.ID, changes); err != nil {
 		return err
 	}
 	*p = next
 	if typ, ok := paymentEvents[to]; ok {
-		return tx.Emit(p.UserID, p.Livemode, typ, p.ID, PaymentEventData(*p))
+		return tx.Emit(p.UserID, p.Livemode, typ, p.ID, eventDataOf(*p))
 	}
 	return nil
 }
@@ -223,20 +220,34 @@ func (tx *Tx) reserveIn(v Vault, p *Payment) error {
 	return nil
 }
 
-// PaymentEventData is the payload of payout.* events: enough to act on
-// without a fetch, with amounts as exact decimal strings.
-func PaymentEventData(p Payment) map[string]any {
-	d := map[string]any{
-		"paymentId": p.ID, "txnId": p.TxnID, "status": p.Status, "amountMinor": p.Amount,
-		"currency": p.Currency, "updatedAt": p.UpdatedAt.Format("2006-01-02T15:04:05.000Z"),
-	}
-	if p.FailedReason != "" {
-		d["failedReason"] = p.FailedReason
-	}
-	if p.AmountINR != nil {
-		d["amountInrPaise"] = *p.AmountINR
-	}
-	return d
+// paymentEventData is the payload of payout.* events: enough to act on
+// without a fetch, with amounts as exact decimal strings. A struct, not a
+// map, because it is marshalled on the write connection for every state
+// change; its fields are in alphabetical order, the order encoding/json
+// gives a map's keys, so the bytes are what they always were.
+type paymentEventData struct {
+	AmountInrPaise *int64 `json:"amountInrPaise,omitempty"`
+	AmountMinor    int64  `json:"amountMinor"`
+	Currency       string `json:"currency"`
+	FailedReason   string `json:"failedReason,omitempty"`
+	PaymentID      string `json:"paymentId"`
+	Status         string `json:"status"`
+	TxnID          string `json:"txnId"`
+	UpdatedAt      string `json:"updatedAt"`
+}
+
+func eventDataOf(p Payment) paymentEventData {
+	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
+		FailedReason: p.FailedReason, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
+		UpdatedAt: p.UpdatedAt.Format("2006-01-02T15:04:05.000Z")}
+}
+
+// transitionChanges is a transition's audit record, fields alphabetical
+// for the same reason.
+type transitionChanges struct {
+	FailedReason string `json:"failedReason,omitempty"`
+	From         string `json:"from"`
+	To           string `json:"to"`
 }
 
 // LoadPayment reads a payment by id regardless of owner from the read pool;
