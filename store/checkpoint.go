@@ -4,8 +4,6 @@ import (
 	"database/sql"
 	"sync"
 	"time"
-
-	"modernc.org/sqlite"
 )
 
 // Background checkpoints. Left to itself SQLite checkpoints inside the
@@ -29,7 +27,7 @@ type checkpointer struct {
 
 func startCheckpointer(path string) *checkpointer {
 	// query_only refuses writes from SQL but not checkpoints.
-	conn := sql.OpenDB(&connector{dsn: dsn(path, true), drv: &sqlite.Driver{}})
+	conn := sql.OpenDB(&connector{dsn: dsn(path, true), drv: sqliteDriver})
 	conn.SetMaxOpenConns(1)
 	cp := &checkpointer{conn: conn, kick: make(chan struct{}, 1), quit: make(chan struct{})}
 	cp.wg.Add(1)

@@ -155,6 +155,7 @@ func (c *committer) run(batch []*txRequest) {
 		c.db.head.ok = false
 		c.db.hooks.forget()
 		c.db.accounts.forget()
+		c.db.settings.forget()
 		c.dataVersion = version
 	}
 	for _, r := range batch {
@@ -163,6 +164,7 @@ func (c *committer) run(batch []*txRequest) {
 			_ = sqlTx.Rollback()
 			c.db.head.ok = false
 			c.db.accounts.forget()
+			c.db.settings.forget()
 			finish(batch, err)
 			return
 		}
@@ -170,6 +172,7 @@ func (c *committer) run(batch []*txRequest) {
 	if err := sqlTx.Commit(); err != nil {
 		c.db.head.ok = false
 		c.db.accounts.forget()
+		c.db.settings.forget()
 		finish(batch, fmt.Errorf("commit: %w", err))
 		return
 	}
@@ -187,8 +190,12 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 	if _, err := sqlTx.Exec("SAVEPOINT grp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
-	tx := &Tx{Tx: sqlTx, ctx: r.ctx, now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts,
+	// The statements run without the caller's cancellation (the write
+	// connection ignores it anyway, see stmt_cache.go); with a cancellable
+	// context database/sql would also start a goroutine to watch every
+	// query's rows, on the single writer's path.
+	tx := &Tx{Tx: sqlTx, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
+		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts, settings: &c.db.settings,
 		ready: c.db.ready.Load()}
 	for _, o := range r.opts {
 		o(tx)
@@ -202,6 +209,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		}
 	} else {
 		c.db.accounts.learn(tx.learnt)
+		c.db.settings.learn(tx.readSettings)
 	}
 	if _, err := sqlTx.Exec("RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
-	"modernc.org/sqlite"
 )
 
 // Inserter enqueues a River job inside a store transaction, so a job exists
@@ -37,6 +36,7 @@ type DB struct {
 	head      auditHead
 	hooks     hookCache
 	accounts  accountCache
+	settings  settingsCache
 }
 
 // pragmas are applied on every connection. Durability across power loss
@@ -73,7 +73,7 @@ func dsn(path string, readOnly bool) string {
 
 // Open opens (creating if needed) the database file and applies the schema.
 func Open(ctx context.Context, path, schema string) (*DB, error) {
-	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: &sqlite.Driver{}, uncancellable: true})
+	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true})
 	// One writer: SQLite serialises writes anyway, and a second writer
 	// connection only turns waiting into SQLITE_BUSY errors.
 	w.SetMaxOpenConns(1)
@@ -103,7 +103,7 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	r := sql.OpenDB(&connector{dsn: dsn(path, true), drv: &sqlite.Driver{}})
+	r := sql.OpenDB(&connector{dsn: dsn(path, true), drv: sqliteDriver})
 	// Busy readers starve the single writer, so the read pool stays small.
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
@@ -133,6 +133,9 @@ type Tx struct {
 	hooks     *hookCache
 	accounts  *accountCache
 	learnt    map[accountKey]string // account ids this transaction found or made
+	settings  *settingsCache
+	// readSettings are the settings rows this transaction read.
+	readSettings map[settingKey]settingRead
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string

@@ -45,7 +45,10 @@ func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
 }
 
 func (tx *Tx) findProfile(userID string) (Profile, error) {
-	return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+	v, err := tx.setting(settingKey{"profiles", userID}, ErrProfileNotFound, func() (any, error) {
+		return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+	})
+	return v.(Profile), err
 }
 
 // ProfilePatch is a partial update: nil fields are left alone. Values are

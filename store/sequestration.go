@@ -18,7 +18,10 @@ type SequestrationPolicy struct {
 
 // SequestrationPolicy reads the user's policy; none means disabled.
 func (tx *Tx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
-	return scanPolicy(tx.QueryRowContext(tx.ctx, policySQL, userID), userID)
+	v, err := tx.setting(settingKey{"sequestration_policies", userID}, "", func() (any, error) {
+		return scanPolicy(tx.QueryRowContext(tx.ctx, policySQL, userID), userID)
+	})
+	return v.(SequestrationPolicy), err
 }
 
 // SequestrationPolicy reads the user's policy outside a transaction.
