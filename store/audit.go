@@ -66,13 +66,8 @@ func (tx *Tx) Audit(userID string, livemode bool, action, rtype, rid string, cha
 	prev, seq := tx.head.hash, tx.head.seq+1
 	at := ms(tx.now)
 	h := auditHash(prev, seq, at, userID, tx.Actor, action, rtype, rid, tx.RequestID, string(raw))
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO audit_log
-		(seq, at, user_id, livemode, actor, action, resource_type, resource_id, request_id, changes, prev_hash, hash)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
-		seq, at, userID, livemode, tx.Actor, action, rtype, rid, tx.RequestID, string(raw), prev, h)
-	if err != nil {
-		return err
-	}
+	// Inserted when the transaction ends, see log_rows.go.
+	tx.auditRows = append(tx.auditRows, seq, at, userID, livemode, tx.Actor, action, rtype, rid, tx.RequestID, string(raw), prev, h)
 	tx.head.seq, tx.head.hash = seq, h
 	return nil
 }

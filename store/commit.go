@@ -202,6 +202,9 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 	}
 	head := c.db.head
 	r.tx, r.err = tx, protect(tx, r.fn)
+	if r.err == nil {
+		r.err = tx.flushLogs()
+	}
 	if r.err != nil {
 		c.db.head = head // its audit rows are rolled back with it
 		if _, err := sqlTx.Exec("ROLLBACK TO grp"); err != nil {

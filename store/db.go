@@ -141,7 +141,9 @@ type Tx struct {
 	RequestID string
 	held      *heldPayment // see HoldPaymentRow
 	credit    postedCredit // see PostSettlement
-	ready     *ReadyHook   // see Ready
+	// auditRows and eventRows wait for flushLogs (log_rows.go).
+	auditRows, eventRows []any
+	ready                *ReadyHook // see Ready
 	// After runs once the transaction has committed (in-memory bookkeeping
 	// only; never I/O that must not be lost).
 	after []func()

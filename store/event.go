@@ -44,10 +44,8 @@ func (tx *Tx) Emit(userID string, livemode bool, typ, resourceID string, data an
 		return fmt.Errorf("event data: %w", err)
 	}
 	ev := Event{ID: NewID("evt"), UserID: userID, Livemode: livemode, Type: typ, ResourceID: resourceID, Data: raw, CreatedAt: tx.now}
-	if _, err := tx.ExecContext(tx.ctx, `INSERT INTO events (id, user_id, livemode, type, resource_id, data, created_at)
-		VALUES (?,?,?,?,?,?,?)`, ev.ID, userID, livemode, typ, resourceID, string(raw), ms(tx.now)); err != nil {
-		return err
-	}
+	// Inserted when the transaction ends, see log_rows.go.
+	tx.eventRows = append(tx.eventRows, ev.ID, userID, livemode, typ, resourceID, string(raw), ms(tx.now))
 	if tx.eventHook != nil {
 		return tx.eventHook(tx, ev)
 	}
