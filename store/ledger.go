@@ -35,6 +35,12 @@ type LedgerTxn struct {
 	Postings    []Posting
 }
 
+const (
+	postingInsert = `INSERT INTO ledger_postings (id, txn_id, account_id, amount, currency, created_at) VALUES `
+	postingValues = "(?,?,?,?,?,?)"
+	postingArgs   = 6
+)
+
 // ErrUnbalanced is returned for postings that do not sum to zero per currency.
 var ErrUnbalanced = errors.New("ledger: postings do not sum to zero per currency")
 
@@ -59,14 +65,18 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The postings go in with one statement (log_rows.go says why).
+	rows := make([]any, 0, postingArgs*len(t.Postings))
 	for _, p := range t.Postings {
 		if p.ID == "" {
 			p.ID = NewID("je")
 		}
-		if _, err := tx.ExecContext(tx.ctx, `INSERT INTO ledger_postings (id, txn_id, account_id, amount, currency, created_at)
-			VALUES (?,?,?,?,?,?)`, p.ID, id, p.AccountID, p.Amount, p.Currency, ms(tx.now)); err != nil {
-			return "", err
-		}
+		rows = append(rows, p.ID, id, p.AccountID, p.Amount, p.Currency, ms(tx.now))
+	}
+	if err := tx.insertRows(postingInsert, postingValues, postingArgs, rows); err != nil {
+		return "", err
+	}
+	for _, p := range t.Postings {
 		res, err := tx.ExecContext(tx.ctx, "UPDATE ledger_accounts SET balance = balance + ?, entries = entries + 1 WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
 		if err != nil {
 			return "", err
