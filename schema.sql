@@ -362,8 +362,9 @@ CREATE TABLE IF NOT EXISTS fira_beneficiaries (
   name    TEXT NOT NULL,
   email   TEXT NOT NULL
 );
--- The FIRA list filters by paymentId within the caller's rows.
-CREATE INDEX IF NOT EXISTS firas_user_payment ON firas (user_id, payment_id);
+-- The FIRA list's paymentId filter uses the UNIQUE index on payment_id (one
+-- row at most); a (user_id, payment_id) index only cost writes.
+DROP INDEX IF EXISTS firas_user_payment;
 
 -- Maintained tax aggregates: RECONCILED receipts per user, IST settlement
 -- day and kind (cross-border or domestic). Every tax and GST figure is a sum

@@ -14,3 +14,18 @@ func TestSettlementCreditUsesTheOnceIndex(t *testing.T) {
 		t.Fatalf("settlement credit plan:\n%s", plan)
 	}
 }
+
+// TestFIRAPaymentFilterUsesTheUniqueIndex: the FIRA list's paymentId
+// filter (rows and total) finds its one row through firas.payment_id.
+func TestFIRAPaymentFilterUsesTheUniqueIndex(t *testing.T) {
+	db, _ := openTestDB(t)
+	for _, q := range []string{
+		"SELECT count(*) FROM firas f WHERE f.user_id = ? AND f.payment_id = ?",
+		"SELECT " + firaCols + firaFrom + "WHERE f.user_id = ? AND f.payment_id = ? ORDER BY f.generated_at DESC, f.id DESC LIMIT 20",
+	} {
+		plan := explain(t, db, q, "usr_1", "pay_1")
+		if !strings.Contains(plan, "sqlite_autoindex_firas_2") || strings.Contains(plan, "SCAN") {
+			t.Fatalf("%s\nplan:\n%s", q, plan)
+		}
+	}
+}
