@@ -106,10 +106,13 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	in := store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID}
-	// Read the payment on a read connection, off the single writer; any
-	// failure here is left for the transaction to report.
+	// Read the payment and the vault on a read connection, off the single
+	// writer; any failure here is left for the transaction to report.
 	if p, err := s.db.FindPayment(c.r.Context(), c.p.UserID, q.ID); err == nil {
 		in.Read = &p
+	}
+	if v, err := s.db.VaultWithKey(c.r.Context(), c.p.UserID, q.VaultID); err == nil {
+		in.ReadVault = &v
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		p, err := s.confirmTx(tx, c, in)

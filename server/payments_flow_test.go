@@ -327,3 +327,30 @@ func TestConfirmWithStaleReadFails(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusComplianceCheck)
 }
+
+// TestConfirmWithStaleVaultRead: the vault confirm read on a read
+// connection may show more than is left; the reserving UPDATE checks the
+// balance itself, so a confirm the vault cannot cover fails and reserves
+// nothing.
+func TestConfirmWithStaleVaultRead(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	is := is.New(t)
+	ctx := context.Background()
+	id := e.initiate("100.00", nil)
+	v, err := e.DB.VaultWithKey(ctx, e.UserID, e.VaultID)
+	is.NoErr(err)
+	_, err = e.DB.W.Exec("UPDATE vaults SET reserved = balance - 9999 WHERE id = ?", e.VaultID) // 99.99 left
+	is.NoErr(err)
+	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer, ReadVault: &v})
+		return err
+	})
+	is.Equal(store.ErrorCode(err), store.ErrInsufficientFunds)
+	var balance, reserved int64
+	is.NoErr(e.DB.R.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&balance, &reserved))
+	is.Equal(balance-reserved, int64(9999))
+	p, err := e.DB.FindPayment(ctx, e.UserID, id)
+	is.NoErr(err)
+	is.Equal(p.Status, store.StatusInitiated)
+}

@@ -201,20 +201,23 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 
 // reserve holds the payment's amount in its vault, refusing to overdraw.
 func (tx *Tx) reserve(p *Payment) error {
-	v, err := tx.FindVault(p.UserID, p.VaultID)
+	if _, err := tx.FindVault(p.UserID, p.VaultID); err != nil {
+		return err
+	}
+	return tx.reserveIn(p.VaultID, p)
+}
+
+// reserveIn reserves p's amount in the vault: one guarded UPDATE that
+// refuses to take more than the balance not already reserved, so the check
+// holds whenever the vault row was read.
+func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
+	res, err := tx.ExecContext(tx.ctx, "UPDATE vaults SET reserved = reserved + ? WHERE id = ? AND balance - reserved >= ?",
+		p.Amount, vaultID, p.Amount)
 	if err != nil {
 		return err
 	}
-	return tx.reserveIn(v, p)
-}
-
-// reserveIn reserves p's amount in v, a vault this transaction has just read.
-func (tx *Tx) reserveIn(v Vault, p *Payment) error {
-	if v.Available() < p.Amount {
-		return Errorf(ErrInsufficientFunds, "vault %s has insufficient available balance", v.ID)
-	}
-	if err := tx.adjustVault(v.ID, 0, p.Amount); err != nil {
-		return err
+	if n, _ := res.RowsAffected(); n != 1 {
+		return Errorf(ErrInsufficientFunds, "vault %s has insufficient available balance", vaultID)
 	}
 	p.Reserved = p.Amount
 	return nil

@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // ConfirmInput is what POST /payments/confirm must match.
 type ConfirmInput struct {
 	ID                 string
@@ -16,6 +18,17 @@ type ConfirmInput struct {
 	// after initiate, and the status is checked again by the transition's
 	// guarded UPDATE, so a payment confirmed meanwhile still fails.
 	Read *Payment
+	// ReadVault, when set, is the funding vault with its sealed key as a
+	// read connection saw it (see DB.VaultWithKey): owner, currency and key
+	// do not change under a confirm, and the balance is checked by the
+	// reserving UPDATE itself.
+	ReadVault *VaultWithKey
+}
+
+// VaultWithKey is a vault row with its sealed signing key.
+type VaultWithKey struct {
+	Vault
+	Sealed []byte
 }
 
 // ConfirmPayment checks the confirmation against the initiated payment and
@@ -56,10 +69,16 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 			return Payment{}, Errorf(ErrKYCRequired, "cross-border payouts require KYC status APPROVED")
 		}
 	}
-	v, sealed, err := tx.vaultWithKey(userID, in.VaultID)
-	if err != nil {
-		return Payment{}, err
+	var vk VaultWithKey
+	if r := in.ReadVault; r != nil && r.ID == in.VaultID && r.UserID == userID {
+		vk = *r
+	} else {
+		var err error
+		if vk, err = scanVaultWithKey(tx.QueryRowContext(tx.ctx, vaultWithKeySQL, in.VaultID, userID)); err != nil {
+			return Payment{}, err
+		}
 	}
+	v, sealed := vk.Vault, vk.Sealed
 	if v.Currency != p.Currency {
 		return Payment{}, &Error{Code: ErrCurrencyMismatch, Message: "vault currency " + v.Currency + " does not match payment currency " + p.Currency,
 			Fields: map[string]string{"vaultId": "vault holds " + v.Currency}}
@@ -68,7 +87,7 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 		return Payment{}, Errorf(ErrVaultNoKey, "vault %s has no usable signing key", v.ID)
 	}
 	p.VaultID = v.ID
-	if err := tx.reserveIn(v, &p); err != nil {
+	if err := tx.reserveIn(v.ID, &p); err != nil {
 		return Payment{}, err
 	}
 	if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil {
@@ -77,15 +96,19 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 	return p, nil
 }
 
-// vaultWithKey reads the user's vault and its sealed signing key in one
-// statement: confirm needs both, on the write connection.
-func (tx *Tx) vaultWithKey(userID, id string) (Vault, []byte, error) {
-	var v Vault
+const vaultWithKeySQL = "SELECT " + vaultCols + ", key_sealed FROM vaults WHERE id = ? AND user_id = ?"
+
+func scanVaultWithKey(row interface{ Scan(...any) error }) (VaultWithKey, error) {
+	var v VaultWithKey
 	var created int64
-	var sealed []byte
-	err := tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE id = ? AND user_id = ?", id, userID).Scan(
-		&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved, &v.Address, &v.HasKey, &v.IsDefault,
-		&created, &sealed)
+	err := row.Scan(&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved, &v.Address,
+		&v.HasKey, &v.IsDefault, &created, &v.Sealed)
 	v.CreatedAt = fromMS(created)
-	return v, sealed, notFound(err, ErrWalletNotFound, "wallet")
+	return v, notFound(err, ErrWalletNotFound, "wallet")
+}
+
+// VaultWithKey reads the user's vault and its sealed signing key on a read
+// connection (confirm reads it there, off the single writer).
+func (db *DB) VaultWithKey(ctx context.Context, userID, id string) (VaultWithKey, error) {
+	return scanVaultWithKey(db.R.QueryRowContext(ctx, vaultWithKeySQL, id, userID))
 }
