@@ -35,15 +35,28 @@ type VaultWithKey struct {
 // the funding vault, reserves the funds and moves the payment to
 // COMPLIANCE_CHECK. The caller enqueues the compliance job in the same tx.
 func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
-	var p Payment
 	if r := in.Read; r != nil && r.ID == in.ID && r.UserID == userID {
-		p = *r
-	} else {
-		var err error
-		if p, err = tx.FindPayment(userID, in.ID); err != nil {
-			return Payment{}, err
+		p, err := tx.confirm(userID, in, *r)
+		if err != nil {
+			// A confirm that fails on a copy read before the transaction
+			// reports what it would have reported reading inside it: a
+			// payment confirmed meanwhile is ERR_INVALID_STATE, not, say,
+			// short of funds because its own amount is already reserved.
+			if now, ferr := tx.FindPayment(userID, in.ID); ferr == nil && now.Status != r.Status {
+				return tx.confirm(userID, in, now)
+			}
 		}
+		return p, err
 	}
+	p, err := tx.FindPayment(userID, in.ID)
+	if err != nil {
+		return Payment{}, err
+	}
+	return tx.confirm(userID, in, p)
+}
+
+// confirm is ConfirmPayment on p, the payment as read.
+func (tx *Tx) confirm(userID string, in ConfirmInput, p Payment) (Payment, error) {
 	if p.Status != StatusInitiated {
 		return Payment{}, Errorf(ErrInvalidState, "payment %s is %s, not INITIATED", p.ID, p.Status)
 	}
