@@ -5,11 +5,14 @@ package store
 // SELECTs per payout on the single write connection (~5 % of its time under
 // load). An account's id never changes and accounts are never deleted, so
 // the committer keeps the ids it has seen. An id learnt inside a
-// transaction joins the shared map only when that transaction's savepoint
-// is released; the map is dropped when a whole batch fails (an account it
-// created may not exist) and when another process has written the file.
+// transaction joins the shared map only when that transaction succeeded;
+// the map is dropped when a whole batch fails (an account it created may
+// not exist), when another process has written the file, and when it grows
+// past maxCachedAccounts (a few per active user).
 // Post still checks that each account row exists (RowsAffected), so a wrong
 // id could never post silently.
+
+const maxCachedAccounts = 1 << 16
 
 type accountKey struct {
 	userID   string
@@ -31,7 +34,7 @@ func (c *accountCache) lookup(k accountKey) (string, bool) {
 func (c *accountCache) forget() { c.ids = nil }
 
 func (c *accountCache) learn(learnt map[accountKey]string) {
-	if c.ids == nil {
+	if c.ids == nil || len(c.ids)+len(learnt) > maxCachedAccounts {
 		c.ids = make(map[accountKey]string, len(learnt))
 	}
 	for k, id := range learnt {

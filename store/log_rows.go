@@ -11,9 +11,10 @@ import (
 // and five events; one statement per row paid, six and five times over,
 // for opening cursors on the table and its indexes and walking each from
 // the root. Nothing reads these tables inside a transaction (the chain's
-// head is kept in memory), so the rows wait in the Tx and flushLogs inserts
-// them, in the order they were made, before the savepoint is released; if
-// the insert fails, the transaction fails with it.
+// head is kept in memory; when it is not, Audit reads it from rows earlier
+// transactions have flushed), so the rows wait in the Tx and flushLogs
+// inserts them, in the order they were made, before the savepoint is
+// released; if the insert fails, the transaction fails with it.
 
 // maxRowsPerInsert bounds one statement's rows (and so its parameters).
 const maxRowsPerInsert = 16

@@ -224,7 +224,7 @@ func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
 }
 
 // paymentEventData is the payload of payout.* events: enough to act on
-// without a fetch, with amounts as exact decimal strings. A struct, not a
+// without a fetch, amounts in integer minor units. A struct, not a
 // map, because it is marshalled on the write connection for every state
 // change; its fields are in alphabetical order, the order encoding/json
 // gives a map's keys, so the bytes are what they always were.

@@ -18,14 +18,15 @@ import (
 // everything at the start of the next batch. (A counter in the file would
 // need a query per lookup, and under load a one-row query costs about what
 // the reads it saves do.) As with ledger account ids, what a transaction
-// read joins the shared memory only when its savepoint is released (a
-// rolled-back transaction may have read its own uncommitted change), and
+// read joins the shared memory only when the transaction succeeded (a
+// rolled-back one may have read its own uncommitted change), and
 // everything is forgotten when a whole batch fails.
 //
 // The trigger's function exists only in payoutd's own connections, so a
 // change to kyc, profiles or sequestration_policies made from another
-// SQLite client fails with "no such function"; such changes belong to
-// payoutd's API and CLI anyway (docs/decisions.md, Storage).
+// SQLite client (or an older payoutd) fails with "no such function"; such
+// changes belong to payoutd's API and CLI anyway (docs/decisions.md,
+// Storage, says how to drop the triggers before a downgrade).
 var settingsChanges atomic.Int64
 
 // sqliteDriver opens every connection payoutd makes, with its functions.
@@ -64,7 +65,11 @@ type settingsCache struct {
 func (c *settingsCache) forget() { c.known, c.vals = false, nil }
 
 func (c *settingsCache) learn(staged map[settingKey]settingRead) {
+	now := settingsChanges.Load()
 	for k, r := range staged {
+		if r.epoch != now {
+			continue // read before a change: of no use to anyone
+		}
 		if !c.known || c.epoch != r.epoch {
 			c.epoch, c.known, c.vals = r.epoch, true, map[settingKey]settingRead{}
 		}

@@ -2,16 +2,20 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"testing"
 
 	"github.com/matryer/is"
+	"modernc.org/sqlite"
 )
 
 // TestSettingsCacheSeesEveryChange: the committer remembers KYC, profile and
 // sequestration policy rows, yet every read sees the latest committed row:
 // after a change through the store, a raw statement, another process's
-// write, and never a rolled-back transaction's own change.
+// write (seen through data_version), and never a rolled-back transaction's
+// own change.
 func TestSettingsCacheSeesEveryChange(t *testing.T) {
 	is := is.New(t)
 	db, sealer := openTestDB(t)
@@ -62,14 +66,18 @@ func TestSettingsCacheSeesEveryChange(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(read(), view{"APPROVED", "Asha R.", 1250})
 
-	// Another handle on the file, as the CLI opens one.
-	other, err := Open(ctx, dbPath(t, db), "")
+	// Another process: its connection has the trigger function (as every
+	// payoutd has) but cannot move this process's counter; the committer
+	// learns of its commit from data_version.
+	otherDriver := &sqlite.Driver{}
+	is.NoErr(otherDriver.RegisterFunction("payoutd_settings_changed", &sqlite.FunctionImpl{
+		Scalar: func(*sqlite.FunctionContext, []driver.Value) (driver.Value, error) { return nil, nil }}))
+	other := sql.OpenDB(&connector{dsn: dsn(dbPath(t, db), false), drv: otherDriver})
+	before := settingsChanges.Load()
+	_, err = other.Exec(`UPDATE sequestration_policies SET rate_bp = 500 WHERE user_id = ?`, u.ID)
 	is.NoErr(err)
-	is.NoErr(other.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.SetSequestrationPolicy(u.ID, false, true, 500, "on_settlement")
-		return err
-	}))
 	is.NoErr(other.Close())
+	is.Equal(settingsChanges.Load(), before)
 	is.Equal(read(), view{"APPROVED", "Asha R.", 500})
 
 	// A transaction that read its own change and rolled back.

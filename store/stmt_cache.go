@@ -20,9 +20,11 @@ import (
 // cancellation. modernc starts a watcher goroutine and a progress handler
 // for every statement whose context can be cancelled, so that it can
 // interrupt it midway; the writer's statements (the committer's and River's)
-// are short and index-bounded, database/sql still checks the context before
-// each one, and that watcher cost more than most of them (it showed in the
-// scheduler profile under load). Readers keep cancellation: a report query
+// are short and index-bounded, and that watcher cost more than most of them
+// (it showed in the scheduler profile under load). River's statements still
+// stop between statements when their context ends (database/sql checks it);
+// the committer checks a caller's context before running its transaction
+// and then runs it to the end. Readers keep cancellation: a report query
 // whose client went away should stop.
 
 // maxCachedStmts bounds a connection's cache against dynamically built SQL
