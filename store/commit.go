@@ -44,7 +44,8 @@ type committer struct {
 	wg   sync.WaitGroup
 	once sync.Once
 
-	lastBatch   int // size of the previous batch: linger only under load
+	lastBatch   int                // size of the previous batch: linger only under load
+	counts      map[countKey]int64 // the batch's payment_counts deltas
 	dataVersion int64
 	stats       CommitStats
 
@@ -161,23 +162,31 @@ func (c *committer) run(batch []*txRequest) {
 	for _, r := range batch {
 		if err := c.runOne(sqlTx, r); err != nil {
 			// The savepoint could not be undone: the whole batch is suspect.
-			_ = sqlTx.Rollback()
-			c.db.head.ok = false
-			c.db.accounts.forget()
-			c.db.settings.forget()
-			finish(batch, err)
+			c.abandon(sqlTx, batch, err)
 			return
 		}
 	}
+	if err := c.flushCounts(sqlTx); err != nil {
+		c.abandon(sqlTx, batch, fmt.Errorf("payment counts: %w", err))
+		return
+	}
 	if err := sqlTx.Commit(); err != nil {
-		c.db.head.ok = false
-		c.db.accounts.forget()
-		c.db.settings.forget()
-		finish(batch, fmt.Errorf("commit: %w", err))
+		c.abandon(sqlTx, batch, fmt.Errorf("commit: %w", err))
 		return
 	}
 	c.synced <- batch
 	c.ckpt.committed()
+}
+
+// abandon fails the whole batch and forgets what its transactions taught
+// the committer (after a failed Commit the Rollback is a no-op).
+func (c *committer) abandon(sqlTx *sql.Tx, batch []*txRequest, err error) {
+	_ = sqlTx.Rollback()
+	c.db.head.ok = false
+	c.db.accounts.forget()
+	c.db.settings.forget()
+	clear(c.counts)
+	finish(batch, err)
 }
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its
@@ -213,6 +222,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 	} else {
 		c.db.accounts.learn(tx.learnt)
 		c.db.settings.learn(tx.readSettings)
+		c.addCounts(tx)
 	}
 	if _, err := sqlTx.Exec("RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)

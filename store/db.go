@@ -139,8 +139,9 @@ type Tx struct {
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
-	held      *heldPayment // see HoldPaymentRow
-	credit    postedCredit // see PostSettlement
+	held      *heldPayment       // see HoldPaymentRow
+	credit    postedCredit       // see PostSettlement
+	counts    map[countKey]int64 // payment_counts deltas, see payment_counts.go
 	// auditRows and eventRows wait for flushLogs (log_rows.go).
 	auditRows, eventRows []any
 	ready                *ReadyHook // see Ready

@@ -77,9 +77,7 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	if err != nil {
 		return Payment{}, err
 	}
-	if err := tx.countPayment(p.UserID, p.Status, 1); err != nil {
-		return Payment{}, err
-	}
+	tx.countPayment(p.UserID, p.Status, 1)
 	return p, tx.Audit(p.UserID, p.Livemode, "payment.initiated", "payment", p.ID,
 		map[string]any{"status": p.Status, "amount": p.Amount, "currency": p.Currency})
 }
@@ -258,11 +256,4 @@ type transitionChanges struct {
 func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
 	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
-}
-
-// countPayment keeps payment_counts in step with the payments table.
-func (tx *Tx) countPayment(userID, status string, delta int) error {
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payment_counts (user_id, status, n) VALUES (?, ?, ?)
-		ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, userID, status, delta)
-	return err
 }

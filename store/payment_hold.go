@@ -58,7 +58,7 @@ func (tx *Tx) writePaymentRow(from string, next Payment) error {
 	if n, _ := res.RowsAffected(); n != 1 {
 		return Errorf(ErrInvalidState, "payment %s is no longer %s", next.ID, from)
 	}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO payment_counts (user_id, status, n) VALUES (?, ?, -1), (?, ?, 1)
-		ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, next.UserID, from, next.UserID, next.Status)
-	return err
+	tx.countPayment(next.UserID, from, -1)
+	tx.countPayment(next.UserID, next.Status, 1)
+	return nil
 }
