@@ -153,13 +153,12 @@ CREATE TABLE IF NOT EXISTS payments (
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, created_at DESC, id DESC);
--- Payouts the pipeline still owes a step, oldest touch first: the sweep
--- (jobs/sweep.go) finds what a crash or a dropped hand-off left behind
--- without reading settled history. (payments_in_flight, an earlier
--- version without UNKNOWN, is replaced.)
+-- The sweep (jobs/sweep.go) finds payouts a crash or a dropped hand-off
+-- left behind through payment_counts and payments_user_status
+-- (store/payment_in_flight.go); the partial indexes it used before cost an
+-- insert and a delete on every payout.
 DROP INDEX IF EXISTS payments_in_flight;
-CREATE INDEX IF NOT EXISTS payments_owed ON payments (updated_at, id)
-  WHERE status IN ('COMPLIANCE_CHECK', 'PROCESSING', 'SUBMITTED', 'CONFIRMED', 'UNKNOWN');
+DROP INDEX IF EXISTS payments_owed;
 
 -- Append-only audit log, one hash chain over the whole file.
 CREATE TABLE IF NOT EXISTS audit_log (

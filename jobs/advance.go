@@ -63,8 +63,8 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 // to the pipeline: to this process's dispatcher once tx commits, or, where
 // none runs (the CLI), as a River job inserted in tx. The dispatcher path
 // writes no job row in tx on purpose (docs/decisions.md, Pipeline): the
-// status tx commits is itself the durable queue entry (index
-// payments_owed), which the sweep drains should the hand-over be lost.
+// status tx commits is itself the durable queue entry, which the sweep
+// (store.InFlightBefore) drains should the hand-over be lost.
 func Enqueue(tx *store.Tx, paymentID string) error {
 	if tx.Ready(paymentID) {
 		return nil
