@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"strconv"
+	"strings"
 )
 
 // Statement cache. database/sql prepares, runs and finalizes every query
@@ -66,10 +68,15 @@ type cachingConn struct {
 	uncancellable bool
 }
 
-// stmt returns the cached statement for query, preparing it on first use, or
-// nil when query must run unprepared.
-func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, error) {
-	if s, ok := c.stmts[query]; ok {
+// stmt returns the cached statement for query (and variant, see
+// variantKey), preparing it on first use, or nil when query must run
+// unprepared.
+func (c *cachingConn) stmt(ctx context.Context, query, variant string) (*cachedStmt, error) {
+	key := query
+	if variant != "" {
+		key = query + "\x00" + variant
+	}
+	if s, ok := c.stmts[key]; ok {
 		if s.busy {
 			return nil, nil
 		}
@@ -83,9 +90,34 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, erro
 		return nil, err
 	}
 	s := &cachedStmt{Stmt: ds}
-	c.stmts[query] = s
-	c.order = append(c.order, query)
+	c.stmts[key] = s
+	c.order = append(c.order, key)
 	return s, nil
+}
+
+// riverFetch is the statement River's producers poll with: one per queue,
+// every FetchPollInterval, on the write connection.
+const riverFetch = "-- name: JobGetAvailable"
+
+// variantKey separates prepared statements that SQLite would otherwise
+// re-prepare on nearly every run. SQLite plans around the value bound to a
+// LIMIT and re-prepares (parses again) whenever that value changes; River's
+// fetch binds each queue's free worker slots there (100 for the default
+// queue, 8 for webhooks, alternating on the one write connection), so its
+// one cached statement was parsed again on almost every poll, ~0.7 ms of
+// the writer each time. Keyed by that value, each queue keeps its own.
+func variantKey(query string, args []driver.NamedValue) string {
+	if !strings.HasPrefix(query, riverFetch) {
+		return ""
+	}
+	for _, a := range args {
+		if a.Ordinal == 3 { // LIMIT ?3, River's max_to_lock
+			if n, ok := a.Value.(int64); ok {
+				return strconv.FormatInt(n, 10)
+			}
+		}
+	}
+	return ""
 }
 
 // evict finalizes the oldest cached statement not in use; false if every
@@ -108,7 +140,7 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 	if c.uncancellable {
 		ctx = context.WithoutCancel(ctx)
 	}
-	s, err := c.stmt(ctx, query)
+	s, err := c.stmt(ctx, query, "")
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +154,7 @@ func (c *cachingConn) QueryContext(ctx context.Context, query string, args []dri
 	if c.uncancellable {
 		ctx = context.WithoutCancel(ctx)
 	}
-	s, err := c.stmt(ctx, query)
+	s, err := c.stmt(ctx, query, variantKey(query, args))
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +72,47 @@ func TestStatementCacheKeepsQueriesCorrect(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRiverFetchKeepsOneStatementPerLimit: River's fetch binds each queue's
+// free worker slots to LIMIT, and SQLite re-prepares a statement whenever a
+// LIMIT's bound value changes; the cache keeps one statement per value, so
+// two queues polling in turn reuse theirs instead of parsing again.
+func TestRiverFetchKeepsOneStatementPerLimit(t *testing.T) {
+	db, _ := openTestDB(t)
+	ctx := context.Background()
+	const fetch = riverFetch + "\nSELECT id FROM river_job WHERE queue = ?2 AND scheduled_at <= ?1 LIMIT ?3"
+	for i := range 6 {
+		limit := []int64{100, 8}[i%2]
+		rows, err := db.W.QueryContext(ctx, fetch, fmt.Sprint("2026-11-22 01:00:0", i), "q", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+	}
+	conn, err := db.W.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var variants []string
+	err = conn.Raw(func(dc any) error {
+		for key := range dc.(*cachingConn).stmts {
+			if q, v, ok := strings.Cut(key, "\x00"); ok && q == fetch {
+				variants = append(variants, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(variants)
+	if !slices.Equal(variants, []string{"100", "8"}) {
+		t.Fatalf("cached fetch variants %q, want one per limit", variants)
+	}
+	if variantKey("SELECT 1 LIMIT ?3", []driver.NamedValue{{Ordinal: 3, Value: int64(5)}}) != "" {
+		t.Fatal("only River's fetch gets variants")
 	}
 }
