@@ -348,19 +348,18 @@ CREATE TABLE IF NOT EXISTS firas (
   invoice_ref         TEXT NOT NULL,
   settlement_ref      TEXT NOT NULL,
   settled_at          INTEGER NOT NULL,
-  generated_at        INTEGER NOT NULL
+  generated_at        INTEGER NOT NULL,
+  -- The beneficiary as the profile read when the advice was generated, so
+  -- the PDF re-renders to the same bytes after a later profile edit. (Files
+  -- before schema version 2 kept these in a table of their own,
+  -- fira_beneficiaries; store/migrate.go moves them here.)
+  beneficiary_name    TEXT NOT NULL DEFAULT '',
+  beneficiary_email   TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS firas_user ON firas (user_id, generated_at DESC, id DESC);
 
 -- Tax and compliance (docs/tax.md) -----------------------------------------
 
--- The FIRA's beneficiary as the profile read when the advice was generated,
--- so the PDF re-renders to the same bytes after a later profile edit.
-CREATE TABLE IF NOT EXISTS fira_beneficiaries (
-  fira_id TEXT PRIMARY KEY REFERENCES firas(id),
-  name    TEXT NOT NULL,
-  email   TEXT NOT NULL
-);
 -- The FIRA list's paymentId filter uses the UNIQUE index on payment_id (one
 -- row at most); a (user_id, payment_id) index only cost writes.
 DROP INDEX IF EXISTS firas_user_payment;

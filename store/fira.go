@@ -46,9 +46,9 @@ type FIRA struct {
 
 const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
 	f.foreign_currency, f.amount_inr, f.settlement_rate, f.purpose_code, f.purpose_description, f.invoice_ref,
-	f.settlement_ref, f.settled_at, f.generated_at, coalesce(b.name, ''), coalesce(b.email, '')`
+	f.settlement_ref, f.settled_at, f.generated_at, f.beneficiary_name, f.beneficiary_email`
 
-const firaFrom = ` FROM firas f LEFT JOIN fira_beneficiaries b ON b.fira_id = f.id `
+const firaFrom = ` FROM firas f `
 
 func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	var f FIRA
@@ -106,20 +106,17 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 	}
 	res, err := tx.ExecContext(tx.ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
 		remitting_country, amount_foreign, foreign_currency, amount_inr, settlement_rate, purpose_code, purpose_description,
-		invoice_ref, settlement_ref, settled_at, generated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		invoice_ref, settlement_ref, settled_at, generated_at, beneficiary_name, beneficiary_email)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (payment_id) DO NOTHING`,
 		f.ID, f.PaymentID, f.UserID, f.Livemode, f.Status, f.RemittingBank, f.RemittingCountry, f.AmountForeign,
 		f.ForeignCurrency, f.AmountINR, f.SettlementRate, f.PurposeCode, f.PurposeDescription, f.InvoiceRef,
-		f.SettlementRef, ms(f.SettledAt), ms(f.GeneratedAt))
+		f.SettlementRef, ms(f.SettledAt), ms(f.GeneratedAt), f.BeneficiaryName, f.BeneficiaryEmail)
 	if err != nil {
 		return FIRA{}, err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return tx.firaOf(p.ID)
-	}
-	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO fira_beneficiaries (fira_id, name, email) VALUES (?,?,?)",
-		f.ID, f.BeneficiaryName, f.BeneficiaryEmail); err != nil {
-		return FIRA{}, err
 	}
 	if err := tx.Audit(p.UserID, p.Livemode, "fira.generated", "fira", f.ID,
 		map[string]any{"paymentId": p.ID, "amountInr": f.AmountINR, "purposeCode": f.PurposeCode}); err != nil {

@@ -1,0 +1,53 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/matryer/is"
+)
+
+// TestMigrateFIRABeneficiaries: a version-1 file keeps each FIRA's frozen
+// beneficiary in fira_beneficiaries; opening it moves them into firas and
+// drops the table, and the advice reads as before.
+func TestMigrateFIRABeneficiaries(t *testing.T) {
+	is := is.New(t)
+	path := filepath.Join(t.TempDir(), "v1.db")
+	old := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
+	_, err := old.Exec(`
+		CREATE TABLE firas (
+		  id TEXT PRIMARY KEY, payment_id TEXT NOT NULL UNIQUE, user_id TEXT NOT NULL, livemode INTEGER NOT NULL,
+		  status TEXT NOT NULL, remitting_bank TEXT NOT NULL, remitting_country TEXT NOT NULL,
+		  amount_foreign INTEGER NOT NULL, foreign_currency TEXT NOT NULL, amount_inr INTEGER NOT NULL,
+		  settlement_rate TEXT NOT NULL, purpose_code TEXT NOT NULL, purpose_description TEXT NOT NULL,
+		  invoice_ref TEXT NOT NULL, settlement_ref TEXT NOT NULL, settled_at INTEGER NOT NULL, generated_at INTEGER NOT NULL);
+		CREATE TABLE fira_beneficiaries (fira_id TEXT PRIMARY KEY REFERENCES firas(id), name TEXT NOT NULL, email TEXT NOT NULL);
+		INSERT INTO firas VALUES ('fira_1', 'pay_1', 'usr_1', 0, 'GENERATED', 'Bank', 'US', 150000, 'USD', 12500000,
+		  '83.3333', 'P0802', 'Software', 'INV-1', 'sbx_1', 1763700000000, 1763700000000);
+		INSERT INTO firas VALUES ('fira_2', 'pay_2', 'usr_1', 0, 'GENERATED', 'Bank', 'US', 100, 'USD', 8333,
+		  '83.3333', 'P0802', 'Software', 'INV-2', 'sbx_2', 1763700000000, 1763700000000);
+		INSERT INTO fira_beneficiaries VALUES ('fira_1', 'Asha Rao', 'asha@example.com');
+		PRAGMA user_version = 1;`)
+	is.NoErr(err)
+	is.NoErr(old.Close())
+
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	is.NoErr(err)
+	db, err := Open(context.Background(), path, string(schema))
+	is.NoErr(err)
+	defer db.Close()
+	f, err := db.FindFIRA(context.Background(), "usr_1", "fira_1")
+	is.NoErr(err)
+	is.Equal([2]string{f.BeneficiaryName, f.BeneficiaryEmail}, [2]string{"Asha Rao", "asha@example.com"})
+	f, err = db.FindFIRA(context.Background(), "usr_1", "fira_2") // had no beneficiary row
+	is.NoErr(err)
+	is.Equal([2]string{f.BeneficiaryName, f.BeneficiaryEmail}, [2]string{"", ""})
+	var tables, version int
+	is.NoErr(db.R.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'fira_beneficiaries'").Scan(&tables))
+	is.Equal(tables, 0)
+	is.NoErr(db.R.QueryRow("PRAGMA user_version").Scan(&version))
+	is.Equal(version, SchemaVersion)
+}
