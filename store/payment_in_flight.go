@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -46,7 +47,7 @@ func (db *DB) InFlightBefore(ctx context.Context, before time.Time, after InFlig
 		}
 		ranges = append(ranges, r)
 	}
-	if err := rows.Close(); err != nil {
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return nil, after, err
 	}
 	var ids []string
@@ -69,7 +70,7 @@ func (db *DB) InFlightBefore(ctx context.Context, before time.Time, after InFlig
 			}
 			ids, after = append(ids, c.ID), c
 		}
-		if err := rows.Close(); err != nil {
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 			return nil, after, err
 		}
 		if len(ids) == limit {
