@@ -73,7 +73,7 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 		}
 		rows = append(rows, p.ID, id, p.AccountID, p.Amount, p.Currency, ms(tx.now))
 	}
-	if err := tx.insertRows(postingInsert, postingValues, postingArgs, rows); err != nil {
+	if err := insertRows(tx.ctx, tx, postingInsert, postingValues, "", postingArgs, rows); err != nil {
 		return "", err
 	}
 	for _, p := range t.Postings {

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,40 +31,44 @@ const (
 	eventArgs   = 7
 )
 
-// multiInsert returns the statement inserting n rows, built once per n so
-// each stays one prepared statement.
-var multiInsert sync.Map // prefix + n → statement
+// multiInsert holds the statements insertRows has built, one per row
+// count, so each stays one prepared statement.
+var multiInsert sync.Map // prefix + n + suffix → statement
 
-func insertFor(prefix, values string, n int) string {
-	key := prefix + strconv.Itoa(n)
-	if q, ok := multiInsert.Load(key); ok {
-		return q.(string)
-	}
-	q := prefix + strings.TrimSuffix(strings.Repeat(values+",", n), ",")
-	multiInsert.Store(key, q)
-	return q
+// execer is a transaction that runs statements: a store Tx, or the
+// committer's *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// flushLogs writes the transaction's pending audit rows and events.
-func (tx *Tx) flushLogs() error {
-	if err := tx.insertRows(auditInsert, auditValues, auditArgs, tx.auditRows); err != nil {
-		return err
-	}
-	tx.auditRows = nil
-	if err := tx.insertRows(eventInsert, eventValues, eventArgs, tx.eventRows); err != nil {
-		return err
-	}
-	tx.eventRows = nil
-	return nil
-}
-
-func (tx *Tx) insertRows(prefix, values string, cols int, args []any) error {
+// insertRows inserts rows of cols values each, in order, up to
+// maxRowsPerInsert per statement: prefix + "(?,…),(?,…)" + suffix.
+func insertRows(ctx context.Context, ex execer, prefix, values, suffix string, cols int, args []any) error {
 	for len(args) > 0 {
 		n := min(len(args)/cols, maxRowsPerInsert)
-		if _, err := tx.ExecContext(tx.ctx, insertFor(prefix, values, n), args[:n*cols]...); err != nil {
+		key := prefix + strconv.Itoa(n) + suffix
+		q, ok := multiInsert.Load(key)
+		if !ok {
+			q = prefix + strings.TrimSuffix(strings.Repeat(values+",", n), ",") + suffix
+			multiInsert.Store(key, q)
+		}
+		if _, err := ex.ExecContext(ctx, q.(string), args[:n*cols]...); err != nil {
 			return err
 		}
 		args = args[n*cols:]
 	}
+	return nil
+}
+
+// flushLogs writes the transaction's pending audit rows and events.
+func (tx *Tx) flushLogs() error {
+	if err := insertRows(tx.ctx, tx, auditInsert, auditValues, "", auditArgs, tx.auditRows); err != nil {
+		return err
+	}
+	tx.auditRows = nil
+	if err := insertRows(tx.ctx, tx, eventInsert, eventValues, "", eventArgs, tx.eventRows); err != nil {
+		return err
+	}
+	tx.eventRows = nil
 	return nil
 }

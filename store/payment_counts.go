@@ -1,6 +1,9 @@
 package store
 
-import "database/sql"
+import (
+	"context"
+	"database/sql"
+)
 
 // Payment counts move once per batch. payment_counts (GET /payments's
 // totals) moved in every transaction that inserted or moved a payment:
@@ -49,12 +52,5 @@ func (c *committer) flushCounts(sqlTx *sql.Tx) error {
 			args = append(args, k.userID, k.status, d)
 		}
 	}
-	for len(args) > 0 {
-		n := min(len(args)/countArgs, maxRowsPerInsert)
-		if _, err := sqlTx.Exec(insertFor(countInsert, countValues, n)+countUpsert, args[:n*countArgs]...); err != nil {
-			return err
-		}
-		args = args[n*countArgs:]
-	}
-	return nil
+	return insertRows(context.Background(), sqlTx, countInsert, countValues, countUpsert, countArgs, args)
 }
