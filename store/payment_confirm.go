@@ -113,10 +113,8 @@ const vaultWithKeySQL = "SELECT " + vaultCols + ", key_sealed FROM vaults WHERE 
 
 func scanVaultWithKey(row interface{ Scan(...any) error }) (VaultWithKey, error) {
 	var v VaultWithKey
-	var created int64
-	err := row.Scan(&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved, &v.Address,
-		&v.HasKey, &v.IsDefault, &created, &v.Sealed)
-	v.CreatedAt = fromMS(created)
+	var err error
+	v.Vault, err = scanVault(row, &v.Sealed)
 	return v, notFound(err, ErrWalletNotFound, "wallet")
 }
 

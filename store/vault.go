@@ -32,10 +32,13 @@ func (v Vault) Available() int64 { return v.Balance - v.Reserved }
 
 const vaultCols = `id, user_id, livemode, name, vault_type, currency, balance, reserved, address, key_sealed IS NOT NULL, is_default, created_at`
 
-func scanVault(row interface{ Scan(...any) error }) (Vault, error) {
+// scanVault reads vaultCols, then any columns the query selected after
+// them into extra.
+func scanVault(row interface{ Scan(...any) error }, extra ...any) (Vault, error) {
 	var v Vault
 	var created int64
-	err := row.Scan(&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved, &v.Address, &v.HasKey, &v.IsDefault, &created)
+	err := row.Scan(append([]any{&v.ID, &v.UserID, &v.Livemode, &v.Name, &v.Type, &v.Currency, &v.Balance, &v.Reserved,
+		&v.Address, &v.HasKey, &v.IsDefault, &created}, extra...)...)
 	v.CreatedAt = fromMS(created)
 	return v, err
 }
