@@ -153,10 +153,7 @@ func (c *committer) run(batch []*txRequest) {
 	// commits change data_version, and then the cached audit head is stale.
 	var version int64
 	if err := sqlTx.QueryRow("PRAGMA data_version").Scan(&version); err != nil || version != c.dataVersion {
-		c.db.head.ok = false
-		c.db.hooks.forget()
-		c.db.accounts.forget()
-		c.db.settings.forget()
+		c.forgetMemories()
 		c.dataVersion = version
 	}
 	for _, r := range batch {
@@ -182,11 +179,20 @@ func (c *committer) run(batch []*txRequest) {
 // the committer (after a failed Commit the Rollback is a no-op).
 func (c *committer) abandon(sqlTx *sql.Tx, batch []*txRequest, err error) {
 	_ = sqlTx.Rollback()
-	c.db.head.ok = false
-	c.db.accounts.forget()
-	c.db.settings.forget()
+	c.forgetMemories()
 	clear(c.counts)
 	finish(batch, err)
+}
+
+// forgetMemories drops everything the committer remembers about the file
+// (the audit chain's head, users without webhook endpoints, ledger account
+// ids, settings rows): after another process wrote it, or after a batch
+// whose writes never landed.
+func (c *committer) forgetMemories() {
+	c.db.head.ok = false
+	c.db.hooks.forget()
+	c.db.accounts.forget()
+	c.db.settings.forget()
 }
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its

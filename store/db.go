@@ -13,6 +13,7 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
+	"modernc.org/sqlite"
 )
 
 // Inserter enqueues a River job inside a store transaction, so a job exists
@@ -38,6 +39,19 @@ type DB struct {
 	accounts  accountCache
 	settings  settingsCache
 }
+
+// sqliteDriver opens every connection payoutd makes, with its functions.
+var sqliteDriver = func() *sqlite.Driver {
+	d := &sqlite.Driver{}
+	err := d.RegisterFunction("payoutd_settings_changed", &sqlite.FunctionImpl{
+		NArgs:  0,
+		Scalar: settingsChanged, // settings_cache.go
+	})
+	if err != nil {
+		panic(err) // a fixed, valid registration: cannot fail
+	}
+	return d
+}()
 
 // pragmas are applied on every connection. Durability across power loss
 // (an acknowledged payment must never disappear) comes from the committer's

@@ -29,21 +29,12 @@ import (
 // Storage, says how to drop the triggers before a downgrade).
 var settingsChanges atomic.Int64
 
-// sqliteDriver opens every connection payoutd makes, with its functions.
-var sqliteDriver = func() *sqlite.Driver {
-	d := &sqlite.Driver{}
-	err := d.RegisterFunction("payoutd_settings_changed", &sqlite.FunctionImpl{
-		NArgs: 0,
-		Scalar: func(*sqlite.FunctionContext, []driver.Value) (driver.Value, error) {
-			settingsChanges.Add(1)
-			return nil, nil
-		},
-	})
-	if err != nil {
-		panic(err) // a fixed, valid registration: cannot fail
-	}
-	return d
-}()
+// settingsChanged is payoutd_settings_changed(), registered on every
+// connection by sqliteDriver (db.go).
+func settingsChanged(*sqlite.FunctionContext, []driver.Value) (driver.Value, error) {
+	settingsChanges.Add(1)
+	return nil, nil
+}
 
 type settingKey struct {
 	table  string
