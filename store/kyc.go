@@ -53,11 +53,10 @@ func (db *DB) KYCStatus(ctx context.Context, userID string) (KYC, error) {
 
 // KYCStatus reads a user's KYC record inside a transaction.
 func (tx *Tx) KYCStatus(userID string) (KYC, error) {
-	v, err := tx.setting(settingKey{"kyc", userID}, ErrNotFound, func() (any, error) {
+	return setting(tx, settingKey{"kyc", userID}, ErrNotFound, func() (KYC, error) {
 		k := KYC{UserID: userID}
 		err := tx.QueryRowContext(tx.ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
 			Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
 		return k, notFound(err, ErrNotFound, "kyc record")
 	})
-	return v.(KYC), err
 }

@@ -45,10 +45,9 @@ func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
 }
 
 func (tx *Tx) findProfile(userID string) (Profile, error) {
-	v, err := tx.setting(settingKey{"profiles", userID}, ErrProfileNotFound, func() (any, error) {
+	return setting(tx, settingKey{"profiles", userID}, ErrProfileNotFound, func() (Profile, error) {
 		return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
 	})
-	return v.(Profile), err
 }
 
 // ProfilePatch is a partial update: nil fields are left alone. Values are

@@ -18,10 +18,9 @@ type SequestrationPolicy struct {
 
 // SequestrationPolicy reads the user's policy; none means disabled.
 func (tx *Tx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
-	v, err := tx.setting(settingKey{"sequestration_policies", userID}, "", func() (any, error) {
+	return setting(tx, settingKey{"sequestration_policies", userID}, "", func() (SequestrationPolicy, error) {
 		return scanPolicy(tx.QueryRowContext(tx.ctx, policySQL, userID), userID)
 	})
-	return v.(SequestrationPolicy), err
 }
 
 // SequestrationPolicy reads the user's policy outside a transaction.

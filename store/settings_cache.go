@@ -68,18 +68,17 @@ func (c *settingsCache) learn(staged map[settingKey]settingRead) {
 	}
 }
 
-// setting returns the row read answers for k, remembered while the
-// settings change counter stands still. read's not-found error (code notFound, if
-// not empty) is remembered as an answer; any other error is returned and
-// not kept. read returns its concrete type even with an error.
-func (tx *Tx) setting(k settingKey, notFound string, read func() (any, error)) (any, error) {
+// setting returns what read answers for k, remembered while the settings
+// change counter stands still. read's not-found error (code notFound, if not
+// empty) is remembered as an answer; any other error is returned, not kept.
+func setting[T any](tx *Tx, k settingKey, notFound string, read func() (T, error)) (T, error) {
 	epoch := settingsChanges.Load()
 	if r, ok := tx.readSettings[k]; ok && r.epoch == epoch {
-		return r.val, r.err
+		return r.val.(T), r.err
 	}
 	if c := tx.settings; c != nil && c.known && c.epoch == epoch {
 		if r, ok := c.vals[k]; ok {
-			return r.val, r.err
+			return r.val.(T), r.err
 		}
 	}
 	v, err := read()
