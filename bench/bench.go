@@ -84,6 +84,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		return res, err
 	}
 	defer t.Stop()
+	t.DB.CommitStats().MeasureCPU.Store(true)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Concurrency * 2, MaxConnsPerHost: o.Concurrency * 2}}
 	users, err := makeUsers(ctx, t.DB, t.Sealer, o.Users)
 	if err != nil {
@@ -101,7 +102,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	say("confirm under load, pipeline running…")
 	pipeCPU := startCPU()
 	phase("pipeline", true)
-	busy0 := t.DB.CommitStats().BusyNanos.Load()
+	busy0, cpu0 := t.DB.CommitStats().BusyNanos.Load(), t.DB.CommitStats().CPUNanos.Load()
 	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
@@ -111,6 +112,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	phase("pipeline", false)
 	if n := res.Pipeline.Payouts; n > 0 {
 		res.Pipeline.WriterMSPerPayout = float64(t.DB.CommitStats().BusyNanos.Load()-busy0) / 1e6 / float64(n)
+		res.Pipeline.WriterCPUMSPerPayout = float64(t.DB.CommitStats().CPUNanos.Load()-cpu0) / 1e6 / float64(n)
 	}
 	res.Pipeline.CPUMSPerPayout, res.Pipeline.StealPct = pipeCPU.perOp(res.Pipeline.Payouts), pipeCPU.stealPct()
 	// The server's peak under API and pipeline load, before the read phase

@@ -30,7 +30,11 @@ type PipeResult struct {
 	// by group commits per payout over the same span: the pipeline's
 	// ceiling is 1000 / WriterMSPerPayout payouts/s.
 	WriterMSPerPayout float64 `json:"writer_ms_per_payout"`
-	StealPct          float64 `json:"steal_pct"`
+	// WriterCPUMSPerPayout is the writer thread's own CPU time in those
+	// commits per payout: the same cost without the time the machine's
+	// hypervisor took away, so changes compare across noisy runs.
+	WriterCPUMSPerPayout float64 `json:"writer_cpu_ms_per_payout"`
+	StealPct             float64 `json:"steal_pct"`
 }
 
 // measurePipeline waits until every confirmed payout is COMPLETED, then

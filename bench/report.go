@@ -65,6 +65,7 @@ func WriteTable(w io.Writer, r Result) {
 		fmt.Fprintf(tw, "group commit: logical txns per SQLite commit\t%.1f\t\t\t\t\t\n", float64(r.Pipeline.CommitTxns)/float64(r.Pipeline.CommitBatches))
 		fmt.Fprintf(tw, "group commit: writer busy s (of the load phases)\t%.1f\t\t\t\t\t\n", r.Pipeline.CommitBusyS)
 		fmt.Fprintf(tw, "pipeline: writer busy ms per payout (its confirm included)\t%.3f\t\t\t\t\t\n", r.Pipeline.WriterMSPerPayout)
+		fmt.Fprintf(tw, "pipeline: writer thread CPU ms per payout (no steal)\t%.3f\t\t\t\t\t\n", r.Pipeline.WriterCPUMSPerPayout)
 	}
 	for _, rd := range r.Reads {
 		fmt.Fprintf(tw, "GET %s @ %d payments\t\t%.2f\t%.2f\t\t\t\n", rd.Path, rd.Payments, rd.P50MS, rd.P99MS)
