@@ -380,11 +380,12 @@ CREATE TABLE IF NOT EXISTS tax_days (
   PRIMARY KEY (user_id, day, cross_border)
 ) WITHOUT ROWID;
 
--- Reconciled payments not yet added to tax_days. Triggers below queue a
--- payment in the transaction that reconciles it (at settlement or by a manual
--- resolve), and RefreshTaxFigures adds the queued payments to their days in
--- one statement and empties the queue, so a refresh costs the same at ten
--- payments or a million, and running it twice changes nothing.
+-- Reconciled payments not yet added to tax_days. A trigger below queues a
+-- payment in the transaction that reconciles it by a manual resolve, and
+-- RefreshTaxFigures adds the queued payments to their days in one statement
+-- and empties the queue, so a refresh costs the same at ten payments or a
+-- million, and running it twice changes nothing. (A payout reconciled at
+-- settlement is added to its day by the settling transaction itself.)
 CREATE TABLE IF NOT EXISTS tax_pending (
   user_id    TEXT NOT NULL,
   payment_id TEXT NOT NULL,
@@ -393,10 +394,13 @@ CREATE TABLE IF NOT EXISTS tax_pending (
 
 -- When a user's aggregates were last refreshed (the figures' asOf). A user
 -- without a row gets a full rebuild on the next refresh, which also covers
--- reconciliations recorded before these tables existed.
+-- reconciliations recorded before these tables existed. queued is set by the
+-- trigger that queues a payment in tax_pending, so a refresh with nothing
+-- queued is one UPDATE (store/tax_figures.go; column added in version 3).
 CREATE TABLE IF NOT EXISTS tax_refresh_state (
   user_id      TEXT PRIMARY KEY,
-  refreshed_at INTEGER NOT NULL
+  refreshed_at INTEGER NOT NULL,
+  queued       INTEGER NOT NULL DEFAULT 0
 );
 
 -- An earlier development schema marked whole days stale instead; drop it so
@@ -405,15 +409,18 @@ DROP TRIGGER IF EXISTS reconciliations_tax_dirty_insert;
 DROP TRIGGER IF EXISTS reconciliations_tax_dirty_update;
 DROP TABLE IF EXISTS tax_dirty_days;
 
-CREATE TRIGGER IF NOT EXISTS reconciliations_tax_insert AFTER INSERT ON reconciliations
-WHEN NEW.status = 'RECONCILED'
-BEGIN
-  INSERT OR IGNORE INTO tax_pending (user_id, payment_id) VALUES (NEW.user_id, NEW.payment_id);
-END;
-CREATE TRIGGER IF NOT EXISTS reconciliations_tax_reconciled AFTER UPDATE OF status ON reconciliations
+-- A reconciliation inserted RECONCILED (at settlement) adds itself to its
+-- day in the inserting transaction (store/reconciliation.go,
+-- recordReconciliation, the only code that inserts them); schema version 2
+-- queued it here instead and the refresh looked it up again.
+DROP TRIGGER IF EXISTS reconciliations_tax_insert;
+-- Version 2's trigger queued without flagging the user; this one replaces it.
+DROP TRIGGER IF EXISTS reconciliations_tax_reconciled;
+CREATE TRIGGER IF NOT EXISTS reconciliations_tax_resolved AFTER UPDATE OF status ON reconciliations
 WHEN OLD.status != 'RECONCILED' AND NEW.status = 'RECONCILED'
 BEGIN
   INSERT OR IGNORE INTO tax_pending (user_id, payment_id) VALUES (NEW.user_id, NEW.payment_id);
+  UPDATE tax_refresh_state SET queued = 1 WHERE user_id = NEW.user_id;
 END;
 -- Reconciled is final in payoutd, so a reconciled row that loses its status or
 -- changes amount, date or owner is an out-of-band edit: adding deltas can no

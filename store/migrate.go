@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -22,6 +22,25 @@ type migration struct {
 
 var migrations = []migration{
 	{2, firaBeneficiaryColumns},
+	{3, taxQueueFlag},
+}
+
+// taxQueueFlag adds tax_refresh_state.queued and sets it for every user
+// with payments waiting in tax_pending. With it version 3 adds a payout
+// reconciled at settlement to its tax day in the settling transaction
+// (schema.sql drops the trigger that queued it) and skips the queue when
+// nothing is flagged. A version-2 binary would recreate that trigger and
+// count such payouts twice; the version number makes it refuse the file.
+func taxQueueFlag(ctx context.Context, tx *Tx) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tax_refresh_state'").Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "ALTER TABLE tax_refresh_state ADD COLUMN queued INTEGER NOT NULL DEFAULT 0"); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE tax_refresh_state SET queued = 1 WHERE user_id IN (SELECT user_id FROM tax_pending)")
+	return err
 }
 
 // firaBeneficiaryColumns moves each FIRA's frozen beneficiary from the

@@ -51,3 +51,39 @@ func TestMigrateFIRABeneficiaries(t *testing.T) {
 	is.NoErr(db.R.QueryRow("PRAGMA user_version").Scan(&version))
 	is.Equal(version, SchemaVersion)
 }
+
+// TestMigrateTaxQueueFlag: a version-2 file has no queued column and
+// queues settled payouts by trigger; opening it flags exactly the users
+// with payments waiting, and replaces both queueing triggers.
+func TestMigrateTaxQueueFlag(t *testing.T) {
+	is := is.New(t)
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	is.NoErr(err)
+	path := filepath.Join(t.TempDir(), "v2.db")
+	old := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
+	// Today's schema taken back to version 2.
+	_, err = old.Exec(string(schema) + `
+		DROP TRIGGER reconciliations_tax_resolved;
+		ALTER TABLE tax_refresh_state DROP COLUMN queued;
+		CREATE TRIGGER reconciliations_tax_insert AFTER INSERT ON reconciliations WHEN NEW.status = 'RECONCILED'
+		BEGIN INSERT OR IGNORE INTO tax_pending (user_id, payment_id) VALUES (NEW.user_id, NEW.payment_id); END;
+		CREATE TRIGGER reconciliations_tax_reconciled AFTER UPDATE OF status ON reconciliations
+		WHEN OLD.status != 'RECONCILED' AND NEW.status = 'RECONCILED'
+		BEGIN INSERT OR IGNORE INTO tax_pending (user_id, payment_id) VALUES (NEW.user_id, NEW.payment_id); END;
+		INSERT INTO tax_refresh_state VALUES ('usr_1', 1), ('usr_2', 1);
+		INSERT INTO tax_pending VALUES ('usr_1', 'pay_1');
+		PRAGMA user_version = 2;`)
+	is.NoErr(err)
+	is.NoErr(old.Close())
+
+	db, err := Open(context.Background(), path, string(schema))
+	is.NoErr(err)
+	defer db.Close()
+	var flagged string
+	is.NoErr(db.R.QueryRow("SELECT group_concat(user_id) FROM tax_refresh_state WHERE queued").Scan(&flagged))
+	is.Equal(flagged, "usr_1")
+	var triggers string
+	is.NoErr(db.R.QueryRow(`SELECT group_concat(name) FROM (SELECT name FROM sqlite_master
+		WHERE type = 'trigger' AND tbl_name = 'reconciliations' ORDER BY name)`).Scan(&triggers))
+	is.Equal(triggers, "reconciliations_tax_changed,reconciliations_tax_resolved")
+}

@@ -90,19 +90,11 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 		now := tx.now
 		r.Status, r.ReconciledAt, r.ResolvedBy = Reconciled, &now, "auto"
 	}
-	var reconciledAt any
-	if r.ReconciledAt != nil {
-		reconciledAt = ms(*r.ReconciledAt)
-	}
-	res, err := tx.ExecContext(tx.ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id,
-		reason, resolved_by, amount_inr, settled_at, reconciled_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT (payment_id) DO NOTHING`,
-		r.PaymentID, r.UserID, r.Livemode, r.Status, r.InvoiceRef, r.LedgerEntryID, r.Reason, r.ResolvedBy, r.AmountINR,
-		ms(r.SettledAt), reconciledAt, ms(tx.now))
+	inserted, err := tx.recordReconciliation(r, p.CounterpartyCountry)
 	if err != nil {
 		return r, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if !inserted {
 		return tx.findRecon(p.UserID, p.ID)
 	}
 	if err := tx.Audit(p.UserID, p.Livemode, "reconciliation."+map[bool]string{true: "reconciled", false: "pending"}[r.Status == Reconciled],
@@ -113,6 +105,33 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 		return r, tx.Emit(p.UserID, p.Livemode, "reconciliation.pending", p.ID, map[string]any{"paymentId": p.ID, "reason": r.Reason})
 	}
 	return r, nil
+}
+
+// recordReconciliation inserts r unless the payment already has a record,
+// and reports whether it did. It is the only code that inserts
+// reconciliations: a RECONCILED one is added to its tax day here, in the
+// same transaction (addTaxDay), where a trigger once queued it for the next
+// refresh to look up again.
+func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry string) (bool, error) {
+	var reconciledAt any
+	if r.ReconciledAt != nil {
+		reconciledAt = ms(*r.ReconciledAt)
+	}
+	res, err := tx.ExecContext(tx.ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id,
+		reason, resolved_by, amount_inr, settled_at, reconciled_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT (payment_id) DO NOTHING`,
+		r.PaymentID, r.UserID, r.Livemode, r.Status, r.InvoiceRef, r.LedgerEntryID, r.Reason, r.ResolvedBy, r.AmountINR,
+		ms(r.SettledAt), reconciledAt, ms(tx.now))
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	if r.Status == Reconciled {
+		return true, tx.addTaxDay(r, counterpartyCountry)
+	}
+	return true, nil
 }
 
 func (tx *Tx) findRecon(userID, paymentID string) (Reconciliation, error) {

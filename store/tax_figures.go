@@ -9,33 +9,70 @@ import (
 // and consulting UNCONFIRMED).
 const IGSTPercent = 18
 
-// taxDaySelect sums reconciled receipts into tax_days rows: by IST
-// settlement day (19800 s = UTC+05:30, DESIGN.md §5), and cross-border or
-// not (counterparty country present and not India, DESIGN.md §5). The INR is
-// what the ledger credited (the amount the reconciliation matched), and IGST
-// is charged per receipt, one invoice each, half-up to the paisa, then
-// summed. The FROM and WHERE clauses are appended by the caller.
-var taxDaySelect = `SELECT r.user_id, date(r.settled_at / 1000 + 19800, 'unixepoch') AS day,
-	p.counterparty_country NOT IN ('', 'IN') AS cross_border, count(*), sum(r.amount_inr),
-	sum((r.amount_inr * ` + strconv.Itoa(IGSTPercent) + ` + 50) / 100), min(r.settled_at), max(r.settled_at) `
+// A receipt's tax day, kind and IGST as SQL over its settlement time (ms),
+// counterparty country and INR: the IST settlement day (19800 s =
+// UTC+05:30, DESIGN.md §5); cross-border or not (counterparty country
+// present and not India, DESIGN.md §5); IGST charged per receipt, one
+// invoice each, half-up to the paisa. A rebuild and a single payout's
+// addition both use these, so they cannot disagree.
+func taxDayOf(settledAt string) string    { return "date(" + settledAt + " / 1000 + 19800, 'unixepoch')" }
+func crossBorderOf(country string) string { return country + " NOT IN ('', 'IN')" }
+func igstOf(inr string) string            { return "(" + inr + " * " + strconv.Itoa(IGSTPercent) + " + 50) / 100" }
+
+// taxDaySelect sums reconciled receipts into tax_days rows; the INR is what
+// the ledger credited (the amount the reconciliation matched). The FROM and
+// WHERE clauses are appended by the caller.
+var taxDaySelect = `SELECT r.user_id, ` + taxDayOf("r.settled_at") + ` AS day, ` +
+	crossBorderOf("p.counterparty_country") + ` AS cross_border, count(*), sum(r.amount_inr), sum(` +
+	igstOf("r.amount_inr") + `), min(r.settled_at), max(r.settled_at) `
 
 const taxDayInsert = `INSERT INTO tax_days (user_id, day, cross_border, txn_count, amount_inr, igst_18,
 	first_settled_at, last_settled_at) `
 
+// taxDayAdd adds the inserted sums to the days' existing rows.
+const taxDayAdd = `
+	ON CONFLICT (user_id, day, cross_border) DO UPDATE SET
+		txn_count = txn_count + excluded.txn_count,
+		amount_inr = amount_inr + excluded.amount_inr,
+		igst_18 = igst_18 + excluded.igst_18,
+		first_settled_at = min(first_settled_at, excluded.first_settled_at),
+		last_settled_at = max(last_settled_at, excluded.last_settled_at)`
+
+// taxDayAddOne adds one receipt: ?1 user, ?2 settled_at, ?3 counterparty
+// country, ?4 INR.
+var taxDayAddOne = taxDayInsert + `VALUES (?1, ` + taxDayOf("?2") + `, ` + crossBorderOf("?3") + `, 1, ?4, ` +
+	igstOf("?4") + `, ?2, ?2)` + taxDayAdd
+
+// addTaxDay adds one receipt, reconciled by this transaction's insert, to
+// its day. A user without refresh state gets the row as well: their next
+// refresh rebuilds every day from reconciliations anyway.
+func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry string) error {
+	_, err := tx.ExecContext(tx.ctx, taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR)
+	return err
+}
+
 // RefreshTaxFigures brings the user's maintained tax aggregates (tax_days) up
-// to date from RECONCILED reconciliations only. Payments reconciled since the
-// last refresh wait in tax_pending (queued by triggers in the reconciling
-// transaction); they are added to their days in one statement and the queue
-// is emptied, so the cost follows the number of new reconciliations, not the
-// user's history, and a second run finds nothing to do. A user without
-// refresh state (the first refresh, or after an out-of-band edit of a
-// reconciled row) is rebuilt from scratch.
+// to date from RECONCILED reconciliations only, and stamps asOf. A payout
+// reconciled when it settles is already in its day (recordReconciliation);
+// one reconciled later by hand waits in tax_pending (queued, and the user
+// flagged, by a trigger in the resolving transaction) and is added to its
+// day here in one statement, the queue emptied, so the cost follows the
+// number of new reconciliations, not the user's history, and a second run
+// finds nothing to do. A user without refresh state (the first refresh, or
+// after an out-of-band edit of a reconciled row) is rebuilt from scratch.
 //
-// Stamping the refresh time first tells which case applies: a row updated
-// means the user has refresh state (one statement where a read and an
-// upsert were two).
+// The common case, state present and nothing queued, is the first UPDATE
+// alone; row counts tell the cases apart without a read.
 func (tx *Tx) RefreshTaxFigures(userID string) error {
-	res, err := tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ?", ms(tx.now), userID)
+	now := ms(tx.now)
+	res, err := tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ? AND NOT queued", now, userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	res, err = tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ?, queued = 0 WHERE user_id = ?", now, userID)
 	if err != nil {
 		return err
 	}
@@ -45,7 +82,7 @@ func (tx *Tx) RefreshTaxFigures(userID string) error {
 	if err := tx.rebuildTaxDays(userID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(tx.ctx, "INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, ms(tx.now))
+	_, err = tx.ExecContext(tx.ctx, "INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, now)
 	return err
 }
 
@@ -54,13 +91,7 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+`FROM tax_pending t
 		JOIN reconciliations r ON r.payment_id = t.payment_id JOIN payments p ON p.id = r.payment_id
 		WHERE t.user_id = ? AND r.status = 'RECONCILED'
-		GROUP BY 2, 3
-		ON CONFLICT (user_id, day, cross_border) DO UPDATE SET
-			txn_count = txn_count + excluded.txn_count,
-			amount_inr = amount_inr + excluded.amount_inr,
-			igst_18 = igst_18 + excluded.igst_18,
-			first_settled_at = min(first_settled_at, excluded.first_settled_at),
-			last_settled_at = max(last_settled_at, excluded.last_settled_at)`, userID)
+		GROUP BY 2, 3`+taxDayAdd, userID)
 	if err != nil {
 		return err
 	}

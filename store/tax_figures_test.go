@@ -182,8 +182,8 @@ func TestLUTWindow(t *testing.T) {
 }
 
 // TestRefreshTaxFigures buckets receipts either side of midnight IST, adds
-// a later reconciliation incrementally, and rebuilds after an out-of-band
-// edit.
+// a payout reconciled at settlement and a later resolve incrementally (the
+// same figures as a rebuild), and rebuilds after an out-of-band edit.
 func TestRefreshTaxFigures(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
@@ -228,16 +228,41 @@ func TestRefreshTaxFigures(t *testing.T) {
 		"2026-04-01 false n=1 inr=25 igst=5 18:32..18:32; 2026-04-01 true n=1 inr=1665083 igst=299715 18:31..18:31"
 	is.Equal(days(), want)
 
-	// A new reconciled payout and a resolved one are added, nothing else.
-	add("p5", "GB", Reconciled, 100, time.Date(2026, 4, 1, 10, 0, 0, 0, india.IST))
-	_, err := db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'p4'")
+	// A payout reconciled as it settles is in its day when its
+	// transaction commits; recording it again adds nothing.
+	settled := time.Date(2026, 4, 1, 10, 0, 0, 0, india.IST)
+	add("p5", "GB", PendingReconciliation, 100, settled) // the payment row; its record is replaced below
+	_, err := db.W.Exec("DELETE FROM reconciliations WHERE payment_id = 'p5'")
+	is.NoErr(err)
+	for _, wantInserted := range []bool{true, false} {
+		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
+			inserted, err := tx.recordReconciliation(Reconciliation{PaymentID: "p5", UserID: "usr_r", Status: Reconciled,
+				AmountINR: 100, SettledAt: settled}, "GB")
+			if err == nil && inserted != wantInserted {
+				err = fmt.Errorf("inserted %v, want %v", inserted, wantInserted)
+			}
+			return err
+		}))
+	}
+	withP5 := "2026-03-31 true n=1 inr=102731 igst=18492 18:29..18:29; " +
+		"2026-04-01 false n=1 inr=25 igst=5 18:32..18:32; 2026-04-01 true n=2 inr=1665183 igst=299733 18:31..04:30"
+	is.Equal(days(), withP5)
+
+	// A resolved one waits in the queue for the next refresh.
+	_, err = db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'p4'")
 	is.NoErr(err)
 	var pending int
 	is.NoErr(db.R.QueryRow("SELECT count(*) FROM tax_pending WHERE user_id = 'usr_r'").Scan(&pending))
-	is.Equal(pending, 2)
+	is.Equal(pending, 1)
+	is.Equal(days(), withP5)
 	refresh(t, db, "usr_r")
 	want = "2026-03-31 true n=1 inr=102731 igst=18492 18:29..18:29; " +
 		"2026-04-01 false n=2 inr=525 igst=95 18:32..03:30; 2026-04-01 true n=2 inr=1665183 igst=299733 18:31..04:30"
+	is.Equal(days(), want)
+	// The same figures as a rebuild from scratch.
+	_, err = db.W.Exec("DELETE FROM tax_refresh_state WHERE user_id = 'usr_r'")
+	is.NoErr(err)
+	refresh(t, db, "usr_r")
 	is.Equal(days(), want)
 	refresh(t, db, "usr_r") // nothing queued: no change
 	is.Equal(days(), want)
