@@ -94,11 +94,13 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // reply runs fn in one transaction and answers with status and the value fn
 // returns. The exact bytes sent are stored for Idempotency-Key replays in
 // that same transaction, so a replay exists exactly when the effect does.
+// Without a key there is nothing to store, and the body is encoded after
+// the commit, off the single write connection.
 func (s *Server) reply(w http.ResponseWriter, c *call, status int, fn func(tx *store.Tx) (any, error)) error {
+	var v any
 	var out []byte
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
-		v, err := fn(tx)
-		if err != nil {
+	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+		if v, err = fn(tx); err != nil || c.idem == nil {
 			return err
 		}
 		if out, err = marshalBody(v); err != nil {
@@ -106,6 +108,9 @@ func (s *Server) reply(w http.ResponseWriter, c *call, status int, fn func(tx *s
 		}
 		return c.saveResponse(tx, status, out)
 	}, c.txOpts())
+	if err == nil && out == nil {
+		out, err = marshalBody(v)
+	}
 	if err != nil {
 		return err
 	}

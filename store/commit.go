@@ -166,13 +166,17 @@ func (c *committer) run(batch []*txRequest) {
 	}
 	// Another process (the CLI) may have written since our last batch; its
 	// commits change data_version, and then the cached audit head is stale.
+	// The same statement tells which connection the batch runs on, for
+	// direct_exec.go.
 	var version int64
-	if err := sqlTx.QueryRow("PRAGMA data_version").Scan(&version); err != nil || version != c.dataVersion {
+	probe := &connProbe{}
+	err = sqlTx.QueryRowContext(context.WithValue(context.Background(), connProbeKey{}, probe), "PRAGMA data_version").Scan(&version)
+	if err != nil || version != c.dataVersion {
 		c.forgetMemories()
 		c.dataVersion = version
 	}
 	for _, r := range batch {
-		if err := c.runOne(sqlTx, r); err != nil {
+		if err := c.runOne(sqlTx, probe.conn, r); err != nil {
 			// The savepoint could not be undone: the whole batch is suspect.
 			c.abandon(sqlTx, batch, err)
 			return
@@ -212,19 +216,19 @@ func (c *committer) forgetMemories() {
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its
 // result; only a failure to roll the savepoint back is returned.
-func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
+func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error {
 	if err := r.ctx.Err(); err != nil {
 		r.err = err
 		return nil
 	}
-	if _, err := sqlTx.Exec("SAVEPOINT grp"); err != nil {
+	if err := directExec(conn, sqlTx, "SAVEPOINT grp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	// The statements run without the caller's cancellation (the write
 	// connection ignores it anyway, see stmt_cache.go); with a cancellable
 	// context database/sql would also start a goroutine to watch every
 	// query's rows, on the single writer's path.
-	tx := &Tx{Tx: sqlTx, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
+	tx := &Tx{Tx: sqlTx, conn: conn, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
 		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts, settings: &c.db.settings,
 		ready: c.db.ready.Load()}
 	for _, o := range r.opts {
@@ -235,9 +239,12 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 	if r.err == nil {
 		r.err = tx.flushLogs()
 	}
+	// A tx kept past its fn must not reach the connection directly (outside
+	// any transaction once the batch commits); database/sql refuses it.
+	tx.conn = nil
 	if r.err != nil {
 		c.db.head = head // its audit rows are rolled back with it
-		if _, err := sqlTx.Exec("ROLLBACK TO grp"); err != nil {
+		if err := directExec(conn, sqlTx, "ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}
 	} else {
@@ -245,7 +252,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, r *txRequest) error {
 		c.db.settings.learn(tx.readSettings)
 		c.addCounts(tx)
 	}
-	if _, err := sqlTx.Exec("RELEASE grp"); err != nil {
+	if err := directExec(conn, sqlTx, "RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)
 	}
 	return nil

@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -139,6 +140,10 @@ func (db *DB) Close() error {
 // it writes carries the same timestamp.
 type Tx struct {
 	*sql.Tx
+	// conn is the transaction's connection when the committer knows it;
+	// ExecContext then skips database/sql (direct_exec.go).
+	conn      *cachingConn
+	argBuf    []driver.NamedValue
 	ctx       context.Context
 	now       time.Time
 	jobs      Inserter

@@ -137,7 +137,7 @@ func (c *cachingConn) evict() bool {
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if c.uncancellable {
+	if c.uncancellable && ctx.Done() != nil {
 		ctx = context.WithoutCancel(ctx)
 	}
 	s, err := c.stmt(ctx, query, "")
@@ -152,7 +152,12 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if c.uncancellable {
-		ctx = context.WithoutCancel(ctx)
+		if p, ok := ctx.Value(connProbeKey{}).(*connProbe); ok {
+			p.conn = c // the committer asks which connection its batch runs on
+		}
+		if ctx.Done() != nil {
+			ctx = context.WithoutCancel(ctx)
+		}
 	}
 	s, err := c.stmt(ctx, query, variantKey(query, args))
 	if err != nil {
