@@ -59,17 +59,17 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) e
 	return fmt.Errorf("payment %s did not come to rest in %d steps", job.Args.PaymentID, maxSteps)
 }
 
-// Enqueue hands a payout made ready by tx (confirm, retry, review approve)
-// to the pipeline: to this process's dispatcher once tx commits, or, where
+// Enqueue hands a payout made ready by tx (confirm, retry, review approve),
+// in its final state in tx, to the pipeline: to this process's dispatcher once tx commits, or, where
 // none runs (the CLI), as a River job inserted in tx. The dispatcher path
 // writes no job row in tx on purpose (docs/decisions.md, Pipeline): the
 // status tx commits is itself the durable queue entry, which the sweep
 // (store.InFlightBefore) drains should the hand-over be lost.
-func Enqueue(tx *store.Tx, paymentID string) error {
-	if tx.Ready(paymentID) {
+func Enqueue(tx *store.Tx, p store.Payment) error {
+	if tx.Ready(p) {
 		return nil
 	}
-	return tx.Enqueue(AdvanceArgs{PaymentID: paymentID}, advanceOpts)
+	return tx.Enqueue(AdvanceArgs{PaymentID: p.ID}, advanceOpts)
 }
 
 // advanceOpts makes advance jobs unique per payout among live jobs: however

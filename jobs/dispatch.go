@@ -20,7 +20,7 @@ import (
 // durable.
 type Dispatcher struct {
 	pl     *Pipeline
-	queue  chan string
+	queue  chan store.Payment
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -33,7 +33,7 @@ const dispatchQueue = 8192
 // ready hook.
 func StartDispatcher(pl *Pipeline, workers int) *Dispatcher {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &Dispatcher{pl: pl, queue: make(chan string, dispatchQueue), cancel: cancel}
+	d := &Dispatcher{pl: pl, queue: make(chan store.Payment, dispatchQueue), cancel: cancel}
 	for i := 0; i < workers; i++ {
 		d.wg.Add(1)
 		go d.work(ctx)
@@ -50,9 +50,9 @@ func (d *Dispatcher) Stop() {
 	d.wg.Wait()
 }
 
-func (d *Dispatcher) handOver(paymentID string) {
+func (d *Dispatcher) handOver(p store.Payment) {
 	select {
-	case d.queue <- paymentID:
+	case d.queue <- p:
 	default: // full: the sweep will find it
 	}
 }
@@ -63,33 +63,27 @@ func (d *Dispatcher) work(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case id := <-d.queue:
-			d.advance(ctx, id)
+		case p := <-d.queue:
+			d.advance(ctx, p)
 		}
 	}
 }
 
-func (d *Dispatcher) advance(ctx context.Context, id string) {
+// advance takes the payout as its ready transaction committed it; should
+// it have moved since, the instant path's status guard refuses, and the
+// River job below reads it afresh.
+func (d *Dispatcher) advance(ctx context.Context, p store.Payment) {
 	pl := d.pl
-	p, err := pl.DB.LoadPayment(ctx, id)
-	if store.ErrorCode(err) == store.ErrPaymentNotFound {
-		return
+	if _, ok := pl.advanceInstant(ctx, p, true); ok || !store.OwesStep(p.Status) {
+		return // at rest, or its River job queued in the same transaction
 	}
-	if err == nil {
-		if _, ok := pl.advanceInstant(ctx, p, true); ok {
-			return // at rest, or its River job queued in the same transaction
-		}
-		if !store.OwesStep(p.Status) {
-			return
-		}
-	}
-	// Not advanced (a live rail, a failing step, a read error): the payout
-	// is as it was handed over, which the sweep also covers should this
-	// insert not happen.
-	err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.Enqueue(AdvanceArgs{PaymentID: id}, advanceOpts)
+	// Not advanced (a live rail, a failing step): the payout is as it was
+	// handed over, which the sweep also covers should this insert not
+	// happen.
+	err := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		return tx.Enqueue(AdvanceArgs{PaymentID: p.ID}, advanceOpts)
 	})
 	if err != nil && ctx.Err() == nil && pl.Log != nil {
-		pl.Log.Warn("dispatcher: hand-over to River failed; the sweep will retry", "payment", id, "err", err)
+		pl.Log.Warn("dispatcher: hand-over to River failed; the sweep will retry", "payment", p.ID, "err", err)
 	}
 }

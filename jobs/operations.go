@@ -20,7 +20,7 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 	if err := tx.Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
 		return p, err
 	}
-	return p, Enqueue(tx, p.ID)
+	return p, Enqueue(tx, p)
 }
 
 // Review resolves a MANUAL_REVIEW payout: approve sends it on to
@@ -49,5 +49,5 @@ func Review(tx *store.Tx, userID, id string, approve bool, reason string) (store
 	if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
 		return p, err
 	}
-	return p, Enqueue(tx, p.ID)
+	return p, Enqueue(tx, p)
 }

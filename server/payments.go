@@ -137,7 +137,7 @@ func (s *Server) confirmTx(tx *store.Tx, c *call, in store.ConfirmInput) (store.
 	if err != nil {
 		return store.Payment{}, err
 	}
-	return p, jobs.Enqueue(tx, p.ID)
+	return p, jobs.Enqueue(tx, p)
 }
 
 // txnIDFor is the payment's client reference: the Idempotency-Key when one

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -275,6 +276,42 @@ func TestSweepFindsPayoutsLeftBehind(t *testing.T) {
 	p, err := e.DB.FindPayment(ctx, e.UserID, fresh)
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusComplianceCheck) // untouched for less than SweepAge: not left behind yet
+}
+
+// TestStaleHandOverChangesNothing: the dispatcher advances a payout as its
+// ready transaction left it, without reading it back. Handed a copy the
+// payout has since moved past, its transaction fails the status guard and
+// writes nothing: one settlement, one completion.
+func TestStaleHandOverChangesNothing(t *testing.T) {
+	e := newEnv(t)
+	is := is.New(t)
+	ctx := context.Background()
+	id := e.initiate("100.00", nil)
+	var stale store.Payment
+	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
+		stale, err = tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
+		return err
+	}))
+	handOver := func() {
+		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error {
+			if !tx.Ready(stale) {
+				return errors.New("no dispatcher")
+			}
+			return nil
+		}))
+	}
+	handOver()
+	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	handOver() // the same COMPLIANCE_CHECK copy again
+	time.Sleep(300 * time.Millisecond)
+	var settlements, completions int
+	is.NoErr(e.DB.R.QueryRow("SELECT count(*) FROM ledger_txns WHERE payment_id = ? AND kind = 'settlement'", id).Scan(&settlements))
+	is.NoErr(e.DB.R.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ? AND action = 'payment.completed'", id).Scan(&completions))
+	is.Equal([2]int{settlements, completions}, [2]int{1, 1})
+	p, err := e.DB.FindPayment(ctx, e.UserID, id)
+	is.NoErr(err)
+	is.Equal(p.Status, store.StatusCompleted)
 }
 
 // TestGeneratedTxnIDsAreTimeOrderedUUIDs: without an Idempotency-Key the
