@@ -67,7 +67,7 @@ func (c *committer) syncWAL() error {
 		}
 		c.wal = f
 	}
-	if err := c.wal.Sync(); err != nil {
+	if err := syncData(c.wal); err != nil {
 		return fmt.Errorf("sync wal: %w", err)
 	}
 	return nil

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+// syncData is fsync where fdatasync is not at hand.
+func syncData(f *os.File) error { return f.Sync() }
