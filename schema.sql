@@ -448,6 +448,17 @@ CREATE TABLE IF NOT EXISTS payment_counts (
   PRIMARY KEY (user_id, status)
 ) WITHOUT ROWID;
 
+-- Rows per user in the audit log, event and FIRA lists (store/row_counts.go),
+-- maintained like payment_counts, so those lists' totals cost the same at
+-- ten rows or ten million. Kinds: audit, audit:<action>, events,
+-- events:<type>, firas.
+CREATE TABLE IF NOT EXISTS row_counts (
+  user_id TEXT NOT NULL,
+  kind    TEXT NOT NULL,
+  n       INTEGER NOT NULL,
+  PRIMARY KEY (user_id, kind)
+) WITHOUT ROWID;
+
 -- Settings the write path reads for every payout (KYC status, profile,
 -- sequestration policy) are remembered by the committer until one of these
 -- triggers reports a change (store/settings_cache.go). The function exists

@@ -68,6 +68,7 @@ func (tx *Tx) Audit(userID string, livemode bool, action, rtype, rid string, cha
 	h := auditHash(prev, seq, at, userID, tx.Actor, action, rtype, rid, tx.RequestID, string(raw))
 	// Inserted when the transaction ends, see log_rows.go.
 	tx.auditRows = append(tx.auditRows, seq, at, userID, livemode, tx.Actor, action, rtype, rid, tx.RequestID, string(raw), prev, h)
+	tx.countRow(userID, kindAudit, action)
 	tx.head.seq, tx.head.hash = seq, h
 	return nil
 }

@@ -52,8 +52,9 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 		where += " AND at <= ?"
 		args = append(args, ms(f.To))
 	}
-	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM audit_log WHERE "+where, args...).Scan(&total); err != nil {
+	total, err := db.listTotal(ctx, f.ResourceID == "" && f.From.IsZero() && f.To.IsZero(), f.UserID, kindAudit, f.Action,
+		"SELECT count(*) FROM audit_log WHERE "+where, args)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := db.R.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,

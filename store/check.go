@@ -55,6 +55,12 @@ var ledgerChecks = []struct{ sql, format string }{
 	{`SELECT c.user_id || ' ' || c.status, c.n, count(p.id) FROM payment_counts c
 		LEFT JOIN payments p ON p.user_id = c.user_id AND p.status = c.status GROUP BY c.user_id, c.status HAVING c.n != count(p.id)`,
 		"payment count %s: %d recorded but %d payments"},
+	{rowCountsActual + `SELECT k.user_id || ' ' || k.kind, coalesce(c.n, 0), coalesce(a.n, 0)
+		FROM (SELECT user_id, kind FROM actual UNION SELECT user_id, kind FROM row_counts) k
+		LEFT JOIN row_counts c ON c.user_id = k.user_id AND c.kind = k.kind
+		LEFT JOIN actual a ON a.user_id = k.user_id AND a.kind = k.kind
+		WHERE coalesce(c.n, 0) != coalesce(a.n, 0)`,
+		"list count %s: %d recorded but %d rows"},
 	{`SELECT v.id, v.balance, a.balance FROM vaults v JOIN ledger_accounts a ON a.kind = 'vault' AND a.ref = v.id WHERE v.balance != a.balance`,
 		"vault %s: balance %d but its ledger account holds %d"},
 }

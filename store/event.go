@@ -46,6 +46,7 @@ func (tx *Tx) Emit(userID string, livemode bool, typ, resourceID string, data an
 	ev := Event{ID: NewID("evt"), UserID: userID, Livemode: livemode, Type: typ, ResourceID: resourceID, Data: raw, CreatedAt: tx.now}
 	// Inserted when the transaction ends, see log_rows.go.
 	tx.eventRows = append(tx.eventRows, ev.ID, userID, livemode, typ, resourceID, string(raw), ms(tx.now))
+	tx.countRow(userID, kindEvents, typ)
 	if tx.eventHook != nil {
 		return tx.eventHook(tx, ev)
 	}

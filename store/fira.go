@@ -118,6 +118,7 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return tx.firaOf(p.ID)
 	}
+	tx.countRow(f.UserID, kindFIRAs, "")
 	if err := tx.Audit(p.UserID, p.Livemode, "fira.generated", "fira", f.ID,
 		map[string]any{"paymentId": p.ID, "amountInr": f.AmountINR, "purposeCode": f.PurposeCode}); err != nil {
 		return FIRA{}, err
@@ -161,8 +162,9 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		where += " AND f.generated_at <= ?"
 		args = append(args, ms(f.To))
 	}
-	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM firas f WHERE "+where, args...).Scan(&total); err != nil {
+	total, err := db.listTotal(ctx, f.PaymentID == "" && f.From.IsZero() && f.To.IsZero(), f.UserID, kindFIRAs, "",
+		"SELECT count(*) FROM firas f WHERE "+where, args)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := db.R.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+

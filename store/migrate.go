@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -18,11 +18,14 @@ const SchemaVersion = 3
 type migration struct {
 	version int
 	apply   func(ctx context.Context, tx *Tx) error
+	// afterSchema steps run once schema.sql has created what they fill.
+	afterSchema bool
 }
 
 var migrations = []migration{
-	{2, firaBeneficiaryColumns},
-	{3, taxQueueFlag},
+	{2, firaBeneficiaryColumns, false},
+	{3, taxQueueFlag, false},
+	{4, countListRows, true},
 }
 
 // taxQueueFlag adds tax_refresh_state.queued and sets it for every user
@@ -82,15 +85,24 @@ func (db *DB) migrate(ctx context.Context, schema string) error {
 		return fmt.Errorf("database schema version %d is newer than this binary (%d)", version, SchemaVersion)
 	}
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		for _, m := range migrations {
-			if m.version > version {
-				if err := m.apply(ctx, tx); err != nil {
-					return fmt.Errorf("migration %d: %w", m.version, err)
+		steps := func(afterSchema bool) error {
+			for _, m := range migrations {
+				if m.version > version && m.afterSchema == afterSchema {
+					if err := m.apply(ctx, tx); err != nil {
+						return fmt.Errorf("migration %d: %w", m.version, err)
+					}
 				}
 			}
+			return nil
+		}
+		if err := steps(false); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, schema); err != nil {
 			return fmt.Errorf("apply schema.sql: %w", err)
+		}
+		if err := steps(true); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
 		return err

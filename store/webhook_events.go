@@ -75,8 +75,8 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 		where += " AND rowid > ?"
 		args = append(args, seq)
 	}
-	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM events WHERE "+where, args...).Scan(&total); err != nil {
+	total, err := db.listTotal(ctx, f.After == "", f.UserID, kindEvents, f.Type, "SELECT count(*) FROM events WHERE "+where, args)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := db.R.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+" ORDER BY rowid LIMIT ? OFFSET ?",

@@ -97,8 +97,11 @@ func TestEventLogInsertionOrder(t *testing.T) {
 	// Written in this order; the ids sort the other way round.
 	ids := []string{"evt_01zzzzzzzzzzzzzzzzzzzzzzzz", "evt_01aaaaaaaaaaaaaaaaaaaaaaaa", "evt_01mmmmmmmmmmmmmmmmmmmmmmmm"}
 	for _, id := range ids {
-		_, err := db.W.Exec(`INSERT INTO events (id, user_id, livemode, type, data, created_at) VALUES (?,?,0,'kyc.updated','{}',1)`, id, u.ID)
-		is.NoErr(err)
+		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
+			tx.countRow(u.ID, kindEvents, "kyc.updated") // as Emit does
+			_, err := tx.ExecContext(ctx, `INSERT INTO events (id, user_id, livemode, type, data, created_at) VALUES (?,?,0,'kyc.updated','{}',1)`, id, u.ID)
+			return err
+		}))
 	}
 	evs, total, err := db.EventLog(ctx, EventFilter{UserID: u.ID, Page: 1, Limit: 10})
 	is.NoErr(err)

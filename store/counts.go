@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Maintained counts move once per batch. payment_counts (GET /payments's
+// totals, the sweep's map of statuses in flight) and row_counts (the totals
+// of the audit log, event and FIRA lists) moved in every transaction that
+// added or moved a row: upserts per payout on the single writer, on the
+// same few rows. Now a transaction adds its deltas up in memory; when it
+// succeeds they join the batch's, and the committer writes the batch's net
+// change with one statement per table just before COMMIT. The counts commit
+// in the same SQLite transaction as the rows they count, so no reader ever
+// sees them apart; if that statement fails, the whole batch fails. Nothing
+// reads the counts inside a transaction.
+
+// countTable is a table of maintained counts.
+type countTable uint8
+
+const (
+	paymentCounts countTable = iota // (user_id, status): payments per status
+	rowCounts                       // (user_id, kind): rows per list, see rowKind
+)
+
+// countInserts are each table's multi-row upsert (see insertRows).
+var countInserts = [...]struct{ prefix, suffix string }{
+	paymentCounts: {`INSERT INTO payment_counts (user_id, status, n) VALUES `, ` ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`},
+	rowCounts:     {`INSERT INTO row_counts (user_id, kind, n) VALUES `, ` ON CONFLICT (user_id, kind) DO UPDATE SET n = n + excluded.n`},
+}
+
+const (
+	countValues = "(?,?,?)"
+	countArgs   = 3
+)
+
+type countKey struct {
+	table       countTable
+	userID, key string
+}
+
+// count moves a maintained count by delta when this transaction's batch
+// commits.
+func (tx *Tx) count(table countTable, userID, key string, delta int64) {
+	if tx.counts == nil {
+		tx.counts = map[countKey]int64{}
+	}
+	tx.counts[countKey{table, userID, key}] += delta
+}
+
+// countPayment moves the user's count of payments in status by delta.
+func (tx *Tx) countPayment(userID, status string, delta int64) {
+	tx.count(paymentCounts, userID, status, delta)
+}
+
+// addCounts keeps a successful transaction's count deltas for the batch.
+func (c *committer) addCounts(tx *Tx) {
+	for k, d := range tx.counts {
+		if c.counts == nil {
+			c.counts = map[countKey]int64{}
+		}
+		c.counts[k] += d
+	}
+}
+
+// flushCounts writes the batch's net count changes.
+func (c *committer) flushCounts(sqlTx *sql.Tx) error {
+	defer clear(c.counts)
+	var args [len(countInserts)][]any
+	for k, d := range c.counts {
+		if d != 0 {
+			args[k.table] = append(args[k.table], k.userID, k.key, d)
+		}
+	}
+	for table, a := range args {
+		in := countInserts[table]
+		if err := insertRows(context.Background(), sqlTx, in.prefix, countValues, in.suffix, countArgs, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
