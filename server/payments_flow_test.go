@@ -304,7 +304,21 @@ func TestStaleHandOverChangesNothing(t *testing.T) {
 	handOver()
 	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
 	handOver() // the same COMPLIANCE_CHECK copy again
-	time.Sleep(300 * time.Millisecond)
+	// Refused, the dispatcher leaves the payout to a River job, which
+	// reads it afresh and finds it at rest.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var done int
+		is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance' AND state = 'completed'
+			AND json_extract(args, '$.paymentId') = ?`, id).Scan(&done))
+		if done == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the refused hand-over's job did not run")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	var settlements, completions int
 	is.NoErr(e.DB.R.QueryRow("SELECT count(*) FROM ledger_txns WHERE payment_id = ? AND kind = 'settlement'", id).Scan(&settlements))
 	is.NoErr(e.DB.R.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ? AND action = 'payment.completed'", id).Scan(&completions))

@@ -95,4 +95,37 @@ func TestHeldPaymentRow(t *testing.T) {
 	if got := rowStatus(db.R, q.ID); got != StatusComplianceCheck {
 		t.Fatalf("row after the refused flush: %s, want COMPLIANCE_CHECK", got)
 	}
+
+	// A copy of a payout in PROCESSING, taken before it failed and was
+	// retried back to PROCESSING: the status matches again, yet the flush
+	// refuses (attempt and update time differ) and the retry's row stands.
+	r := confirmed()
+	move := func(p *Payment, to string, set func(*Payment)) {
+		t.Helper()
+		if err := db.WithTx(ctx, func(tx *Tx) error { return tx.Transition(p, to, set) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	move(&r, StatusProcessing, nil)
+	stale := r
+	move(&r, StatusFailed, func(n *Payment) { n.FailedReason = "SETTLEMENT_REJECTED: test" })
+	move(&r, StatusProcessing, func(n *Payment) { n.Attempt++ })
+	err = db.WithTx(ctx, func(tx *Tx) error {
+		tx.HoldPaymentRow(stale)
+		if err := tx.Transition(&stale, StatusSubmitted, func(n *Payment) { n.SettlementRef = "stale" }); err != nil {
+			return err
+		}
+		return tx.FlushPaymentRow()
+	})
+	if ErrorCode(err) != ErrInvalidState {
+		t.Fatalf("flush of a copy from before a retry: %v, want ERR_INVALID_STATE", err)
+	}
+	var status string
+	var attempt int
+	if err := db.R.QueryRowContext(ctx, "SELECT status, attempt FROM payments WHERE id = ?", r.ID).Scan(&status, &attempt); err != nil {
+		t.Fatal(err)
+	}
+	if status != StatusProcessing || attempt != 1 {
+		t.Fatalf("row after the refused flush: %s attempt %d, want PROCESSING attempt 1", status, attempt)
+	}
 }
