@@ -367,7 +367,8 @@ DROP INDEX IF EXISTS firas_user_payment;
 -- Maintained tax aggregates: RECONCILED receipts per user, IST settlement
 -- day and kind (cross-border or domestic). Every tax and GST figure is a sum
 -- of at most a year of these rows, never a scan of payments. Only
--- RefreshTaxFigures (store/tax_figures.go) writes them.
+-- store/tax_figures.go writes them: a receipt reconciled at settlement is
+-- added by its own transaction, queued ones by RefreshTaxFigures.
 CREATE TABLE IF NOT EXISTS tax_days (
   user_id          TEXT NOT NULL,
   day              TEXT NOT NULL,    -- IST date of settlement, YYYY-MM-DD
@@ -411,7 +412,8 @@ DROP TABLE IF EXISTS tax_dirty_days;
 
 -- A reconciliation inserted RECONCILED (at settlement) adds itself to its
 -- day in the inserting transaction (store/reconciliation.go,
--- recordReconciliation, the only code that inserts them); schema version 2
+-- recordReconciliation, the only code of the service that inserts them; the
+-- bench's seeding queues its rows in tax_pending itself); schema version 2
 -- queued it here instead and the refresh looked it up again.
 DROP TRIGGER IF EXISTS reconciliations_tax_insert;
 -- Version 2's trigger queued without flagging the user; this one replaces it.

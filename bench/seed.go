@@ -54,13 +54,18 @@ func seed(ctx context.Context, db *store.DB, userID string, from, to int) error 
 			ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, userID, to-from); err != nil {
 			return err
 		}
+		// The seeded reconciliations wait in the tax queue, as a manual
+		// resolve's would; the refresh adds them to their days.
+		if _, err := tx.ExecContext(ctx, "UPDATE tax_refresh_state SET queued = 1 WHERE user_id = ?", userID); err != nil {
+			return err
+		}
 		return tx.RefreshTaxFigures(userID)
 	})
 }
 
 func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo, hi int, now int64) (int64, error) {
-	var pay, txn, post, rec strings.Builder
-	var pa, ta, pp, ra []any
+	var pay, txn, post, rec, queue strings.Builder
+	var pa, ta, pp, ra, qa []any
 	var sum int64
 	for i := lo; i < hi; i++ {
 		id, tid := store.NewID("pay"), store.NewID("ltx")
@@ -77,6 +82,8 @@ func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo,
 		pp = append(pp, store.NewID("je"), tid, settle, inr, at, store.NewID("je"), tid, fx, -inr, at)
 		rec.WriteString(sep + "(?,?,0,'RECONCILED','INV',?,'auto',?,?,?,?)")
 		ra = append(ra, id, userID, "seeded", inr, at, at, at)
+		queue.WriteString(sep + "(?,?)")
+		qa = append(qa, userID, id)
 	}
 	stmts := []struct {
 		sql  string
@@ -88,6 +95,7 @@ func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo,
 		{"INSERT INTO ledger_postings (id, txn_id, account_id, amount, currency, created_at) VALUES " + post.String(), pp},
 		{`INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id, resolved_by,
 			amount_inr, settled_at, reconciled_at, created_at) VALUES ` + rec.String(), ra},
+		{"INSERT INTO tax_pending (user_id, payment_id) VALUES " + queue.String(), qa},
 	}
 	for _, s := range stmts {
 		if _, err := tx.ExecContext(ctx, s.sql, s.args...); err != nil {

@@ -44,10 +44,12 @@ type committer struct {
 	wg   sync.WaitGroup
 	once sync.Once
 
-	lastBatch   int                // size of the previous batch: linger only under load
-	counts      map[countKey]int64 // the batch's payment_counts deltas
-	dataVersion int64
-	stats       CommitStats
+	lastBatch int                // size of the previous batch: linger only under load
+	counts    map[countKey]int64 // the batch's count deltas (counts.go)
+	// the batch's audit rows and events (log_rows.go)
+	auditRows, eventRows []any
+	dataVersion          int64
+	stats                CommitStats
 
 	synced  chan []*txRequest // committed batches waiting for the WAL fsync
 	ckpt    *checkpointer
@@ -182,8 +184,13 @@ func (c *committer) run(batch []*txRequest) {
 			return
 		}
 	}
-	if err := c.flushCounts(sqlTx); err != nil {
-		c.abandon(sqlTx, batch, fmt.Errorf("payment counts: %w", err))
+	ex := batchExecer(probe.conn, sqlTx)
+	if err := c.flushLogs(ex); err != nil {
+		c.abandon(sqlTx, batch, fmt.Errorf("audit rows and events: %w", err))
+		return
+	}
+	if err := c.flushCounts(ex); err != nil {
+		c.abandon(sqlTx, batch, fmt.Errorf("maintained counts: %w", err))
 		return
 	}
 	if err := sqlTx.Commit(); err != nil {
@@ -200,6 +207,7 @@ func (c *committer) abandon(sqlTx *sql.Tx, batch []*txRequest, err error) {
 	_ = sqlTx.Rollback()
 	c.forgetMemories()
 	clear(c.counts)
+	c.auditRows, c.eventRows = c.auditRows[:0], c.eventRows[:0]
 	finish(batch, err)
 }
 
@@ -236,9 +244,6 @@ func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error
 	}
 	head := c.db.head
 	r.tx, r.err = tx, protect(tx, r.fn)
-	if r.err == nil {
-		r.err = tx.flushLogs()
-	}
 	// A tx kept past its fn must not reach the connection directly (outside
 	// any transaction once the batch commits); database/sql refuses it.
 	tx.conn = nil
@@ -251,6 +256,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error
 		c.db.accounts.learn(tx.learnt)
 		c.db.settings.learn(tx.readSettings)
 		c.addCounts(tx)
+		c.addLogs(tx)
 	}
 	if err := directExec(conn, sqlTx, "RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"context"
-	"database/sql"
-)
+import "context"
 
 // Maintained counts move once per batch. payment_counts (GET /payments's
 // totals, the sweep's map of statuses in flight) and row_counts (the totals
@@ -65,7 +62,7 @@ func (c *committer) addCounts(tx *Tx) {
 }
 
 // flushCounts writes the batch's net count changes.
-func (c *committer) flushCounts(sqlTx *sql.Tx) error {
+func (c *committer) flushCounts(ex execer) error {
 	defer clear(c.counts)
 	var args [len(countInserts)][]any
 	for k, d := range c.counts {
@@ -75,7 +72,7 @@ func (c *committer) flushCounts(sqlTx *sql.Tx) error {
 	}
 	for table, a := range args {
 		in := countInserts[table]
-		if err := insertRows(context.Background(), sqlTx, in.prefix, countValues, in.suffix, countArgs, a); err != nil {
+		if err := insertRows(context.Background(), ex, in.prefix, countValues, in.suffix, countArgs, a); err != nil {
 			return err
 		}
 	}

@@ -161,7 +161,7 @@ type Tx struct {
 	held      *heldPayment       // see HoldPaymentRow
 	credit    postedCredit       // see PostSettlement
 	counts    map[countKey]int64 // payment_counts deltas, see payment_counts.go
-	// auditRows and eventRows wait for flushLogs (log_rows.go).
+	// auditRows and eventRows wait for the batch's flushLogs (log_rows.go).
 	auditRows, eventRows []any
 	ready                *ReadyHook // see Ready
 	// After runs once the transaction has committed (in-memory bookkeeping

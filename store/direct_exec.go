@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"fmt"
 	"time"
 )
 
@@ -52,8 +53,27 @@ func directArgs(args []any, buf []driver.NamedValue) (nv []driver.NamedValue, ok
 	return buf, true
 }
 
-// directExec runs one of the committer's own statements (savepoints, the
-// batch's counts) on the batch's connection when it is known.
+// batchExecer runs the committer's own batch-wide statements (the batch's
+// logs and counts) on the batch's connection when it is known.
+func batchExecer(conn *cachingConn, sqlTx *sql.Tx) execer {
+	if conn == nil {
+		return sqlTx
+	}
+	return connExecer{conn}
+}
+
+type connExecer struct{ conn *cachingConn }
+
+func (e connExecer) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	nv, ok := directArgs(args, make([]driver.NamedValue, 0, len(args)))
+	if !ok {
+		return nil, fmt.Errorf("store: batch statement argument of an unexpected type")
+	}
+	return e.conn.ExecContext(ctx, query, nv)
+}
+
+// directExec runs one of the committer's savepoint statements on the
+// batch's connection when it is known.
 func directExec(conn *cachingConn, sqlTx *sql.Tx, query string) error {
 	var err error
 	if conn != nil {

@@ -24,24 +24,35 @@ type migration struct {
 
 var migrations = []migration{
 	{2, firaBeneficiaryColumns, false},
-	{3, taxQueueFlag, false},
+	{3, taxQueueColumn, false},
+	{3, taxQueueFlag, true},
 	{4, countListRows, true},
 }
 
-// taxQueueFlag adds tax_refresh_state.queued and sets it for every user
-// with payments waiting in tax_pending. With it version 3 adds a payout
-// reconciled at settlement to its tax day in the settling transaction
-// (schema.sql drops the trigger that queued it) and skips the queue when
-// nothing is flagged. A version-2 binary would recreate that trigger and
-// count such payouts twice; the version number makes it refuse the file.
+// taxQueueColumn adds tax_refresh_state.queued to a file that has the
+// table (schema.sql creates it with the column otherwise). With the flag
+// version 3 adds a payout reconciled at settlement to its tax day in the
+// settling transaction (schema.sql drops the trigger that queued it) and
+// skips the queue when nothing is flagged. A version-2 binary would
+// recreate that trigger and count such payouts twice; the version number
+// makes it refuse the file.
+func taxQueueColumn(ctx context.Context, tx *Tx) error {
+	var tables, columns int
+	if err := tx.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tax_refresh_state'),
+		(SELECT count(*) FROM pragma_table_info('tax_refresh_state') WHERE name = 'queued')`).Scan(&tables, &columns); err != nil {
+		return err
+	}
+	if tables == 0 || columns == 1 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, "ALTER TABLE tax_refresh_state ADD COLUMN queued INTEGER NOT NULL DEFAULT 0")
+	return err
+}
+
+// taxQueueFlag flags every user with payments already waiting in
+// tax_pending (after schema.sql: early version-1 files have no queue).
 func taxQueueFlag(ctx context.Context, tx *Tx) error {
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tax_refresh_state'").Scan(&n); err != nil || n == 0 {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "ALTER TABLE tax_refresh_state ADD COLUMN queued INTEGER NOT NULL DEFAULT 0"); err != nil {
-		return err
-	}
 	_, err := tx.ExecContext(ctx, "UPDATE tax_refresh_state SET queued = 1 WHERE user_id IN (SELECT user_id FROM tax_pending)")
 	return err
 }

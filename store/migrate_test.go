@@ -87,3 +87,24 @@ func TestMigrateTaxQueueFlag(t *testing.T) {
 		WHERE type = 'trigger' AND tbl_name = 'reconciliations' ORDER BY name)`).Scan(&triggers))
 	is.Equal(triggers, "reconciliations_tax_changed,reconciliations_tax_resolved")
 }
+
+// TestMigrateEarlyTaxState: the first version-1 files with tax refresh
+// state had no tax_pending queue yet; they open, and gain the flag.
+func TestMigrateEarlyTaxState(t *testing.T) {
+	is := is.New(t)
+	path := filepath.Join(t.TempDir(), "v1-early.db")
+	old := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
+	_, err := old.Exec(`CREATE TABLE tax_refresh_state (user_id TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL);
+		INSERT INTO tax_refresh_state VALUES ('usr_1', 1);
+		PRAGMA user_version = 1;`)
+	is.NoErr(err)
+	is.NoErr(old.Close())
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	is.NoErr(err)
+	db, err := Open(context.Background(), path, string(schema))
+	is.NoErr(err)
+	defer db.Close()
+	var queued int
+	is.NoErr(db.R.QueryRow("SELECT queued FROM tax_refresh_state WHERE user_id = 'usr_1'").Scan(&queued))
+	is.Equal(queued, 0)
+}

@@ -108,7 +108,7 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 }
 
 // recordReconciliation inserts r unless the payment already has a record,
-// and reports whether it did. It is the only code that inserts
+// and reports whether it did. It is the only code of the service that inserts
 // reconciliations: a RECONCILED one is added to its tax day here, in the
 // same transaction (addTaxDay), where a trigger once queued it for the next
 // refresh to look up again.
