@@ -248,7 +248,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error
 	// any transaction once the batch commits); database/sql refuses it.
 	tx.conn = nil
 	if r.err != nil {
-		c.db.head = head // its audit rows are rolled back with it
+		c.db.head = head // its audit rows are dropped with it
 		if err := directExec(conn, sqlTx, "ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}

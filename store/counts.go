@@ -18,7 +18,7 @@ type countTable uint8
 
 const (
 	paymentCounts countTable = iota // (user_id, status): payments per status
-	rowCounts                       // (user_id, kind): rows per list, see rowKind
+	rowCounts                       // (user_id, kind): rows per list, see row_counts.go
 )
 
 // countInserts are each table's multi-row upsert (see insertRows).
