@@ -10,14 +10,41 @@ import (
 	"github.com/matryer/is"
 )
 
+// openOlder writes a file as an older binary left it (the SQL of that
+// schema and its rows) and opens it with today's schema, migrating it.
+func openOlder(t *testing.T, older string) *DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "older.db")
+	raw := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
+	if _, err := raw.Exec(older); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), path, todaysSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func todaysSchema(t *testing.T) string {
+	t.Helper()
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(schema)
+}
+
 // TestMigrateFIRABeneficiaries: a version-1 file keeps each FIRA's frozen
 // beneficiary in fira_beneficiaries; opening it moves them into firas and
 // drops the table, and the advice reads as before.
 func TestMigrateFIRABeneficiaries(t *testing.T) {
 	is := is.New(t)
-	path := filepath.Join(t.TempDir(), "v1.db")
-	old := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
-	_, err := old.Exec(`
+	db := openOlder(t, `
 		CREATE TABLE firas (
 		  id TEXT PRIMARY KEY, payment_id TEXT NOT NULL UNIQUE, user_id TEXT NOT NULL, livemode INTEGER NOT NULL,
 		  status TEXT NOT NULL, remitting_bank TEXT NOT NULL, remitting_country TEXT NOT NULL,
@@ -31,14 +58,6 @@ func TestMigrateFIRABeneficiaries(t *testing.T) {
 		  '83.3333', 'P0802', 'Software', 'INV-2', 'sbx_2', 1763700000000, 1763700000000);
 		INSERT INTO fira_beneficiaries VALUES ('fira_1', 'Asha Rao', 'asha@example.com');
 		PRAGMA user_version = 1;`)
-	is.NoErr(err)
-	is.NoErr(old.Close())
-
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	db, err := Open(context.Background(), path, string(schema))
-	is.NoErr(err)
-	defer db.Close()
 	f, err := db.FindFIRA(context.Background(), "usr_1", "fira_1")
 	is.NoErr(err)
 	is.Equal([2]string{f.BeneficiaryName, f.BeneficiaryEmail}, [2]string{"Asha Rao", "asha@example.com"})
@@ -57,12 +76,8 @@ func TestMigrateFIRABeneficiaries(t *testing.T) {
 // with payments waiting, and replaces both queueing triggers.
 func TestMigrateTaxQueueFlag(t *testing.T) {
 	is := is.New(t)
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	path := filepath.Join(t.TempDir(), "v2.db")
-	old := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
 	// Today's schema taken back to version 2.
-	_, err = old.Exec(string(schema) + `
+	db := openOlder(t, todaysSchema(t)+`
 		DROP TRIGGER reconciliations_tax_resolved;
 		ALTER TABLE tax_refresh_state DROP COLUMN queued;
 		CREATE TRIGGER reconciliations_tax_insert AFTER INSERT ON reconciliations WHEN NEW.status = 'RECONCILED'
@@ -73,12 +88,6 @@ func TestMigrateTaxQueueFlag(t *testing.T) {
 		INSERT INTO tax_refresh_state VALUES ('usr_1', 1), ('usr_2', 1);
 		INSERT INTO tax_pending VALUES ('usr_1', 'pay_1');
 		PRAGMA user_version = 2;`)
-	is.NoErr(err)
-	is.NoErr(old.Close())
-
-	db, err := Open(context.Background(), path, string(schema))
-	is.NoErr(err)
-	defer db.Close()
 	var flagged string
 	is.NoErr(db.R.QueryRow("SELECT group_concat(user_id) FROM tax_refresh_state WHERE queued").Scan(&flagged))
 	is.Equal(flagged, "usr_1")
@@ -92,18 +101,9 @@ func TestMigrateTaxQueueFlag(t *testing.T) {
 // state had no tax_pending queue yet; they open, and gain the flag.
 func TestMigrateEarlyTaxState(t *testing.T) {
 	is := is.New(t)
-	path := filepath.Join(t.TempDir(), "v1-early.db")
-	old := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
-	_, err := old.Exec(`CREATE TABLE tax_refresh_state (user_id TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL);
+	db := openOlder(t, `CREATE TABLE tax_refresh_state (user_id TEXT PRIMARY KEY, refreshed_at INTEGER NOT NULL);
 		INSERT INTO tax_refresh_state VALUES ('usr_1', 1);
 		PRAGMA user_version = 1;`)
-	is.NoErr(err)
-	is.NoErr(old.Close())
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	db, err := Open(context.Background(), path, string(schema))
-	is.NoErr(err)
-	defer db.Close()
 	var queued int
 	is.NoErr(db.R.QueryRow("SELECT queued FROM tax_refresh_state WHERE user_id = 'usr_1'").Scan(&queued))
 	is.Equal(queued, 0)

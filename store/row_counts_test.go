@@ -130,15 +130,14 @@ func TestListTotals(t *testing.T) {
 
 	// A version-3 file: the same rows, no counts.
 	path := filepath.Join(t.TempDir(), "v3.db")
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	v3, err := Open(ctx, path, string(schema))
+	schema := todaysSchema(t)
+	v3, err := Open(ctx, path, schema)
 	is.NoErr(err)
 	seedListRows(t, v3, "usr_lists", 25, false)
 	_, err = v3.W.Exec("DROP TABLE row_counts; PRAGMA user_version = 3")
 	is.NoErr(err)
 	is.NoErr(v3.Close())
-	v4, err := Open(ctx, path, string(schema))
+	v4, err := Open(ctx, path, schema)
 	is.NoErr(err)
 	defer v4.Close()
 	is.Equal(listTotals(t, v4, "usr_lists"), want)
