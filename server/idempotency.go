@@ -95,7 +95,9 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // returns. The exact bytes sent are stored for Idempotency-Key replays in
 // that same transaction, so a replay exists exactly when the effect does.
 // Without a key there is nothing to store, and the body is encoded after
-// the commit, off the single write connection.
+// the commit, off the single write connection: the views replied this way
+// are plain structs whose numbers payoutd formatted itself, so encoding
+// cannot fail once the write has landed.
 func (s *Server) reply(w http.ResponseWriter, c *call, status int, fn func(tx *store.Tx) (any, error)) error {
 	var v any
 	var out []byte
