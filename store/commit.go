@@ -177,14 +177,14 @@ func (c *committer) run(batch []*txRequest) {
 		c.forgetMemories()
 		c.dataVersion = version
 	}
+	ex := &directExecer{conn: probe.conn, sqlTx: sqlTx}
 	for _, r := range batch {
-		if err := c.runOne(sqlTx, probe.conn, r); err != nil {
+		if err := c.runOne(ex, r); err != nil {
 			// The savepoint could not be undone: the whole batch is suspect.
 			c.abandon(sqlTx, batch, err)
 			return
 		}
 	}
-	ex := batchExecer(probe.conn, sqlTx)
 	if err := c.flushLogs(ex); err != nil {
 		c.abandon(sqlTx, batch, fmt.Errorf("audit rows and events: %w", err))
 		return
@@ -224,19 +224,20 @@ func (c *committer) forgetMemories() {
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its
 // result; only a failure to roll the savepoint back is returned.
-func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error {
+func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	if err := r.ctx.Err(); err != nil {
 		r.err = err
 		return nil
 	}
-	if err := directExec(conn, sqlTx, "SAVEPOINT grp"); err != nil {
+	bg := context.Background()
+	if _, err := ex.ExecContext(bg, "SAVEPOINT grp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
 	// The statements run without the caller's cancellation (the write
 	// connection ignores it anyway, see stmt_cache.go); with a cancellable
 	// context database/sql would also start a goroutine to watch every
 	// query's rows, on the single writer's path.
-	tx := &Tx{Tx: sqlTx, conn: conn, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
+	tx := &Tx{Tx: ex.sqlTx, direct: directExecer{conn: ex.conn, sqlTx: ex.sqlTx}, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
 		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts, settings: &c.db.settings,
 		ready: c.db.ready.Load()}
 	for _, o := range r.opts {
@@ -246,10 +247,10 @@ func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error
 	r.tx, r.err = tx, protect(tx, r.fn)
 	// A tx kept past its fn must not reach the connection directly (outside
 	// any transaction once the batch commits); database/sql refuses it.
-	tx.conn = nil
+	tx.direct.conn = nil
 	if r.err != nil {
 		c.db.head = head // its audit rows are dropped with it
-		if err := directExec(conn, sqlTx, "ROLLBACK TO grp"); err != nil {
+		if _, err := ex.ExecContext(bg, "ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}
 	} else {
@@ -258,7 +259,7 @@ func (c *committer) runOne(sqlTx *sql.Tx, conn *cachingConn, r *txRequest) error
 		c.addCounts(tx)
 		c.addLogs(tx)
 	}
-	if err := directExec(conn, sqlTx, "RELEASE grp"); err != nil {
+	if _, err := ex.ExecContext(bg, "RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)
 	}
 	return nil

@@ -5,7 +5,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -140,10 +139,9 @@ func (db *DB) Close() error {
 // it writes carries the same timestamp.
 type Tx struct {
 	*sql.Tx
-	// conn is the transaction's connection when the committer knows it;
-	// ExecContext then skips database/sql (direct_exec.go).
-	conn      *cachingConn
-	argBuf    []driver.NamedValue
+	// direct runs ExecContext, skipping database/sql on the batch's
+	// connection when the committer knows it (direct_exec.go).
+	direct    directExecer
 	ctx       context.Context
 	now       time.Time
 	jobs      Inserter

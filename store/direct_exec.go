@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
 	"time"
 )
 
@@ -25,15 +24,30 @@ type connProbeKey struct{}
 
 type connProbe struct{ conn *cachingConn }
 
-// ExecContext runs a statement in the transaction, like sql.Tx's.
-func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if tx.conn != nil {
-		if nv, ok := directArgs(args, tx.argBuf[:0]); ok {
-			tx.argBuf = nv
-			return tx.conn.ExecContext(ctx, query, nv)
+// directExecer runs statements on the batch's connection when the
+// committer knows it, and through database/sql (on the same transaction)
+// otherwise or for an argument type directArgs does not know. The
+// committer's own statements (savepoints, the batch's logs and counts) and
+// every Tx's ExecContext use one.
+type directExecer struct {
+	conn  *cachingConn
+	sqlTx *sql.Tx
+	buf   []driver.NamedValue
+}
+
+func (e *directExecer) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if e.conn != nil {
+		if nv, ok := directArgs(args, e.buf[:0]); ok {
+			e.buf = nv
+			return e.conn.ExecContext(ctx, query, nv)
 		}
 	}
-	return tx.Tx.ExecContext(ctx, query, args...)
+	return e.sqlTx.ExecContext(ctx, query, args...)
+}
+
+// ExecContext runs a statement in the transaction, like sql.Tx's.
+func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return tx.direct.ExecContext(ctx, query, args...)
 }
 
 // directArgs converts args as database/sql would for the types the store
@@ -51,35 +65,4 @@ func directArgs(args []any, buf []driver.NamedValue) (nv []driver.NamedValue, ok
 		buf = append(buf, driver.NamedValue{Ordinal: i + 1, Value: a})
 	}
 	return buf, true
-}
-
-// batchExecer runs the committer's own batch-wide statements (the batch's
-// logs and counts) on the batch's connection when it is known.
-func batchExecer(conn *cachingConn, sqlTx *sql.Tx) execer {
-	if conn == nil {
-		return sqlTx
-	}
-	return connExecer{conn}
-}
-
-type connExecer struct{ conn *cachingConn }
-
-func (e connExecer) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	nv, ok := directArgs(args, make([]driver.NamedValue, 0, len(args)))
-	if !ok {
-		return nil, fmt.Errorf("store: batch statement argument of an unexpected type")
-	}
-	return e.conn.ExecContext(ctx, query, nv)
-}
-
-// directExec runs one of the committer's savepoint statements on the
-// batch's connection when it is known.
-func directExec(conn *cachingConn, sqlTx *sql.Tx, query string) error {
-	var err error
-	if conn != nil {
-		_, err = conn.ExecContext(context.Background(), query, nil)
-	} else {
-		_, err = sqlTx.Exec(query)
-	}
-	return err
 }

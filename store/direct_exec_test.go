@@ -29,7 +29,7 @@ func TestDirectExec(t *testing.T) {
 	}
 	var kept *Tx
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-		if tx.conn == nil {
+		if tx.direct.conn == nil {
 			return errors.New("the committer did not find its connection")
 		}
 		kept = tx

@@ -39,7 +39,7 @@ const (
 var multiInsert sync.Map // prefix + n + suffix → statement
 
 // execer is a transaction that runs statements: a store Tx, or the
-// committer's *sql.Tx.
+// committer's directExecer.
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
