@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -147,13 +146,7 @@ func TestListTotals(t *testing.T) {
 // totals. Set PAYOUTD_LIST_SCALE=1000000 to measure at a million rows each
 // (docs/performance.md); the default size only exercises it.
 func TestListTotalsAtScale(t *testing.T) {
-	n := 2000
-	if v := os.Getenv("PAYOUTD_LIST_SCALE"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	n := scale(t, "PAYOUTD_LIST_SCALE", 2000)
 	is := is.New(t)
 	ctx := context.Background()
 	db, _ := openTestDB(t)
