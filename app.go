@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"database/sql"
-	"errors"
 	iofs "io/fs"
 	"log/slog"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
@@ -20,7 +21,7 @@ import (
 type appConfig struct {
 	baseURL         string
 	live            bool
-	rates           jobs.Rates
+	rates           rates.Table
 	unknownWindow   time.Duration
 	workers         int
 	limits          map[string]int
@@ -33,22 +34,17 @@ type appConfig struct {
 type app struct {
 	db       *store.DB
 	sealer   *store.Sealer
-	pipeline *jobs.Pipeline
+	pipeline *payout.Pipeline
 	river    *river.Client[*sql.Tx]
-	dispatch *jobs.Dispatcher
 	srv      *server.Server
 }
 
-// dispatchWorkers is how many payouts the in-process dispatcher advances at
-// once; each waits on a group commit, so more of them make bigger batches.
-const dispatchWorkers = 64
-
 func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
-	pl := &jobs.Pipeline{
+	pl := &payout.Pipeline{
 		DB: db, Rates: c.rates, Log: c.log,
-		Rail:           &jobs.SandboxSettlement{Rates: c.rates, UnknownWindow: c.unknownWindow, Now: db.Now},
+		Rail:           &payout.SandboxSettlement{Rates: c.rates, UnknownWindow: c.unknownWindow, Now: db.Now},
 		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
-		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
 	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log),
 		Sealer: sealer, WebhookSchedule: c.webhookSchedule})
@@ -69,31 +65,20 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	return &app{db: db, sealer: sealer, pipeline: pl, river: rc, srv: srv}, nil
 }
 
-// start runs the background work: the payout dispatcher, River's workers
-// (and its sweep for payouts left behind) and the sandbox KYC reviewer.
+// start runs the background work: River's workers, which move every
+// confirmed payout (a killed process's running jobs are rescued by River),
+// and the sandbox KYC reviewer.
 func (a *app) start(ctx context.Context) error {
-	a.dispatch = jobs.StartDispatcher(a.pipeline, dispatchWorkers)
 	if err := a.river.Start(ctx); err != nil {
-		a.dispatch.Stop()
 		return err
-	}
-	// Sweep now for payouts a killed process left mid-pipeline: River's
-	// periodic sweep only starts once this process is elected leader, which
-	// waits for the dead process's leadership to expire.
-	if _, err := a.river.Insert(ctx, jobs.SweepArgs{}, nil); err != nil {
-		return errors.Join(err, a.stop(context.WithoutCancel(ctx)))
 	}
 	// The sandbox KYC provider reviews submitted documents in the background.
 	go a.srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
 	return nil
 }
 
-// stop ends the background work; payouts still owed a step are swept at
-// the next start.
+// stop ends the background work; jobs still queued run at the next start.
 func (a *app) stop(ctx context.Context) error {
-	if a.dispatch != nil {
-		a.dispatch.Stop()
-	}
 	return a.river.Stop(ctx)
 }
 

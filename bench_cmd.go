@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/bench"
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -119,7 +119,7 @@ func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Tar
 		return nil, err
 	}
 	base := "http://" + ln.Addr().String()
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: base, rates: jobs.DefaultRates(), unknownWindow: 30 * time.Second,
+	a, err := newApp(ctx, db, sealer, appConfig{baseURL: base, rates: rates.Default(), unknownWindow: 30 * time.Second,
 		workers: workers, log: log})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -30,12 +31,12 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer db.Close()
 	// An insert-only River client: the running server's workers pick the job up.
-	if _, err := jobs.NewClient(db, &jobs.Pipeline{DB: db}, jobs.ClientConfig{}); err != nil {
+	if _, err := jobs.NewClient(db, &payout.Pipeline{DB: db}, jobs.ClientConfig{}); err != nil {
 		return err
 	}
 	var p store.Payment
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		p, err = jobs.Review(tx, "", id, decision == "approve", *reason)
+		p, err = payout.Review(tx, "", id, decision == "approve", *reason)
 		return err
 	}, store.WithActor("cli:review", ""))
 	if err != nil {

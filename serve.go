@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -65,11 +66,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer db.Close()
-	if n, err := db.ReclaimOrphanedJobs(ctx); err != nil {
-		return err
-	} else if n > 0 {
-		log.Warn("reclaimed jobs left running by a previous process", "jobs", n)
-	}
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -80,7 +76,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	c.baseURL = strings.TrimRight(c.baseURL, "/")
 
-	rates, err := jobs.LoadRates(c.rates)
+	rateTable, err := rates.Load(c.rates)
 	if err != nil {
 		return err
 	}
@@ -88,7 +84,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rates,
+	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
 		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log})
 	if err != nil {
 		return err

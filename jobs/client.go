@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -31,11 +32,10 @@ type ClientConfig struct {
 // NewClient builds the River client on the store's single write connection.
 // PollOnly because SQLite has no LISTEN/NOTIFY; the short poll interval and
 // cooldown are what make River fast on SQLite (DESIGN.md §1).
-func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql.Tx], error) {
+func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Client[*sql.Tx], error) {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &AdvanceWorker{P: pl})
-	river.AddWorker(workers, &TaxRefreshWorker{P: pl})
-	river.AddWorker(workers, &SweepWorker{P: pl, Started: db.Now()})
+	river.AddWorker(workers, &payout.AdvanceWorker{P: pl})
+	river.AddWorker(workers, &TaxRefreshWorker{DB: db})
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
@@ -50,13 +50,16 @@ func NewClient(db *store.DB, pl *Pipeline, cfg ClientConfig) (*river.Client[*sql
 		FetchPollInterval:           50 * time.Millisecond,
 		FetchCooldown:               time.Millisecond,
 		CompletedJobRetentionPeriod: time.Hour,
-		JobTimeout:                  time.Minute,
-		RescueStuckJobsAfter:        2 * time.Minute,
-		Logger:                      logger,
+		// A job still running after RescueStuckJobsAfter belonged to a
+		// process that died; River's rescuer (every 30 s) makes it
+		// available again. Every job here is short (a rail call has its own
+		// timeout and an UNKNOWN payout snoozes), so both stay small and a
+		// payout cut off by a crash resumes within about a minute.
+		JobTimeout:           20 * time.Second,
+		RescueStuckJobsAfter: 25 * time.Second,
+		Logger:               logger,
 	}
 	if cfg.Workers > 0 {
-		rc.PeriodicJobs = []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(SweepEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil }, nil)}
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
 			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},

@@ -25,14 +25,14 @@ func EnqueueTaxRefresh(tx *store.Tx, userID string) error {
 // TaxRefreshWorker rebuilds the user's figures in one transaction.
 type TaxRefreshWorker struct {
 	river.WorkerDefaults[TaxRefreshArgs]
-	P *Pipeline
+	DB *store.DB
 }
 
 // Work folds the reconciliations queued since the last refresh into the
 // aggregates (RefreshTaxFigures); an empty queue changes nothing, so running
 // it twice is harmless.
 func (w *TaxRefreshWorker) Work(ctx context.Context, job *river.Job[TaxRefreshArgs]) error {
-	return w.P.DB.WithTx(ctx, func(tx *store.Tx) error {
+	return w.DB.WithTx(ctx, func(tx *store.Tx) error {
 		return tx.RefreshTaxFigures(job.Args.UserID)
 	}, store.WithActor("system:tax", ""))
 }

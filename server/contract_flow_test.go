@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/openapi"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
@@ -83,7 +83,7 @@ func contractServer(t *testing.T, e *env) string {
 	hs := httptest.NewUnstartedServer(nil)
 	base := "http://" + hs.Listener.Addr().String()
 	srv, err := server.New(context.Background(), e.DB, server.Config{
-		BaseURL: base, Sealer: e.Sealer, Rates: jobs.DefaultRates(), Static: http.Dir("../static"), Limits: limits,
+		BaseURL: base, Sealer: e.Sealer, Rates: rates.Default(), Static: http.Dir("../static"), Limits: limits,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {

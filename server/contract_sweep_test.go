@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
@@ -393,7 +393,7 @@ func flowUnready(t *testing.T, c *contract) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(ctx, db, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Rates: jobs.DefaultRates(),
+	srv, err := server.New(ctx, db, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Rates: rates.Default(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

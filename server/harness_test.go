@@ -18,6 +18,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
@@ -74,12 +76,12 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	if testing.Verbose() && os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	rates := jobs.DefaultRates()
-	pl := &jobs.Pipeline{
+	rates := rates.Default()
+	pl := &payout.Pipeline{
 		DB: db, Rates: rates, Log: log,
-		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: o.unknownWindow, Now: db.Now},
+		Rail:           &payout.SandboxSettlement{Rates: rates, UnknownWindow: o.unknownWindow, Now: db.Now},
 		SubmitAttempts: 3, SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond,
-		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
 	workers := o.workers
 	if o.noRiver {
@@ -94,9 +96,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
-	var dispatch *jobs.Dispatcher
 	if !o.noRiver {
-		dispatch = jobs.StartDispatcher(pl, 8)
 		if err := rc.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,6 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	t.Cleanup(func() {
 		hs.Close()
 		if !o.noRiver {
-			dispatch.Stop()
 			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			rc.Stop(stopCtx)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -138,7 +138,7 @@ func TestLedgerProperties(t *testing.T) {
 	}
 	rows.Close()
 	for _, id := range done {
-		_, err := e.River.Insert(context.Background(), jobs.AdvanceArgs{PaymentID: id}, nil)
+		_, err := e.River.Insert(context.Background(), payout.AdvanceArgs{PaymentID: id}, nil)
 		is.NoErr(err)
 	}
 	e.quiesce()

@@ -7,7 +7,7 @@ import (
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/google/uuid"
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -52,25 +52,9 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		if p.CrossBorder() {
-			if err := requireKYC(tx, c.p.UserID); err != nil {
-				return nil, err
-			}
-		}
-		created, err := tx.CreatePayment(p)
+		created, err := payout.Initiate(tx, p)
 		return viewPayment(created), err
 	})
-}
-
-func requireKYC(tx *store.Tx, userID string) error {
-	k, err := tx.KYCStatus(userID)
-	if err != nil {
-		return err
-	}
-	if k.Status != store.KYCApproved {
-		return store.Errorf(store.ErrKYCRequired, "cross-border payouts require KYC status APPROVED (current: %s)", k.Status)
-	}
-	return nil
 }
 
 type confirmRequest struct {
@@ -129,15 +113,11 @@ func (s *Server) requireLiveRail(c *call) error {
 	return nil
 }
 
-// confirmTx reserves the funds, moves the payment to COMPLIANCE_CHECK and
-// enqueues its pipeline job, in the caller's transaction.
+// confirmTx is payout.Confirm with the server's sealer, which the vault's
+// key must open for the vault to pay.
 func (s *Server) confirmTx(tx *store.Tx, c *call, in store.ConfirmInput) (store.Payment, error) {
 	in.Sealer = s.cfg.Sealer
-	p, err := tx.ConfirmPayment(c.p.UserID, in)
-	if err != nil {
-		return store.Payment{}, err
-	}
-	return p, jobs.Enqueue(tx, p)
+	return payout.Confirm(tx, c.p.UserID, in)
 }
 
 // txnIDFor is the payment's client reference: the Idempotency-Key when one

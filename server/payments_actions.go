@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -15,7 +15,7 @@ func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
-		p, err := jobs.Retry(tx, c.p.UserID, c.r.PathValue("id"))
+		p, err := payout.Retry(tx, c.p.UserID, c.r.PathValue("id"))
 		return viewPayment(p), err
 	})
 }
@@ -43,7 +43,7 @@ func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 	}
 	var p store.Payment
 	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-		p, err = jobs.Review(tx, c.p.UserID, c.r.PathValue("id"), q.Decision == "approve", q.Reason)
+		p, err = payout.Review(tx, c.p.UserID, c.r.PathValue("id"), q.Decision == "approve", q.Reason)
 		return err
 	}, c.txOpts())
 	if err != nil {

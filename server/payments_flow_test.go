@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -241,91 +240,36 @@ func TestSandboxStepsShareOneTransaction(t *testing.T) {
 	is.Equal(len(times), 2) // PENDING came after the in-job retries, in its own transaction
 }
 
-// TestSweepFindsPayoutsLeftBehind: a payout whose hand-over to the
-// dispatcher was lost (its process killed, the queue full) still sits in
-// COMPLIANCE_CHECK; the sweep queues a job for it once it has been
-// untouched long enough, and for nobody who is fresh or at rest.
-func TestSweepFindsPayoutsLeftBehind(t *testing.T) {
+// TestOnlyItsJobMovesAPayout: a payout moves only through the River job
+// inserted in the transaction that made it owe a step. Confirmed without
+// that job, it stays in COMPLIANCE_CHECK (no dispatcher, no sweep);
+// once a transaction inserts the job, it completes; the API's confirm
+// inserts exactly one job with the state change.
+func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	e := newEnv(t)
 	is := is.New(t)
 	ctx := context.Background()
 	id := e.initiate("100.00", nil)
-	// Confirm as the API does, but drop the hand-over.
-	err := e.DB.WithTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
-			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
-		return err
-	})
-	is.NoErr(err)
-	fresh := e.initiate("101.00", nil)
-	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: fresh, DestinationAddress: testAddress,
-			Amount: 10100, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
-		return err
-	})
-	is.NoErr(err)
-	// The first was last touched a minute ago; the second just now.
-	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, "UPDATE payments SET updated_at = updated_at - 60000 WHERE id = ?", id)
-		return err
-	}))
-	_, err = e.River.Insert(ctx, jobs.SweepArgs{}, nil)
-	is.NoErr(err)
-	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
-	time.Sleep(200 * time.Millisecond) // time enough to have swept the fresh one too, wrongly
-	p, err := e.DB.FindPayment(ctx, e.UserID, fresh)
-	is.NoErr(err)
-	is.Equal(p.Status, store.StatusComplianceCheck) // untouched for less than SweepAge: not left behind yet
-}
-
-// TestStaleHandOverChangesNothing: the dispatcher advances a payout as its
-// ready transaction left it, without reading it back. Handed a copy the
-// payout has since moved past, its transaction fails the status guard and
-// writes nothing: one settlement, one completion.
-func TestStaleHandOverChangesNothing(t *testing.T) {
-	e := newEnv(t)
-	is := is.New(t)
-	ctx := context.Background()
-	id := e.initiate("100.00", nil)
-	var stale store.Payment
+	var p store.Payment
 	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-		stale, err = tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+		p, err = tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
 			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
 		return err
 	}))
-	handOver := func() {
-		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error {
-			if !tx.Ready(stale) {
-				return errors.New("no dispatcher")
-			}
-			return nil
-		}))
-	}
-	handOver()
-	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
-	handOver() // the same COMPLIANCE_CHECK copy again
-	// Refused, the dispatcher leaves the payout to a River job, which
-	// reads it afresh and finds it at rest.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		var done int
-		is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance' AND state = 'completed'
-			AND json_extract(args, '$.paymentId') = ?`, id).Scan(&done))
-		if done == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the refused hand-over's job did not run")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	var settlements, completions int
-	is.NoErr(e.DB.R.QueryRow("SELECT count(*) FROM ledger_txns WHERE payment_id = ? AND kind = 'settlement'", id).Scan(&settlements))
-	is.NoErr(e.DB.R.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ? AND action = 'payment.completed'", id).Scan(&completions))
-	is.Equal([2]int{settlements, completions}, [2]int{1, 1})
-	p, err := e.DB.FindPayment(ctx, e.UserID, id)
+	time.Sleep(time.Second) // many River polls: nothing else may move it
+	got, err := e.DB.FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
-	is.Equal(p.Status, store.StatusCompleted)
+	is.Equal(got.Status, store.StatusComplianceCheck)
+
+	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return payout.Enqueue(tx, p) }))
+	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+
+	viaAPI := e.pay("101.00", nil)
+	e.waitStatus(viaAPI, store.StatusCompleted, 5*time.Second)
+	var jobs int
+	is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
+		AND json_extract(args, '$.paymentId') = ?`, viaAPI).Scan(&jobs))
+	is.Equal(jobs, 1)
 }
 
 // TestGeneratedTxnIDsAreTimeOrderedUUIDs: without an Idempotency-Key the

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -24,7 +24,7 @@ type Config struct {
 	Limits map[string]int
 	Static http.FileSystem
 	// Rates give the indicative INR value of unsettled payouts.
-	Rates jobs.Rates
+	Rates rates.Table
 }
 
 // Server holds the dependencies every handler shares.

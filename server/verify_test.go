@@ -19,7 +19,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
@@ -32,7 +32,7 @@ func verifyServer(t *testing.T, e *env, baseScheme string) string {
 	hs := httptest.NewUnstartedServer(nil)
 	base := baseScheme + "://" + hs.Listener.Addr().String()
 	srv, err := server.New(context.Background(), e.DB, server.Config{
-		BaseURL: base, Sealer: e.Sealer, Rates: jobs.DefaultRates(), Static: http.Dir("../static"),
+		BaseURL: base, Sealer: e.Sealer, Rates: rates.Default(), Static: http.Dir("../static"),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
@@ -521,7 +521,7 @@ func TestVerifyAssets(t *testing.T) {
 func TestSandboxReviewer(t *testing.T) {
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
-	srv, err := server.New(context.Background(), e.DB, server.Config{BaseURL: "http://x", Sealer: e.Sealer, Rates: jobs.DefaultRates(),
+	srv, err := server.New(context.Background(), e.DB, server.Config{BaseURL: "http://x", Sealer: e.Sealer, Rates: rates.Default(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	is.NoErr(err)
 	kycSetState(e, e.UserID, store.KYCDocsSubmitted, 0)

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
 )
 
 // whEnv is a payoutd whose River client delivers webhooks on a test
@@ -48,12 +50,12 @@ func newWebhookEnv(t *testing.T, cfg whConfig) *whEnv {
 	t.Helper()
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.dir = true, cfg.dir })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rates := jobs.DefaultRates()
-	pl := &jobs.Pipeline{
+	rates := rates.Default()
+	pl := &payout.Pipeline{
 		DB: e.DB, Rates: rates, Log: log,
-		Rail:           &jobs.SandboxSettlement{Rates: rates, UnknownWindow: 500 * time.Millisecond, Now: e.DB.Now},
+		Rail:           &payout.SandboxSettlement{Rates: rates, UnknownWindow: 500 * time.Millisecond, Now: e.DB.Now},
 		SubmitAttempts: 3, SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond,
-		ReviewThresholdINR: jobs.DefaultReviewThresholdINR, BlockedCountries: jobs.DefaultBlockedCountries,
+		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
 	rc, err := jobs.NewClient(e.DB, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: e.Sealer,
 		WebhookSchedule: cfg.schedule, WebhookTimeout: cfg.timeout})

@@ -238,8 +238,7 @@ func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	// context database/sql would also start a goroutine to watch every
 	// query's rows, on the single writer's path.
 	tx := &Tx{Tx: ex.sqlTx, direct: directExecer{conn: ex.conn, sqlTx: ex.sqlTx}, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts, settings: &c.db.settings,
-		ready: c.db.ready.Load()}
+		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts, settings: &c.db.settings}
 	for _, o := range r.opts {
 		o(tx)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -32,7 +31,6 @@ type DB struct {
 
 	jobs      Inserter
 	eventHook EventHook
-	ready     atomic.Pointer[ReadyHook]
 	group     *committer
 	head      auditHead
 	hooks     hookCache
@@ -156,12 +154,10 @@ type Tx struct {
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
-	held      *heldPayment       // see HoldPaymentRow
 	credit    postedCredit       // see PostSettlement
 	counts    map[countKey]int64 // payment_counts deltas, see payment_counts.go
 	// auditRows and eventRows wait for the batch's flushLogs (log_rows.go).
 	auditRows, eventRows []any
-	ready                *ReadyHook // see Ready
 	// After runs once the transaction has committed (in-memory bookkeeping
 	// only; never I/O that must not be lost).
 	after []func()

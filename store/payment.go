@@ -183,7 +183,7 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	if to != StatusFailed {
 		next.FailedReason = ""
 	}
-	if err := tx.storeTransition(*p, next); err != nil {
+	if err := tx.writePaymentRow(*p, next); err != nil {
 		return err
 	}
 	changes := transitionChanges{FailedReason: next.FailedReason, From: from, To: to}

@@ -23,6 +23,9 @@ type ConfirmInput struct {
 	// do not change under a confirm, and the balance is checked by the
 	// reserving UPDATE itself.
 	ReadVault *VaultWithKey
+	// Allow, when set, is the caller's last word on the payout once it
+	// matches the confirmation (the KYC rule lives with the operations).
+	Allow func(tx *Tx, p Payment) error
 }
 
 // VaultWithKey is a vault row with its sealed signing key.
@@ -33,7 +36,7 @@ type VaultWithKey struct {
 
 // ConfirmPayment checks the confirmation against the initiated payment and
 // the funding vault, reserves the funds and moves the payment to
-// COMPLIANCE_CHECK. The caller enqueues the compliance job in the same tx.
+// COMPLIANCE_CHECK. The caller queues the pipeline job in the same tx.
 func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 	if r := in.Read; r != nil && r.ID == in.ID && r.UserID == userID {
 		p, err := tx.confirm(userID, in, *r)
@@ -72,14 +75,9 @@ func (tx *Tx) confirm(userID string, in ConfirmInput, p Payment) (Payment, error
 	if len(mismatch) > 0 {
 		return Payment{}, &Error{Code: ErrConfirmMismatch, Message: "confirmation does not match the initiated payment", Fields: mismatch}
 	}
-	if p.CrossBorder() {
-		// Only cross-border payouts need KYC, so only they pay for the read.
-		k, err := tx.KYCStatus(userID)
-		if err != nil {
+	if in.Allow != nil {
+		if err := in.Allow(tx, p); err != nil {
 			return Payment{}, err
-		}
-		if k.Status != KYCApproved {
-			return Payment{}, Errorf(ErrKYCRequired, "cross-border payouts require KYC status APPROVED")
 		}
 	}
 	var vk VaultWithKey

@@ -1,19 +1,12 @@
-package jobs
+package payout
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/payoutd/payoutd/store"
 )
 
-// comply moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
-func (pl *Pipeline) comply(ctx context.Context, p store.Payment) error {
-	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return pl.complyTx(tx, &p)
-	}, store.WithActor("system:compliance", ""))
-}
-
+// complyTx moves COMPLIANCE_CHECK to PROCESSING, MANUAL_REVIEW or FAILED.
 func (pl *Pipeline) complyTx(tx *store.Tx, p *store.Payment) error {
 	to, reason := pl.decide(*p)
 	switch to {

@@ -1,48 +1,5 @@
 package store
 
-// Held payment rows. When one transaction takes a payout through several
-// states (the sandbox rail's steps after confirm), writing the payments row
-// and moving the status counts at every step rewrote the same row, index
-// entries and counters four times; only the last state is ever read. A held
-// row collects the transitions in memory, each still audited and evented at
-// once, and FlushPaymentRow writes the row and the net count change once,
-// guarded by the state the run started from, so a payout moved meanwhile
-// by anyone else fails the whole transaction as Transition would.
-//
-// The guard is the row's status, attempt and update time as the copy knew
-// them, not the status alone: a retry brings a payout back to PROCESSING,
-// and a copy taken before it (a dispatcher's hand-over that waited) must
-// not pass for the payout as it is now.
-// Nothing reads a held payout's row from the database before the flush.
-
-type heldPayment struct {
-	from Payment
-	next Payment
-}
-
-// HoldPaymentRow defers the row writes of p's transitions in this
-// transaction until FlushPaymentRow.
-func (tx *Tx) HoldPaymentRow(p Payment) { tx.held = &heldPayment{from: p, next: p} }
-
-// FlushPaymentRow writes the held payout's final state, if it moved.
-func (tx *Tx) FlushPaymentRow() error {
-	h := tx.held
-	tx.held = nil
-	if h == nil || h.next.Status == h.from.Status {
-		return nil
-	}
-	return tx.writePaymentRow(h.from, h.next)
-}
-
-// storeTransition writes a transition's row now, or holds it.
-func (tx *Tx) storeTransition(from, next Payment) error {
-	if h := tx.held; h != nil && h.next.ID == next.ID {
-		h.next = next
-		return nil
-	}
-	return tx.writePaymentRow(from, next)
-}
-
 // writePaymentRow moves the row from the state `from` to next and the
 // status counts with it; a row no longer as `from` left it is
 // ERR_INVALID_STATE.

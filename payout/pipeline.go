@@ -1,18 +1,27 @@
-package jobs
+// Package payout is the one home of what moves a payout: the operations a
+// request starts (initiate, confirm, retry, review), the pipeline steps a
+// River job takes after confirm (compliance, submit, settle, complete), and
+// the settlement rails they talk to. The server and the CLI call the
+// operations; River runs AdvanceWorker. A payout moves only inside a
+// store transaction that also writes its audit row and event, and every
+// transaction that makes a payout owe a step inserts its payment_advance
+// job (InsertTx) before it commits.
+package payout
 
 import (
 	"log/slog"
 	"time"
 
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
-// Pipeline is what every payout worker shares.
+// Pipeline is what every payout step shares.
 type Pipeline struct {
 	DB    *store.DB
 	Rail  Settlement // sandbox rail
 	Live  Settlement // live rail; nil when none is configured
-	Rates Rates
+	Rates rates.Table
 	Log   *slog.Logger
 
 	// SubmitAttempts transient submit failures are retried in-job, SubmitBackoff
@@ -28,7 +37,7 @@ type Pipeline struct {
 	BlockedCountries map[string]bool
 }
 
-// DefaultBlockedCountries are refused by compliance (DESIGN.md §6).
+// DefaultBlockedCountries are refused by compliance.
 var DefaultBlockedCountries = map[string]bool{"KP": true, "IR": true}
 
 // DefaultReviewThresholdINR is ₹1 crore: a single payout that large is held

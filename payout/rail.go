@@ -1,6 +1,4 @@
-// Package jobs holds payoutd's River workers: the payout pipeline from
-// compliance to settlement and the post-settlement book-keeping.
-package jobs
+package payout
 
 import (
 	"context"
@@ -33,4 +31,11 @@ type Settlement interface {
 	Submit(ctx context.Context, p store.Payment) (ref string, err error)
 	// Status asks the rail what became of a submitted payout.
 	Status(ctx context.Context, p store.Payment) (Outcome, error)
+}
+
+// Instant is implemented by a rail that answers Submit and Status from
+// memory, without I/O (the sandbox). Its steps can run one after another
+// inside one transaction without holding the write connection for a wait.
+type Instant interface {
+	Instant() bool
 }

@@ -1,21 +1,13 @@
-package jobs
+package payout
 
 import (
-	"context"
-
 	"github.com/payoutd/payoutd/store"
 )
 
-// complete reconciles a CONFIRMED payout against its ledger credit,
+// completeTx reconciles a CONFIRMED payout against its ledger credit,
 // generates its FIRA, refreshes the tax figures when it reconciled, and
-// completes it — all in one transaction, so the figures can never miss a
+// completes it, in one transaction, so the figures can never miss a
 // reconciliation that committed.
-func (pl *Pipeline) complete(ctx context.Context, p store.Payment) error {
-	return pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return pl.completeTx(tx, &p)
-	}, store.WithActor("system:post_settlement", ""))
-}
-
 func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
 	r, err := tx.Reconcile(*p)
 	if err != nil {

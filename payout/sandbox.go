@@ -1,4 +1,4 @@
-package jobs
+package payout
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -41,7 +42,7 @@ func SandboxTrigger(p store.Payment) int64 {
 // SandboxSettlement is the deterministic rail of sandbox mode. Triggers fire
 // on a payout's first attempt only, so a retry succeeds.
 type SandboxSettlement struct {
-	Rates         Rates
+	Rates         rates.Table
 	UnknownWindow time.Duration
 	Now           func() time.Time
 }
@@ -73,3 +74,6 @@ func (s *SandboxSettlement) Status(ctx context.Context, p store.Payment) (Outcom
 	}
 	return Outcome{State: Settled, Rate: rate}, nil
 }
+
+// Instant: the sandbox rail computes every answer from the payout itself.
+func (s *SandboxSettlement) Instant() bool { return true }

@@ -1,4 +1,5 @@
-package jobs
+// Package rates holds the INR rates a payout's value is converted at.
+package rates
 
 import (
 	"encoding/json"
@@ -9,8 +10,8 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// Rates maps a currency code to its INR rate (INR per one major unit).
-type Rates map[string]money.Rate
+// Table maps a currency code to its INR rate (INR per one major unit).
+type Table map[string]money.Rate
 
 // sandboxRates are indicative, fixed so sandbox results are reproducible.
 var sandboxRates = map[string]string{
@@ -20,9 +21,9 @@ var sandboxRates = map[string]string{
 	"DKK": "12.08", "ZAR": "4.55", "CNY": "11.50", "KRW": "0.0620", "MYR": "17.70", "THB": "2.30",
 }
 
-// DefaultRates returns the embedded sandbox rate table.
-func DefaultRates() Rates {
-	r := Rates{}
+// Default returns the embedded sandbox rate table.
+func Default() Table {
+	r := Table{}
 	for c, s := range sandboxRates {
 		rate, err := money.ParseRate(s)
 		if err != nil {
@@ -33,10 +34,10 @@ func DefaultRates() Rates {
 	return r
 }
 
-// LoadRates reads a JSON object of currency → INR rate (decimal strings or
+// Load reads a JSON object of currency → INR rate (decimal strings or
 // numbers) and lays it over the sandbox table.
-func LoadRates(path string) (Rates, error) {
-	r := DefaultRates()
+func Load(path string) (Table, error) {
+	r := Default()
 	if path == "" {
 		return r, nil
 	}
@@ -62,7 +63,7 @@ func LoadRates(path string) (Rates, error) {
 }
 
 // ToINR converts minor units of currency to paise at the table rate.
-func (r Rates) ToINR(minor int64, currency string) (int64, money.Rate, error) {
+func (r Table) ToINR(minor int64, currency string) (int64, money.Rate, error) {
 	cur, ok := money.Lookup(currency)
 	rate, ok2 := r[currency]
 	if !ok || !ok2 {

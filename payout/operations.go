@@ -1,11 +1,48 @@
-package jobs
+package payout
 
 import (
 	"github.com/payoutd/payoutd/store"
 )
 
+// Initiate records an intended payout; no money moves.
+func Initiate(tx *store.Tx, p store.Payment) (store.Payment, error) {
+	if err := RequireKYC(tx, p); err != nil {
+		return store.Payment{}, err
+	}
+	return tx.CreatePayment(p)
+}
+
+// Confirm checks the confirmation against the initiated payout and its
+// funding vault, reserves the funds, moves it to COMPLIANCE_CHECK and
+// queues its pipeline job, all in tx.
+func Confirm(tx *store.Tx, userID string, in store.ConfirmInput) (store.Payment, error) {
+	in.Allow = RequireKYC
+	p, err := tx.ConfirmPayment(userID, in)
+	if err != nil {
+		return store.Payment{}, err
+	}
+	return p, Enqueue(tx, p)
+}
+
+// RequireKYC is the one KYC rule: a cross-border payout needs the user's
+// KYC APPROVED, at initiate and again at confirm; a domestic one needs no
+// KYC read at all.
+func RequireKYC(tx *store.Tx, p store.Payment) error {
+	if !p.CrossBorder() {
+		return nil
+	}
+	k, err := tx.KYCStatus(p.UserID)
+	if err != nil {
+		return err
+	}
+	if k.Status != store.KYCApproved {
+		return store.Errorf(store.ErrKYCRequired, "cross-border payouts require KYC status APPROVED (current: %s)", k.Status)
+	}
+	return nil
+}
+
 // Retry moves the user's FAILED or PENDING payout back to PROCESSING,
-// reserving the funds again, and enqueues its submission (SPEC.md §3).
+// reserving the funds again, and queues its submission.
 func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 	p, err := tx.FindPayment(userID, id)
 	if err != nil {

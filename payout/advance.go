@@ -1,0 +1,180 @@
+package payout
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// AdvanceArgs is the River job that moves one payout through the pipeline:
+// compliance check → submit → settlement → CONFIRMED → post-settlement →
+// COMPLETED. Only the payment id travels; the job reads the payout's
+// current state and resumes from it, so a run cut short by a crash goes on
+// where it stopped and a repeated run changes nothing.
+type AdvanceArgs struct {
+	PaymentID string `json:"paymentId"`
+}
+
+// Kind is the stable job kind.
+func (AdvanceArgs) Kind() string { return "payment_advance" }
+
+// Enqueue inserts p's advance job in tx, the transaction that made p owe
+// the pipeline a step (confirm, retry, review approve): the job exists if
+// and only if that state change commits.
+//
+// Jobs are not unique per payout: River counts a job that has just moved
+// the payout to rest as running until its completion is recorded, so a
+// retry landing in that moment would be dropped as a duplicate. Two jobs
+// for one payout are harmless instead: every step is a guarded UPDATE
+// from the state it read, so the second finds the payout moved and reads
+// it again.
+func Enqueue(tx *store.Tx, p store.Payment) error {
+	return tx.Enqueue(AdvanceArgs{PaymentID: p.ID}, nil)
+}
+
+// AdvanceWorker runs payment_advance jobs.
+type AdvanceWorker struct {
+	river.WorkerDefaults[AdvanceArgs]
+	P *Pipeline
+}
+
+// Work advances the payout until it rests.
+func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) error {
+	return w.P.Advance(ctx, job.Args.PaymentID)
+}
+
+// maxSteps bounds one run; the longest path has five steps.
+const maxSteps = 8
+
+// Advance moves the payout as far as it can go: until it is final, waits
+// for a person (MANUAL_REVIEW), or is UNKNOWN at the rail (then the job
+// snoozes and asks again). Each step is recorded in its own transaction;
+// on an instant rail the steps that need no waiting share one.
+func (pl *Pipeline) Advance(ctx context.Context, id string) error {
+	p, err := pl.DB.LoadPayment(ctx, id)
+	if err != nil {
+		return ignoreNotFound(err)
+	}
+	rail := pl.rail(p)
+	if rail == nil {
+		return river.JobCancel(fmt.Errorf("payment %s: no settlement rail is configured for its mode", id))
+	}
+	in, instant := rail.(Instant)
+	instant = instant && in.Instant()
+	for i := 0; i < maxSteps; i++ {
+		if !store.OwesStep(p.Status) {
+			return nil
+		}
+		if instant && pl.runInstant(ctx, rail, &p) {
+			continue
+		}
+		st, err := pl.next(ctx, rail, p, true)
+		if err != nil {
+			return err
+		}
+		if st.snooze {
+			return river.JobSnooze(pl.UnknownPoll)
+		}
+		q := p
+		err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+			q = p
+			return st.apply(tx, &q)
+		}, store.WithActor(st.actor, ""))
+		switch {
+		case err == nil:
+			p = q
+		case store.ErrorCode(err) == store.ErrInvalidState:
+			// Another run moved the payout since it was read: the guarded
+			// UPDATE refused and nothing was written. Go on from where it is.
+			if p, err = pl.DB.LoadPayment(ctx, id); err != nil {
+				return ignoreNotFound(err)
+			}
+		default:
+			return err
+		}
+	}
+	return fmt.Errorf("payment %s did not come to rest in %d steps", id, maxSteps)
+}
+
+// runInstant takes every step an instant rail can answer at once in one
+// transaction, each still audited under its own actor with its own event.
+// It stops before a step that must wait (a transient submit failure is
+// retried with backoff, never inside a transaction; UNKNOWN snoozes) and
+// reports whether the payout moved; if a step fails, nothing is written
+// and the step-by-step path reports the failure.
+func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Payment) bool {
+	var cur store.Payment
+	err := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
+		cur = *p
+		for i := 0; i < maxSteps && store.OwesStep(cur.Status); i++ {
+			st, err := pl.next(ctx, rail, cur, false)
+			if err != nil || st.apply == nil || st.snooze {
+				return nil
+			}
+			tx.Actor = st.actor
+			if err := st.apply(tx, &cur); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || cur.Status == p.Status {
+		return false
+	}
+	*p = cur
+	return true
+}
+
+// step is one move of a payout: the rail's answer, already obtained outside
+// any transaction, and how to record it.
+type step struct {
+	actor  string
+	apply  func(tx *store.Tx, p *store.Payment) error
+	snooze bool // the rail still does not know: ask again later
+}
+
+// next is the pipeline's one status switch. It asks the rail whatever p's
+// status needs and returns how to record the answer; a zero step means p
+// is at rest, or (impatient) the step must wait. Patient, a transient
+// submit failure is retried with backoff and then parks the payout as
+// PENDING.
+func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, patient bool) (step, error) {
+	switch p.Status {
+	case store.StatusComplianceCheck:
+		return step{actor: "system:compliance", apply: pl.complyTx}, nil
+	case store.StatusProcessing:
+		ref, transient, err := pl.submit(ctx, rail, p, patient)
+		switch {
+		case err != nil:
+			return step{}, err
+		case transient && !patient:
+			return step{}, nil
+		case transient:
+			return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+				return tx.Transition(p, store.StatusPending, nil)
+			}}, nil
+		}
+		return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+			return tx.Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = ref })
+		}}, nil
+	case store.StatusSubmitted, store.StatusUnknown:
+		out, err := rail.Status(ctx, p)
+		if err != nil {
+			return step{}, err
+		}
+		if p.Status == store.StatusUnknown && out.State == Unknown {
+			return step{snooze: true}, nil
+		}
+		actor := "system:settlement"
+		if p.Status == store.StatusUnknown {
+			actor = "system:reconciliation"
+		}
+		return step{actor: actor, apply: func(tx *store.Tx, p *store.Payment) error { return pl.apply(tx, p, out) }}, nil
+	case store.StatusConfirmed:
+		return step{actor: "system:post_settlement", apply: pl.completeTx}, nil
+	}
+	return step{}, nil
+}
