@@ -27,6 +27,7 @@ type paymentView struct {
 	TxnID               string      `json:"txnId"`
 	UserID              string      `json:"userId"`
 	Amount              json.Number `json:"amount"`
+	AmountMinor         int64       `json:"amountMinor"`
 	Currency            string      `json:"currency"`
 	Status              string      `json:"status"`
 	Type                string      `json:"type"`
@@ -49,8 +50,9 @@ type paymentView struct {
 
 func viewPayment(p store.Payment) paymentView {
 	v := paymentView{
-		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), Currency: p.Currency,
-		Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo, PurposeCode: p.PurposeCode,
+		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), AmountMinor: p.Amount,
+		Currency: p.Currency,
+		Status:   p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo, PurposeCode: p.PurposeCode,
 		InvoiceRef: p.InvoiceRef, CounterpartyName: p.CounterpartyName, CounterpartyCountry: p.CounterpartyCountry,
 		CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID, SettlementRef: p.SettlementRef,
 		SettlementRate: json.Number(p.SettlementRate), Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
