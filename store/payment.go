@@ -106,47 +106,6 @@ func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Pay
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 
-// PaymentFilter selects a page of a user's payments, newest first.
-type PaymentFilter struct {
-	UserID string
-	Status string
-	Page   int
-	Limit  int
-}
-
-// ListPayments returns one page and the total count.
-func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
-	where, args := "user_id = ?", []any{f.UserID}
-	if f.Status != "" {
-		where += " AND status = ?"
-		args = append(args, f.Status)
-	}
-	var total int
-	countSQL, countArgs := "SELECT coalesce(sum(n), 0) FROM payment_counts WHERE user_id = ?", []any{f.UserID}
-	if f.Status != "" {
-		countSQL += " AND status = ?"
-		countArgs = append(countArgs, f.Status)
-	}
-	if err := db.R.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := db.R.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
-		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Payment{}
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, p)
-	}
-	return out, total, rows.Err()
-}
-
 // Transition moves p to status `to` if the state machine allows it and the row
 // is still in p.Status (so two workers can never both move it), applies the
 // reservation rules, and writes the audit row, all in this transaction.
