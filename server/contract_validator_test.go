@@ -19,7 +19,7 @@ func TestContractValidatorCatches(t *testing.T) {
 	q := &requester{c: c, base: e.URL, key: e.Key, client: browserClient(t, false)}
 
 	initiated := q.do(t, call{op: "initiatePayment", headers: []string{"Idempotency-Key", newKey()}, want: 201})
-	list := q.do(t, call{op: "listPayments", want: 200})
+	list := q.do(t, call{op: "listPayments", query: map[string]string{"status": ""}, want: 200})
 	notFound := q.do(t, call{op: "getPayout", path: map[string]string{"id": "pay_0000000000"}, want: 404})
 
 	cases := []struct {
@@ -50,6 +50,9 @@ func TestContractValidatorCatches(t *testing.T) {
 		{"UndocumentedStatus", "getPayout", notFound, func(r *resp, _ map[string]any) { r.Status = http.StatusTeapot }, "not documented"},
 		{"MissingRequestID", "listPayments", list, func(r *resp, _ map[string]any) { r.Header.Del("X-Request-Id") }, "X-Request-Id"},
 	}
+	if len(asArr(asMap(mustJSON(t, list.Body))["items"])) != 1 {
+		t.Fatalf("the list should hold the initiated payment: %s", list.Body)
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			op := c.ops[tc.op]
@@ -75,4 +78,13 @@ func TestContractValidatorCatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustJSON(t *testing.T, b []byte) any {
+	t.Helper()
+	v, err := decodeJSONValue(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
