@@ -149,6 +149,7 @@ CREATE TABLE IF NOT EXISTS payments (
   settled_at           INTEGER,
   created_at           INTEGER NOT NULL,
   updated_at           INTEGER NOT NULL,
+  metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);

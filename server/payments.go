@@ -12,15 +12,16 @@ import (
 )
 
 type initiateRequest struct {
-	Amount              json.Number `json:"amount"`
-	Currency            string      `json:"currency"`
-	DestinationAddress  string      `json:"destinationAddress"`
-	Memo                string      `json:"memo"`
-	PurposeCode         string      `json:"purposeCode"`
-	InvoiceRef          string      `json:"invoiceRef"`
-	CounterpartyName    string      `json:"counterpartyName"`
-	CounterpartyCountry string      `json:"counterpartyCountry"`
-	CounterpartyBank    string      `json:"counterpartyBank"`
+	Amount              json.Number     `json:"amount"`
+	Currency            string          `json:"currency"`
+	DestinationAddress  string          `json:"destinationAddress"`
+	Memo                string          `json:"memo"`
+	PurposeCode         string          `json:"purposeCode"`
+	InvoiceRef          string          `json:"invoiceRef"`
+	CounterpartyName    string          `json:"counterpartyName"`
+	CounterpartyCountry string          `json:"counterpartyCountry"`
+	CounterpartyBank    string          `json:"counterpartyBank"`
+	Metadata            json.RawMessage `json:"metadata"`
 }
 
 func (q *initiateRequest) validate(minor *int64) error {
@@ -46,10 +47,15 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	if err := q.validate(&minor); err != nil {
 		return err
 	}
+	metadata, err := parseMetadata(q.Metadata)
+	if err != nil {
+		return err
+	}
 	p := store.Payment{
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
+		Metadata: metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		created, err := payout.Initiate(tx, p)

@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -27,6 +27,7 @@ var migrations = []migration{
 	{3, taxQueueColumn, false},
 	{3, taxQueueFlag, true},
 	{4, countListRows, true},
+	{5, paymentMetadataColumn, false},
 }
 
 // taxQueueColumn adds tax_refresh_state.queued to a file that has the

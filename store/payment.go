@@ -31,6 +31,7 @@ type Payment struct {
 	SettlementRef       string
 	SettlementRate      string
 	AmountINR           *int64
+	Metadata            map[string]string // the client's key/value pairs from initiate
 	SettledAt           *time.Time
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
@@ -43,20 +44,22 @@ func (p Payment) CrossBorder() bool {
 
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
-	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at`
+	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at, metadata`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
 	var inr, settled sql.NullInt64
 	var created, updated int64
+	var metadata string
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated)
+		&inr, &settled, &created, &updated, &metadata)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
 	p.SettledAt, p.CreatedAt, p.UpdatedAt = nullMS(settled), fromMS(created), fromMS(updated)
+	p.Metadata = parseMetadata(metadata)
 	return p, err
 }
 
@@ -68,9 +71,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
-		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now))
+		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
+		metadataText(p.Metadata))
 	if isUniqueViolation(err) {
 		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
@@ -186,19 +190,20 @@ func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
 // change; its fields are in alphabetical order, the order encoding/json
 // gives a map's keys, so the bytes are what they always were.
 type paymentEventData struct {
-	AmountInrPaise *int64 `json:"amountInrPaise,omitempty"`
-	AmountMinor    int64  `json:"amountMinor"`
-	Currency       string `json:"currency"`
-	FailedReason   string `json:"failedReason,omitempty"`
-	PaymentID      string `json:"paymentId"`
-	Status         string `json:"status"`
-	TxnID          string `json:"txnId"`
-	UpdatedAt      string `json:"updatedAt"`
+	AmountInrPaise *int64            `json:"amountInrPaise,omitempty"`
+	AmountMinor    int64             `json:"amountMinor"`
+	Currency       string            `json:"currency"`
+	FailedReason   string            `json:"failedReason,omitempty"`
+	Metadata       map[string]string `json:"metadata,omitempty"`
+	PaymentID      string            `json:"paymentId"`
+	Status         string            `json:"status"`
+	TxnID          string            `json:"txnId"`
+	UpdatedAt      string            `json:"updatedAt"`
 }
 
 func eventDataOf(p Payment) paymentEventData {
 	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
-		FailedReason: p.FailedReason, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
+		FailedReason: p.FailedReason, Metadata: p.Metadata, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
 		UpdatedAt: p.UpdatedAt.Format("2006-01-02T15:04:05.000Z")}
 }
 

@@ -144,9 +144,10 @@ func main() {
 func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
 	key := uuid.New()
 	country, bank, purpose, ref := "US", "JPMorgan Chase", "P0802", "INV-"+amount
+	meta := api.PaymentMetadata{"orderId": "A-" + amount}
 	in, err := c.InitiatePaymentWithResponse(ctx, &api.InitiatePaymentParams{IdempotencyKey: &key}, api.InitiateRequest{
 		Amount: amount, Currency: currency, DestinationAddress: "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ",
-		CounterpartyCountry: &country, CounterpartyBank: &bank, PurposeCode: &purpose, InvoiceRef: &ref,
+		CounterpartyCountry: &country, CounterpartyBank: &bank, PurposeCode: &purpose, InvoiceRef: &ref, Metadata: &meta,
 	})
 	must(err)
 	expect(in.StatusCode(), 201, in.Body)
@@ -186,6 +187,9 @@ func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
 			s.AmountInr = exact(*got.AmountInr, "INR", num(wire(st.Body), "amountInr"), "amountInr")
 			if got.AmountMinor != s.AmountMinor || s.Amount != amount {
 				fail("completed %s reads %s (%d minor), initiated %s", p.Id, s.Amount, got.AmountMinor, amount)
+			}
+			if got.Metadata == nil || (*got.Metadata)["orderId"] != meta["orderId"] {
+				fail("completed %s has metadata %v, initiated with %v", p.Id, got.Metadata, meta)
 			}
 			return s
 		case api.PaymentStatusMANUALREVIEW:
