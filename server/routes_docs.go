@@ -4,7 +4,7 @@ package server
 // public: GET /api/v1/openapi.json (openapi/openapi.json, embedded) and
 // GET /docs (rendered from it).
 func (s *Server) docsRoutes() {
-	a, err := newAPIDocs()
+	a, err := newAPIDocs(s.cfg.BaseURL)
 	if err != nil {
 		// The document and template are embedded: a failure here is a
 		// build defect (the contract test catches it), never a runtime one.
