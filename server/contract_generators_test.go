@@ -106,10 +106,10 @@ func TestGeneratedClients(t *testing.T) {
 			skipIfOffline(t, out)
 			t.Fatalf("go mod tidy in the generated module: %v\n%s", err, out)
 		}
-		if out, err := run("build", "./..."); err != nil {
+		if out, err := run("build", "-trimpath", "./..."); err != nil {
 			t.Fatalf("the generated clients do not compile: %v\n%s", err, out)
 		}
-		if out, err := run("build", "-o", "flow", "./cmd/flow"); err != nil {
+		if out, err := run("build", "-trimpath", "-o", "flow", "./cmd/flow"); err != nil {
 			t.Fatalf("the flow through the generated client does not compile: %v\n%s", err, out)
 		}
 	})
