@@ -461,16 +461,15 @@ CREATE TABLE IF NOT EXISTS row_counts (
   PRIMARY KEY (user_id, kind)
 ) WITHOUT ROWID;
 
--- Settings the write path reads for every payout (KYC status, profile,
--- sequestration policy) are remembered by the committer until one of these
--- triggers reports a change (store/settings_cache.go). The function exists
--- only in payoutd's connections: change these tables through payoutd.
-CREATE TRIGGER IF NOT EXISTS kyc_changed_insert AFTER INSERT ON kyc BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS kyc_changed_update AFTER UPDATE ON kyc BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS kyc_changed_delete AFTER DELETE ON kyc BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS profiles_changed_insert AFTER INSERT ON profiles BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS profiles_changed_update AFTER UPDATE ON profiles BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS profiles_changed_delete AFTER DELETE ON profiles BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS sequestration_changed_insert AFTER INSERT ON sequestration_policies BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS sequestration_changed_update AFTER UPDATE ON sequestration_policies BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS sequestration_changed_delete AFTER DELETE ON sequestration_policies BEGIN SELECT payoutd_settings_changed(); END;
+-- Files before schema version 5 had triggers here that called into payoutd's
+-- process on every change of kyc, profiles and sequestration_policies; those
+-- rows are now simply read where they are needed.
+DROP TRIGGER IF EXISTS kyc_changed_insert;
+DROP TRIGGER IF EXISTS kyc_changed_update;
+DROP TRIGGER IF EXISTS kyc_changed_delete;
+DROP TRIGGER IF EXISTS profiles_changed_insert;
+DROP TRIGGER IF EXISTS profiles_changed_update;
+DROP TRIGGER IF EXISTS profiles_changed_delete;
+DROP TRIGGER IF EXISTS sequestration_changed_insert;
+DROP TRIGGER IF EXISTS sequestration_changed_update;
+DROP TRIGGER IF EXISTS sequestration_changed_delete;

@@ -1338,7 +1338,7 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 	for i := range out {
 		dest[i] = &out[i]
 	}
-	err := e.DB.R.QueryRow(`SELECT
+	err := e.DB.QueryRow(`SELECT
 		(SELECT count(*) FROM payments),
 		(SELECT coalesce(sum(updated_at), 0) || ':' || coalesce(group_concat(status, ','), '') FROM payments),
 		(SELECT count(*) FROM audit_log),

@@ -96,13 +96,13 @@ func (tx *Tx) LoadPayment(id string) (Payment, error) {
 
 // FindPayment reads a user's payment outside a transaction.
 func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
-	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
+	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 
 // FindPaymentByTxnID looks a payment up by the client's txnId.
 func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
-	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
+	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 
@@ -127,10 +127,10 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 		countSQL += " AND status = ?"
 		countArgs = append(countArgs, f.Status)
 	}
-	if err := db.R.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
+	rows, err := db.r.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
 		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {
 		return nil, 0, err
@@ -254,6 +254,6 @@ type transitionChanges struct {
 // LoadPayment reads a payment by id regardless of owner from the read pool;
 // the pipeline uses it to decide its next step outside any transaction.
 func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
-	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
+	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }

@@ -36,13 +36,13 @@ func (tx *Tx) countRow(userID, kind, sub string) {
 func (db *DB) listTotal(ctx context.Context, maintained bool, userID, kind, sub, countSQL string, args []any) (int, error) {
 	var n int
 	if !maintained {
-		err := db.R.QueryRowContext(ctx, countSQL, args...).Scan(&n)
+		err := db.r.QueryRowContext(ctx, countSQL, args...).Scan(&n)
 		return n, err
 	}
 	if sub != "" {
 		kind += ":" + sub
 	}
-	err := db.R.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0) FROM row_counts WHERE user_id = ? AND kind = ?", userID, kind).Scan(&n)
+	err := db.r.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0) FROM row_counts WHERE user_id = ? AND kind = ?", userID, kind).Scan(&n)
 	return n, err
 }
 

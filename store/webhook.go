@@ -99,7 +99,7 @@ func (tx *Tx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (Webhook
 
 // ListWebhookEndpoints lists a user's endpoints, oldest first.
 func (db *DB) ListWebhookEndpoints(ctx context.Context, userID string) ([]WebhookEndpoint, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE user_id = ? ORDER BY created_at, id",
+	rows, err := db.r.QueryContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE user_id = ? ORDER BY created_at, id",
 		ms(db.Now()), userID)
 	if err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func (db *DB) ListWebhookEndpoints(ctx context.Context, userID string) ([]Webhoo
 // FindWebhookEndpoint returns one of the user's endpoints; another user's id
 // is not found, never forbidden.
 func (db *DB) FindWebhookEndpoint(ctx context.Context, userID, id string) (WebhookEndpoint, error) {
-	ep, err := scanWebhook(db.R.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND user_id = ?",
+	ep, err := scanWebhook(db.r.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND user_id = ?",
 		ms(db.Now()), id, userID))
 	return ep, webhookNotFound(err)
 }
@@ -127,7 +127,7 @@ func (db *DB) FindWebhookEndpoint(ctx context.Context, userID, id string) (Webho
 // LoadWebhookEndpoint returns an endpoint by id whoever owns it (delivery
 // workers act for the owner).
 func (db *DB) LoadWebhookEndpoint(ctx context.Context, id string) (WebhookEndpoint, error) {
-	ep, err := scanWebhook(db.R.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ?", ms(db.Now()), id))
+	ep, err := scanWebhook(db.r.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ?", ms(db.Now()), id))
 	return ep, webhookNotFound(err)
 }
 

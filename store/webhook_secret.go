@@ -87,7 +87,7 @@ func (db *DB) WebhookSigningSecrets(ctx context.Context, endpointID string, now 
 	if sealer == nil {
 		return nil, errors.New("store: no sealer for webhook secrets")
 	}
-	rows, err := db.R.QueryContext(ctx, `SELECT id, sealed FROM webhook_secrets
+	rows, err := db.r.QueryContext(ctx, `SELECT id, sealed FROM webhook_secrets
 		WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?)
 		ORDER BY expires_at IS NOT NULL, created_at DESC, id DESC`, endpointID, ms(now))
 	if err != nil {
