@@ -264,7 +264,7 @@ CREATE TABLE IF NOT EXISTS ledger_accounts (
   id         TEXT PRIMARY KEY,
   user_id    TEXT NOT NULL DEFAULT '',  -- '' for system accounts
   livemode   INTEGER NOT NULL,
-  kind       TEXT NOT NULL,             -- vault, settlement, tax_reserve, fx_clearing, external
+  kind       TEXT NOT NULL,             -- vault, settlement, tax_reserve, tax_paid, fx_clearing, external
   currency   TEXT NOT NULL,
   ref        TEXT NOT NULL DEFAULT '',  -- the vault id for vault accounts
   balance    INTEGER NOT NULL DEFAULT 0,
@@ -277,7 +277,7 @@ CREATE TABLE IF NOT EXISTS ledger_txns (
   id          TEXT PRIMARY KEY,
   user_id     TEXT NOT NULL DEFAULT '',
   livemode    INTEGER NOT NULL,
-  kind        TEXT NOT NULL,             -- opening, funding, settlement, sequestration
+  kind        TEXT NOT NULL,             -- opening, funding, settlement, sequestration, tax_payment(_reversal)
   payment_id  TEXT NOT NULL DEFAULT '',
   description TEXT NOT NULL,
   created_at  INTEGER NOT NULL
