@@ -12,13 +12,14 @@ import (
 const EventWebhookDisabled = "webhook.disabled"
 
 // EventTypes is every event type there is (DESIGN.md §8 plus
-// webhook.disabled): what endpoints may subscribe to and GET /events may
+// webhook.disabled and the tax payment events): what endpoints may subscribe to and GET /events may
 // filter by. A new Emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
 	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
+	"tax.payment.recorded", "tax.payment.reversed",
 }
 
 // KnownEventType reports whether typ is one of EventTypes.
