@@ -101,7 +101,7 @@ type Tx struct {
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
-	credit    postedCredit       // see PostSettlement
+	credit    postedCredit       // see postSettlement
 	counts    map[countKey]int64 // payment_counts deltas, see counts.go
 	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any

@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/wire"
 )
 
 // Payment is one outbound payout.
@@ -151,7 +154,17 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 // is still in p.Status (so two workers can never both move it), applies the
 // reservation rules, and writes the audit row, all in this transaction.
 // set may change fields of the payment before it is written.
+//
+// CONFIRMED is reached only through Settle, which books the settlement in
+// the same step.
 func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
+	if to == StatusConfirmed {
+		return fmt.Errorf("payment %s: a settlement is recorded with Settle", p.ID)
+	}
+	return tx.transition(p, to, set)
+}
+
+func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	from := p.Status
 	if !CanTransition(from, to) {
 		return Errorf(ErrInvalidState, "payment %s cannot move from %s to %s", p.ID, from, to)
@@ -169,13 +182,6 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	}
 	if releasesFunds(to) && next.Reserved > 0 {
 		if err := tx.adjustVault(next.VaultID, 0, -next.Reserved); err != nil {
-			return err
-		}
-		next.Reserved = 0
-	}
-	if to == StatusConfirmed && next.Reserved > 0 {
-		// Settlement: the reserved amount leaves the vault for good.
-		if err := tx.adjustVault(next.VaultID, -next.Reserved, -next.Reserved); err != nil {
 			return err
 		}
 		next.Reserved = 0
@@ -240,7 +246,7 @@ type paymentEventData struct {
 func eventDataOf(p Payment) paymentEventData {
 	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
 		FailedReason: p.FailedReason, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
-		UpdatedAt: p.UpdatedAt.Format("2006-01-02T15:04:05.000Z")}
+		UpdatedAt: wire.Time(p.UpdatedAt)}
 }
 
 // transitionChanges is a transition's audit record, fields alphabetical

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/wire"
 )
 
 // AccountTaxPaid is the user's INR account of tax paid out of the reserve:
@@ -103,7 +104,7 @@ func (tx *Tx) ReverseTaxPayment(userID, id string) (TaxPayment, error) {
 		return TaxPayment{}, notFound(err, ErrNotFound, "tax payment")
 	}
 	if p.ReversedAt != nil {
-		return TaxPayment{}, Errorf(ErrInvalidState, "tax payment %s was already reversed at %s", p.ID, p.ReversedAt.UTC().Format(eventTime))
+		return TaxPayment{}, Errorf(ErrInvalidState, "tax payment %s was already reversed at %s", p.ID, wire.Time(*p.ReversedAt))
 	}
 	if p.FromReserve {
 		if p.ReversalTxnID, err = tx.returnTaxReserve(p); err != nil {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/wire"
 )
 
 // Webhook endpoint states.
@@ -183,7 +185,7 @@ func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) err
 	if err := tx.Audit(ep.UserID, ep.Livemode, "webhook.disabled", "webhook_endpoint", id, map[string]any{"reason": reason}); err != nil {
 		return err
 	}
-	payload := map[string]any{"webhookId": id, "url": ep.URL, "reason": reason, "disabledAt": tx.now.Format(eventTime)}
+	payload := map[string]any{"webhookId": id, "url": ep.URL, "reason": reason, "disabledAt": wire.Time(tx.now)}
 	for k, v := range data {
 		payload[k] = v
 	}

@@ -32,9 +32,6 @@ func KnownEventType(typ string) bool {
 	return false
 }
 
-// eventTime is the wire format of timestamps inside event payloads.
-const eventTime = "2006-01-02T15:04:05.000Z"
-
 const eventCols = "id, user_id, livemode, type, resource_id, data, created_at"
 
 func scanEvent(row interface{ Scan(...any) error }) (Event, error) {

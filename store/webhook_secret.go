@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"time"
+
+	"github.com/payoutd/payoutd/wire"
 )
 
 // WebhookSecretPrefix starts every signing secret (Standard Webhooks).
@@ -78,7 +80,7 @@ func (tx *Tx) RotateWebhookSecret(userID, id string, sealer *Sealer) (WebhookEnd
 	}
 	ep.GraceUntil, ep.UpdatedAt = &until, tx.now
 	return ep, secret, tx.Audit(userID, ep.Livemode, "webhook.secret_rotated", "webhook_endpoint", id,
-		map[string]any{"previousSecretExpiresAt": until.Format(eventTime)})
+		map[string]any{"previousSecretExpiresAt": wire.Time(until)})
 }
 
 // WebhookSigningSecrets returns the key bytes that sign a delivery at now:
