@@ -105,6 +105,13 @@ func TestCursorEveryList(t *testing.T) {
 		e.waitStatus(id, "COMPLETED", 20*time.Second)
 	}
 	w.waitDeliveries(hook, 5)
+	for i, paidOn := range []string{"2026-03-10", "2026-03-10", "2026-03-12", "2025-12-15", "2026-03-10"} {
+		r := e.req("POST", "/api/v1/tax/payments", map[string]any{"fy": "2025-26", "kind": "advance", "amount": "1000.00",
+			"paidOn": paidOn, "bsrCode": "0510002", "challanSerial": fmt.Sprintf("3000%d", i)})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("tax payment: %d %s", r.Status, r.Body)
+		}
+	}
 	account := e.listPage("/api/v1/ledger/accounts").Items
 	vaultAccount := ""
 	for _, a := range account {
@@ -116,9 +123,11 @@ func TestCursorEveryList(t *testing.T) {
 		"/api/v1/payments", "/api/v1/payments/payouts", "/api/v1/payments?status=COMPLETED&currency=USD",
 		"/api/v1/ledger/accounts/" + vaultAccount + "/entries", "/api/v1/compliance/fira", "/api/v1/compliance/audit",
 		"/api/v1/events", "/api/v1/events?type=payout.completed", "/api/v1/webhooks/" + hook + "/deliveries",
+		"/api/v1/tax/payments",
 	}
 	for _, path := range lists {
-		t.Run(strings.TrimPrefix(path, "/api/v1/"), func(t *testing.T) {
+		name := strings.NewReplacer(vaultAccount, "{accountId}", hook, "{id}").Replace(strings.TrimPrefix(path, "/api/v1/"))
+		t.Run(name, func(t *testing.T) {
 			is := is.New(t)
 			sep := "?"
 			if strings.Contains(path, "?") {

@@ -133,7 +133,7 @@ func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
 
 // FindFIRA returns the user's FIRA; another user's is not found.
 func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
-	f, err := scanFIRA(db.R.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
+	f, err := scanFIRA(db.r.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
 	return f, notFound(err, ErrFIRANotFound, "FIRA")
 }
 
@@ -148,7 +148,7 @@ type FIRAFilter struct {
 	Limit     int
 }
 
-var firaOrder = keyset{from: "firas f", col: "f.", id: "id", key: "generated_at"}
+var firaOrder = keyset{from: "firas f", col: "f.", id: "id", keys: []string{"generated_at"}}
 
 // ListFIRAs returns one page and the total matching.
 func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) {

@@ -17,7 +17,7 @@ type PaymentFilter struct {
 	Limit      int
 }
 
-var paymentOrder = keyset{from: "payments", id: "id", key: "created_at"}
+var paymentOrder = keyset{from: "payments", id: "id", keys: []string{"created_at"}}
 
 // ListPayments returns one page (and the row after it, see pageArgs) and the
 // number of payments the filters match, whatever the cursor.

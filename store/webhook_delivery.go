@@ -31,7 +31,7 @@ type WebhookAttempt struct {
 // a rerun job does not send again what was accepted.
 func (db *DB) WebhookDelivered(ctx context.Context, endpointID, eventID string) (bool, error) {
 	var delivered bool
-	err := db.R.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
+	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
 		WHERE endpoint_id = ? AND event_id = ? AND status = ?)`, endpointID, eventID, DeliverySucceeded).Scan(&delivered)
 	return delivered, err
 }
@@ -73,7 +73,7 @@ type DeliveryFilter struct {
 
 // ListWebhookDeliveries returns a page of attempts and the total matching.
 // Another user's endpoint is not found.
-var deliveryOrder = keyset{from: "webhook_deliveries", id: "id", key: "created_at"}
+var deliveryOrder = keyset{from: "webhook_deliveries", id: "id", keys: []string{"created_at"}}
 
 func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]WebhookAttempt, int, error) {
 	if _, err := db.FindWebhookEndpoint(ctx, f.UserID, f.EndpointID); err != nil {
@@ -85,7 +85,7 @@ func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]We
 		args = append(args, f.EventID)
 	}
 	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM webhook_deliveries WHERE "+where, args...).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM webhook_deliveries WHERE "+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	if f.After != "" {

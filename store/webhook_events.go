@@ -10,13 +10,14 @@ import (
 const EventWebhookDisabled = "webhook.disabled"
 
 // EventTypes is every event type there is (DESIGN.md §8 plus
-// webhook.disabled): what endpoints may subscribe to and GET /events may
+// webhook.disabled and the tax payment events): what endpoints may subscribe to and GET /events may
 // filter by. A new Emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
 	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
+	"tax.payment.recorded", "tax.payment.reversed",
 }
 
 // KnownEventType reports whether typ is one of EventTypes.
@@ -28,9 +29,6 @@ func KnownEventType(typ string) bool {
 	}
 	return false
 }
-
-// eventTime is the wire format of timestamps inside event payloads.
-const eventTime = "2006-01-02T15:04:05.000Z"
 
 const eventCols = "id, user_id, livemode, type, resource_id, data, created_at"
 
@@ -45,7 +43,7 @@ func scanEvent(row interface{ Scan(...any) error }) (Event, error) {
 
 // FindEvent loads one event by id, whoever owns it (delivery workers).
 func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
-	ev, err := scanEvent(db.R.QueryRowContext(ctx, "SELECT "+eventCols+" FROM events WHERE id = ?", id))
+	ev, err := scanEvent(db.r.QueryRowContext(ctx, "SELECT "+eventCols+" FROM events WHERE id = ?", id))
 	return ev, notFound(err, ErrNotFound, "event")
 }
 
@@ -54,7 +52,7 @@ func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
 // could let an "after" cursor skip an event written later in the same
 // millisecond; rowid grows with every insert on the single writer. An After
 // id that is not one of the user's events is a validation error.
-var eventOrder = keyset{from: "events", id: "id", key: "rowid", unique: true, asc: true}
+var eventOrder = keyset{from: "events", id: "id", keys: []string{"rowid"}, unique: true, asc: true}
 
 func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
