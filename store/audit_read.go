@@ -32,11 +32,11 @@ type AuditRow struct {
 	Hash         string
 }
 
-// ListAudit returns one page of the user's audit rows and the total matching.
-// Rows are ordered by seq, the order they were chained in, which stays right
-// even if the clock was moved.
 var auditOrder = keyset{from: "audit_log", id: "seq"}
 
+// ListAudit returns one page of the user's audit rows (and the row after it,
+// see pageArgs) and the total matching. Rows are ordered by seq, the order
+// they were chained in, which stays right even if the clock was moved.
 func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.Action != "" {

@@ -150,7 +150,8 @@ type FIRAFilter struct {
 
 var firaOrder = keyset{from: "firas f", col: "f.", id: "id", keys: []string{"generated_at"}}
 
-// ListFIRAs returns one page and the total matching.
+// ListFIRAs returns one page (and the FIRA after it, see pageArgs) and the
+// total matching.
 func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) {
 	where, args := "f.user_id = ?", []any{f.UserID}
 	if f.PaymentID != "" {

@@ -84,7 +84,8 @@ type EntryFilter struct {
 
 var entryOrder = keyset{from: "ledger_postings lp", col: "lp.", id: "id", keys: []string{"created_at"}}
 
-// ListEntries returns one page of an account's entries and the total.
+// ListEntries returns one page of an account's entries (and the entry after
+// it, see pageArgs) and the total.
 func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, int, error) {
 	where, args := "lp.account_id = ?", []any{f.AccountID}
 	if !f.From.IsZero() {

@@ -20,9 +20,10 @@ type TaxPaymentFilter struct {
 
 var taxPaymentOrder = keyset{from: "tax_payments", id: "id", keys: []string{"paid_on", "created_at"}}
 
-// ListTaxPayments returns one page, reversed entries included, and the
-// total matching. A user records a handful of challans a year, so the total
-// is counted rather than maintained.
+// ListTaxPayments returns one page (and the entry after it, see pageArgs),
+// reversed entries included, and the total matching. A user records a
+// handful of challans a year, so the total is counted rather than
+// maintained.
 func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPayment, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.FY != "" {

@@ -71,10 +71,11 @@ type DeliveryFilter struct {
 	Limit      int
 }
 
-// ListWebhookDeliveries returns a page of attempts and the total matching.
-// Another user's endpoint is not found.
 var deliveryOrder = keyset{from: "webhook_deliveries", id: "id", keys: []string{"created_at"}}
 
+// ListWebhookDeliveries returns a page of attempts (and the one after it,
+// see pageArgs) and the total matching.
+// Another user's endpoint is not found.
 func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]WebhookAttempt, int, error) {
 	if _, err := db.FindWebhookEndpoint(ctx, f.UserID, f.EndpointID); err != nil {
 		return nil, 0, err

@@ -47,13 +47,13 @@ func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
 	return ev, notFound(err, ErrNotFound, "event")
 }
 
-// EventLog pages through a user's events in the order they were written
-// (rowid), oldest first. Ids sort only to the millisecond, so ordering by id
+var eventOrder = keyset{from: "events", id: "id", keys: []string{"rowid"}, unique: true, asc: true}
+
+// EventLog returns a page of a user's events (and the one after it, see
+// pageArgs) in the order they were written (rowid), oldest first. Ids sort only to the millisecond, so ordering by id
 // could let an "after" cursor skip an event written later in the same
 // millisecond; rowid grows with every insert on the single writer. An After
 // id that is not one of the user's events is a validation error.
-var eventOrder = keyset{from: "events", id: "id", keys: []string{"rowid"}, unique: true, asc: true}
-
 func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.Type != "" {
