@@ -103,6 +103,8 @@ CREATE TABLE IF NOT EXISTS api_keys (
   rate_exempt INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id, created_at);
+-- Idempotency lookups follow a rotated key back to the keys it replaced.
+CREATE INDEX IF NOT EXISTS api_keys_replaced_by ON api_keys (replaced_by) WHERE replaced_by IS NOT NULL;
 
 -- Ed25519 keys that sign session tokens; the newest signs, all verify.
 CREATE TABLE IF NOT EXISTS signing_keys (
