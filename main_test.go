@@ -151,6 +151,7 @@ func TestFirstStartPrintsWorkingKey(t *testing.T) {
 func TestKeysCLI(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "cli@example.com", "--name", "Asha Rao")
 	is.True(strings.HasPrefix(key, "sk_sandbox_"))
 	p := start(t, dir, "-mode", "live") // live mode: no demo user
@@ -179,6 +180,7 @@ func TestKeysCLI(t *testing.T) {
 func TestReviewCLI(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "review@example.com", "--name", "Review Test")
 	p := start(t, dir, "-mode", "live")
 	wait := func(id, want string) {
