@@ -103,6 +103,14 @@ CREATE TABLE IF NOT EXISTS api_keys (
   rate_exempt INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id, created_at);
+-- One row that /readyz rewrites, with a page-sized pad, after a write
+-- failed for lack of space: its commit succeeding says writes work again.
+CREATE TABLE IF NOT EXISTS storage_probe (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  pad BLOB,
+  at  INTEGER NOT NULL
+);
+
 -- Idempotency lookups follow a rotated key back to the keys it replaced.
 CREATE INDEX IF NOT EXISTS api_keys_replaced_by ON api_keys (replaced_by) WHERE replaced_by IS NOT NULL;
 

@@ -250,7 +250,7 @@ func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	if r.err != nil {
 		c.db.head = head // its audit rows are dropped with it
 		if _, err := ex.ExecContext(bg, "ROLLBACK TO grp"); err != nil {
-			return fmt.Errorf("rollback to savepoint: %w", err)
+			return rollbackFailed(r.err, err)
 		}
 	} else {
 		c.db.accounts.learn(tx.learnt)
