@@ -17,6 +17,7 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 // write failed for lack of space, only once a probe write commits again.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.db.Ping(r.Context()); err != nil {
+		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
@@ -30,6 +31,7 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	}
 	var one int
 	if err := s.db.QueryRowContext(r.Context(), "SELECT 1").Scan(&one); err != nil {
+		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
