@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,11 +32,5 @@ func TestDockerFiles(t *testing.T) {
 		if !patterns[p] {
 			t.Errorf(".dockerignore lacks %s", p)
 		}
-	}
-	// Every node_modules the tools may create is under a directory the
-	// pattern reaches: it matches at any depth.
-	for _, dir := range []string{"testdata/browser", "testdata/openapi"} {
-		_, err := os.Stat(filepath.Join(dir, "package.json"))
-		is.NoErr(err) // a place npm ci puts a node_modules
 	}
 }
