@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS kyc (
 -- The sandbox reviewer looks for records waiting in DOCS_SUBMITTED/UNDER_REVIEW.
 CREATE INDEX IF NOT EXISTS kyc_status ON kyc (status, updated_at);
 
--- Hosted verification sessions (DESIGN.md §9). Only the newest session of a
+-- Hosted verification sessions. Only the newest session of a
 -- user (kyc.session_id) is usable; claimed_at binds it to the first browser
 -- that opens it; identity_at and submitted_at record the steps done in it.
 CREATE TABLE IF NOT EXISTS kyc_sessions (
@@ -216,7 +216,7 @@ CREATE TABLE IF NOT EXISTS events (
 DROP INDEX IF EXISTS events_user;
 DROP INDEX IF EXISTS events_user_type;
 
--- Webhooks (DESIGN.md §8, docs/webhooks.md). Endpoints belong to one user in
+-- Webhooks (docs/webhooks.md). Endpoints belong to one user in
 -- one mode; a deleted endpoint takes its secrets and delivery log with it.
 CREATE TABLE IF NOT EXISTS webhook_endpoints (
   id              TEXT PRIMARY KEY,
@@ -340,7 +340,7 @@ CREATE TABLE IF NOT EXISTS sequestration_policies (
   updated_at INTEGER NOT NULL
 );
 
--- The service's own advice of each settled cross-border payout (DESIGN.md §7).
+-- The service's own advice of each settled cross-border payout.
 CREATE TABLE IF NOT EXISTS firas (
   id                  TEXT PRIMARY KEY,
   payment_id          TEXT NOT NULL UNIQUE,

@@ -153,7 +153,7 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	return w.record(context.WithoutCancel(ctx), ep, ev, res)
 }
 
-// payloadTime is the body's timestamp format (DESIGN.md §4).
+// payloadTime is the body's timestamp format.
 const payloadTime = "2006-01-02T15:04:05.000Z"
 
 // webhookPayload is the Standard Webhooks body.

@@ -1212,8 +1212,7 @@ func sweepSend(e *env, c sweepCase) (resp, error) {
 	return resp{Status: res.StatusCode, Header: res.Header, Body: b}, err
 }
 
-// sweepCodes are the documented error codes and their statuses
-// (SPEC.md, DESIGN.md §4).
+// sweepCodes are the documented error codes and their statuses.
 var sweepCodes = map[string]int{
 	store.ErrValidation: 400, store.ErrConfirmMismatch: 400, store.ErrInsufficientFunds: 400, store.ErrVaultNoKey: 400,
 	store.ErrCurrencyMismatch: 400, store.ErrLiveNotConfigured: 400,

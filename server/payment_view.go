@@ -8,7 +8,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// timeFormat is RFC 3339 UTC with milliseconds (DESIGN.md §4).
+// timeFormat is RFC 3339 UTC with milliseconds.
 const timeFormat = "2006-01-02T15:04:05.000Z"
 
 func ts(t time.Time) string { return t.UTC().Format(timeFormat) }
