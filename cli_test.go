@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,4 +227,31 @@ func TestRatesFlag(t *testing.T) {
 	is.True(code != 0)
 	is.True(strings.Contains(errOut, "-rates"))
 	is.Equal(dirFiles(t, sub), []string(nil)) // refused before anything was created
+}
+
+// TestNewerSchemaRefused: a database written by a newer binary is refused
+// by every command that opens it, naming the file, and is left unchanged:
+// rolling back means restoring a backup, never running old code on it.
+func TestNewerSchemaRefused(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "payoutd.db")
+	cli(t, dir, "migrate")
+	raw, err := sql.Open("sqlite", "file:"+db)
+	is.NoErr(err)
+	_, err = raw.Exec("PRAGMA user_version = 999")
+	is.NoErr(err)
+	is.NoErr(raw.Close())
+	for _, args := range [][]string{{"check"}, {"migrate"}, {"keys", "list", "--email", "a@example.com"}, {"serve", "-addr", "127.0.0.1:0"}} {
+		_, errOut, code := runBinary(t, dir, append(args, "-db", db)...)
+		is.True(code != 0)
+		is.True(strings.Contains(errOut, db))
+		is.True(strings.Contains(errOut, "newer than this binary"))
+	}
+	raw, err = sql.Open("sqlite", "file:"+db)
+	is.NoErr(err)
+	defer raw.Close()
+	var v int
+	is.NoErr(raw.QueryRow("PRAGMA user_version").Scan(&v))
+	is.Equal(v, 999)
 }
