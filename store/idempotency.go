@@ -23,7 +23,9 @@ const maxRotations = 32
 
 // FindIdempotent returns the unexpired stored response for key under
 // apiKeyID or any key it replaced (keys rotate, a client's retries
-// continue across the switch), the newest key's first.
+// continue across the switch), the newest key's first. CROSS JOIN and the
+// unary + keep the plan on the primary key, one probe per key of the
+// chain, instead of a range scan of every unexpired row.
 func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
 	var r IdempotentResponse
 	err := db.QueryRowContext(ctx, `WITH RECURSIVE chain(id, depth) AS (
@@ -31,7 +33,7 @@ func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (Idempot
 			UNION ALL
 			SELECT k.id, c.depth + 1 FROM api_keys k JOIN chain c ON k.replaced_by = c.id WHERE c.depth < ?)
 		SELECT i.request_hash, i.status_code, i.body FROM chain c
-		JOIN idempotency_keys i ON i.api_key_id = c.id AND i.key = ? AND i.expires_at > ?
+		CROSS JOIN idempotency_keys i ON i.api_key_id = c.id AND i.key = ? AND +i.expires_at > ?
 		ORDER BY c.depth LIMIT 1`, apiKeyID, maxRotations, key, ms(db.Now())).Scan(&r.RequestHash, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
