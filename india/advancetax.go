@@ -13,10 +13,10 @@ type Instalment struct {
 // amount on or before 15 March of the financial year, s.211(1)(b) (Act 2025:
 // s.408(2)); payment by 31 March still counts as advance tax (s.211, s.408(3)).
 // Sources: aaptaxlaw.com (text of s.211) ; taxtmi.com/acts?id=4068 ;
-// cabkgoyal.com (s.408) (facts/india.md §1, "Advance tax").
+// cabkgoyal.com (s.408).
 //
 // It is produced even when the tax is nil or small: s.208 (no advance tax
-// below ₹10,000 of tax) is not in facts/india.md and is not applied.
+// below ₹10,000 of tax) is not applied: no source for it was checked.
 func advanceTaxSchedule44ADA(fy FY, due int64) []Instalment {
 	return []Instalment{{
 		DueDate:    fmt.Sprintf("%04d-03-15", fy.StartYear+1),

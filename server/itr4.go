@@ -52,7 +52,7 @@ func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
 
 // handleITR4Export serves documents.BuildITR4 as a file, for both
 // /compliance/itr4/prefill/export (the prefill's exportUrl) and
-// /tax/exports/itr4. SPEC.md §5 gives "ITR-4 prefill exports" to tax:read
+// /tax/exports/itr4. ITR-4 prefill exports belong to tax:read
 // while the prefill that links the export is compliance:read, so the export
 // accepts either scope: the exportUrl works with the key that received it.
 func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 )
 
-// listWindow is the part of a list request every list shares: SPEC.md's
-// page and limit, and the keyset cursor after (the id of the last item the
+// listWindow is the part of a list request every list shares: page and
+// limit, and the keyset cursor after (the id of the last item the
 // client has seen), which stays put when items are added while it pages.
 type listWindow struct {
 	Page, Limit int
@@ -14,7 +14,7 @@ type listWindow struct {
 }
 
 // listParams parses page, limit and after: page < 1 or a non-number is 400,
-// a limit above 100 is clamped (DESIGN.md §4), and after must look like an
+// a limit above 100 is clamped, and after must look like an
 // id of the list (validAfter says what that is, in words for the error).
 func listParams(r *http.Request, defLimit int, validAfter func(string) bool, afterWant string) (listWindow, error) {
 	w := listWindow{Page: 1, Limit: defLimit}

@@ -15,7 +15,8 @@ type paymentList struct {
 	pageInfo
 }
 
-// paymentStatuses are the values the status filter accepts (SPEC.md §3).
+// paymentStatuses are the values the status filter accepts: every state of
+// the payment state machine.
 var paymentStatuses = []string{store.StatusInitiated, store.StatusComplianceCheck, store.StatusProcessing,
 	store.StatusSubmitted, store.StatusConfirmed, store.StatusCompleted, store.StatusManualReview,
 	store.StatusFailed, store.StatusPending, store.StatusUnknown}
@@ -78,7 +79,7 @@ func (s *Server) handlePaymentSubresource(w http.ResponseWriter, c *call) error 
 }
 
 // handlePaymentStatus looks up by txnId and answers null, not 404, when
-// nothing matches (SPEC.md §7.1).
+// nothing matches.
 func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID string) error {
 	// Stored txnIds are lower case (txnIDFor), so the lookup is too: a client
 	// that sent its Idempotency-Key in upper case still finds its payment.
@@ -103,7 +104,7 @@ func (s *Server) handlePaymentGet(w http.ResponseWriter, c *call, id string) err
 	return nil
 }
 
-// handleProvidersHealth is a static check, not an upstream probe (SPEC.md §4).
+// handleProvidersHealth is a static check, not an upstream probe.
 func (s *Server) handleProvidersHealth(w http.ResponseWriter, c *call) error {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "HEALTHY", "settlement": "UP"})
 	return nil

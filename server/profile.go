@@ -12,7 +12,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// profileView is SPEC.md's camelCase Profile (GET /profile).
+// profileView is the camelCase Profile (GET /profile).
 type profileView struct {
 	ID        string `json:"id"`
 	Email     string `json:"email"`
@@ -37,7 +37,7 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// fullProfileView is SPEC.md's snake_case Full profile (GET /profile/full).
+// fullProfileView is the snake_case full profile (GET /profile/full).
 type fullProfileView struct {
 	ID          string       `json:"id"`
 	Email       string       `json:"email"`
@@ -48,7 +48,7 @@ type fullProfileView struct {
 	Vaults      []vaultBrief `json:"vaults"`
 }
 
-// vaultBrief is SPEC.md's Vault, in the full profile's snake_case.
+// vaultBrief is a Vault, in the full profile's snake_case.
 type vaultBrief struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
@@ -187,7 +187,7 @@ func (q *profilePatchRequest) validate() error {
 }
 
 // handleProfilePatch applies any subset of the fields and answers with the
-// raw updated record, not wrapped (SPEC.md §4).
+// raw updated record, not wrapped.
 func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 	var q profilePatchRequest
 	if err := decodeJSON(c.body, &q); err != nil {
@@ -226,7 +226,7 @@ func (s *Server) handleLinkedWalletGet(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// defaultWalletProvider is the built-in provider identifier SPEC.md §4 says
+// defaultWalletProvider is the built-in provider identifier
 // link-wallet defaults to.
 const defaultWalletProvider = "payoutd"
 

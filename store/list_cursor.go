@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Every list pages two ways: by page number (OFFSET, what SPEC.md gives) and
+// Every list pages two ways: by page number (OFFSET) and
 // by keyset cursor (after=<id of the last item seen>), which does not drift
 // when items are added while a client pages. The list functions read one row
 // past the page (pageArgs) so the caller can tell whether another follows.
