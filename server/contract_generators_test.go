@@ -163,12 +163,13 @@ func flowThroughClient(t *testing.T, bin string) {
 		}
 		GrossReceipts string
 		NullStatus    bool
+		OgenNull      bool
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("flow report: %v: %s", err, stdout.String())
 	}
-	if !rep.NullStatus {
-		t.Error("the generated client cannot tell the status lookup's null from a payment")
+	if !rep.NullStatus || !rep.OgenNull {
+		t.Errorf("a generated client cannot tell the status lookup's null from a payment (oapi-codegen %v, ogen %v)", rep.NullStatus, rep.OgenNull)
 	}
 	want := []struct {
 		amount, currency string
