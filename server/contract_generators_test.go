@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +208,55 @@ func flowThroughClient(t *testing.T, bin string) {
 	if rep.GrossReceipts != money.Format(inrTotal, inr) {
 		t.Errorf("tax liability grossReceipts reads %s through the client, the payouts' INR amounts add up to %s",
 			rep.GrossReceipts, money.Format(inrTotal, inr))
+	}
+}
+
+// TestContractGeneratorSafe keeps the document in the shape generators read
+// right, offline: every number is format double (a bare number becomes a
+// float32 in oapi-codegen), no type array mixes string and number, no
+// numeric exclusiveMinimum (ogen misreads it), no top-level
+// jsonSchemaDialect, and request amounts are decimal strings.
+func TestContractGeneratorSafe(t *testing.T) {
+	c := loadContract(t)
+	if _, ok := c.doc["jsonSchemaDialect"]; ok {
+		t.Error("top-level jsonSchemaDialect is back")
+	}
+	var walk func(ptr string, v any)
+	walk = func(ptr string, v any) {
+		if a := asArr(v); a != nil {
+			for i, e := range a {
+				walk(ptr+"/"+strconv.Itoa(i), e)
+			}
+			return
+		}
+		m := asMap(v)
+		if m == nil {
+			return
+		}
+		switch ty := m["type"].(type) {
+		case string:
+			if ty == "number" && m["format"] != "double" {
+				t.Errorf("%s: type number without format double", ptr)
+			}
+		case []any:
+			if slices.Contains(ty, any("number")) || (slices.Contains(ty, any("integer")) && slices.Contains(ty, any("string"))) {
+				t.Errorf("%s: type %v", ptr, ty)
+			}
+		}
+		if _, ok := m["exclusiveMinimum"]; ok {
+			t.Errorf("%s: exclusiveMinimum", ptr)
+		}
+		for k, e := range m {
+			if k != "example" && k != "examples" {
+				walk(ptr+"/"+ptrEscape(k), e)
+			}
+		}
+	}
+	walk("", c.doc)
+	for _, name := range []string{"InitiateRequest", "ConfirmRequest", "QuickStartRequest", "FundRequest"} {
+		amount := c.resolve(asMap(asMap(asMap(c.resolve(asMap(c.at("/components/schemas/" + name)))["properties"])["amount"])))
+		if amount["type"] != "string" || asStr(amount["pattern"]) == "" {
+			t.Errorf("%s.amount is not a decimal string with a pattern: %v", name, amount)
+		}
 	}
 }
