@@ -253,7 +253,7 @@ func TestContractGeneratorSafe(t *testing.T) {
 		}
 	}
 	walk("", c.doc)
-	for _, name := range []string{"InitiateRequest", "ConfirmRequest", "QuickStartRequest", "FundRequest"} {
+	for _, name := range []string{"InitiateRequest", "ConfirmRequest", "QuickStartRequest", "FundRequest", "TaxPaymentRequest"} {
 		amount := c.resolve(asMap(asMap(asMap(c.resolve(asMap(c.at("/components/schemas/" + name)))["properties"])["amount"])))
 		if amount["type"] != "string" || asStr(amount["pattern"]) == "" {
 			t.Errorf("%s.amount is not a decimal string with a pattern: %v", name, amount)
