@@ -31,3 +31,10 @@ func ParsePeriod(s string) (start, end time.Time, err error) {
 func PeriodOf(t time.Time) string {
 	return t.In(IST).Format("2006-01")
 }
+
+// DateOf is the Indian calendar date "YYYY-MM-DD" of t: the date that
+// decides a receipt's financial year and GST month, and the one documents
+// print.
+func DateOf(t time.Time) string {
+	return t.In(IST).Format(time.DateOnly)
+}
