@@ -44,9 +44,10 @@ type gstSummaryView struct {
 	Liable        liableView   `json:"liable"`
 	// Domestic receipts count for income tax but are not classified for GST
 	// (docs/tax.md); shown so the three groups add up to the year.
-	Domestic        receiptsView `json:"domestic"`
-	IGSTRatePercent int64        `json:"igstRatePercent"`
-	AsOf            string       `json:"asOf"`
+	Domestic        receiptsView     `json:"domestic"`
+	IGSTRatePercent int64            `json:"igstRatePercent"`
+	Unreconciled    unreconciledView `json:"unreconciled"`
+	AsOf            string           `json:"asOf"`
 }
 
 // handleGSTSummary is the year-to-date GST position: cross-border receipts
@@ -67,6 +68,10 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
+	if err != nil {
+		return err
+	}
 	asOf, err := s.asOf(ctx, c.p.UserID)
 	if err != nil {
 		return err
@@ -80,6 +85,7 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 		Liable:          liableView{TransactionCount: t.Liable.Count, TotalINR: inr(t.Liable.AmountINR), GSTDue: inr(t.Liable.IGST)},
 		Domestic:        receiptsView{TransactionCount: t.Domestic.Count, TotalINR: inr(t.Domestic.AmountINR)},
 		IGSTRatePercent: store.IGSTPercent,
+		Unreconciled:    unrec,
 		AsOf:            asOf,
 	}
 	if prof.LUTValidUntil != "" {
