@@ -30,7 +30,7 @@ func TestITR4(t *testing.T) {
 		const p = "/api/v1/compliance/itr4/prefill?fy=2025-26"
 		e.checkFigures(t, "prefill", []figure{
 			{p, "financialYear", "2025-26"}, {p, "assessmentYear", "2026-27"}, {p, "section", "44ADA"},
-			{p, "grossReceipts", "2460000.04"}, {p, "presumptiveTaxableIncome", "1230000.02"}, {p, "transactionCount", "2"},
+			{p, "grossReceipts", "2460000.04"}, {p, "presumptiveTaxableIncome", "1230000.00"}, {p, "transactionCount", "2"},
 			{p, "earliestTransaction", "2025-06-10T06:30:00.000Z"}, {p, "latestTransaction", "2025-06-10T06:30:00.000Z"},
 			{p, "exportUrl", "http://payoutd.test/api/v1/compliance/itr4/prefill/export?fy=2025-26"},
 			{p, "asOf", "2025-06-10T06:30:00.000Z"},
@@ -50,7 +50,11 @@ func TestITR4(t *testing.T) {
 		is.Equal(a.Status, http.StatusOK)
 		is.Equal(a.Header.Get("Content-Type"), "application/json")
 		is.Equal(a.Header.Get("Content-Disposition"), `attachment; filename="ITR4-2026-27.json"`)
+		is.Equal(a.Header.Get("Link"), `<http://payoutd.test/api/v1/compliance/itr4/prefill?fy=2025-26>; rel="describedby"`)
 		is.True(bytes.Equal(a.Body, b.Body))
+		var root map[string]any
+		is.NoErr(json.Unmarshal(a.Body, &root))
+		is.Equal(len(root), 1) // "ITR" alone: the notes are in the prefill
 		var doc struct {
 			ITR struct {
 				ITR4 struct {
