@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS profiles (
   wallet_provider TEXT NOT NULL DEFAULT '',
   setup_completed INTEGER NOT NULL DEFAULT 0,
   created_at      INTEGER NOT NULL,
-  updated_at      INTEGER NOT NULL
+  updated_at      INTEGER NOT NULL,
+  address         TEXT NOT NULL DEFAULT '' -- postal address, printed on FIRAs (version 5)
 );
 
 CREATE TABLE IF NOT EXISTS kyc (
@@ -149,6 +150,9 @@ CREATE TABLE IF NOT EXISTS payments (
   settled_at           INTEGER,
   created_at           INTEGER NOT NULL,
   updated_at           INTEGER NOT NULL,
+  -- The invoice's date (YYYY-MM-DD), '' when not given: GST time of supply
+  -- (docs/tax.md; version 5).
+  invoice_date         TEXT NOT NULL DEFAULT '',
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
@@ -354,7 +358,14 @@ CREATE TABLE IF NOT EXISTS firas (
   -- before schema version 2 kept these in a table of their own,
   -- fira_beneficiaries; store/migrate.go moves them here.)
   beneficiary_name    TEXT NOT NULL DEFAULT '',
-  beneficiary_email   TEXT NOT NULL DEFAULT ''
+  beneficiary_email   TEXT NOT NULL DEFAULT '',
+  -- Version 5: the remitter's name, the beneficiary's PAN, address and
+  -- receiving wallet, and the vault the payout settled through.
+  remitter_name       TEXT NOT NULL DEFAULT '',
+  beneficiary_pan     TEXT NOT NULL DEFAULT '',
+  beneficiary_address TEXT NOT NULL DEFAULT '',
+  beneficiary_wallet  TEXT NOT NULL DEFAULT '',
+  vault_id            TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS firas_user ON firas (user_id, generated_at DESC, id DESC);
 
@@ -379,6 +390,21 @@ CREATE TABLE IF NOT EXISTS tax_days (
   first_settled_at INTEGER NOT NULL,
   last_settled_at  INTEGER NOT NULL,
   PRIMARY KEY (user_id, day, cross_border)
+) WITHOUT ROWID;
+
+-- The same receipts per GST day: the invoice date when the payment has one
+-- (by_invoice = 1), else the IST settlement day, since GST is due by time of
+-- supply (docs/tax.md). The GST summary and GSTR-3B read these; income tax
+-- reads tax_days. Written beside tax_days by the same statements.
+CREATE TABLE IF NOT EXISTS gst_days (
+  user_id      TEXT NOT NULL,
+  day          TEXT NOT NULL,    -- YYYY-MM-DD
+  cross_border INTEGER NOT NULL,
+  by_invoice   INTEGER NOT NULL, -- 1 = day is the invoice date
+  txn_count    INTEGER NOT NULL,
+  amount_inr   INTEGER NOT NULL,
+  igst_18      INTEGER NOT NULL,
+  PRIMARY KEY (user_id, day, cross_border, by_invoice)
 ) WITHOUT ROWID;
 
 -- Reconciled payments not yet added to tax_days. A trigger below queues a

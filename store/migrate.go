@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -27,6 +27,59 @@ var migrations = []migration{
 	{3, taxQueueColumn, false},
 	{3, taxQueueFlag, true},
 	{4, countListRows, true},
+	{5, complianceColumns, false},
+	{5, gstDaysFromTaxDays, true},
+}
+
+// complianceColumns adds version 5's columns to the tables a file already
+// has (schema.sql creates new tables with them): the payment's invoice date
+// (GST time of supply), the profile's postal address, and what a FIRA now
+// freezes, which existing advices take from their payment and the current
+// profile. Each column is added only when missing, so a re-run changes
+// nothing.
+func complianceColumns(ctx context.Context, tx *Tx) error {
+	for _, c := range []struct{ table, column string }{
+		{"payments", "invoice_date"}, {"profiles", "address"},
+		{"firas", "remitter_name"}, {"firas", "beneficiary_pan"}, {"firas", "beneficiary_address"},
+		{"firas", "beneficiary_wallet"}, {"firas", "vault_id"},
+	} {
+		var tables, columns int
+		if err := tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
+			(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
+			return err
+		}
+		if tables == 0 || columns == 1 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+c.table+" ADD COLUMN "+c.column+" TEXT NOT NULL DEFAULT ''"); err != nil {
+			return err
+		}
+		if c.table == "firas" && c.column == "vault_id" {
+			var sources int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master
+				WHERE type = 'table' AND name IN ('payments', 'profiles')`).Scan(&sources); err != nil || sources < 2 {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE firas SET remitter_name = p.counterparty_name,
+				vault_id = coalesce(p.vault_id, ''), beneficiary_pan = coalesce(pr.pan, ''),
+				beneficiary_wallet = coalesce(pr.wallet_address, '')
+				FROM payments p LEFT JOIN profiles pr ON pr.user_id = p.user_id WHERE p.id = firas.payment_id`); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// gstDaysFromTaxDays fills gst_days (new in version 5) for files that
+// already have tax aggregates. No payment had an invoice date before this
+// version, so every GST day is the settlement day: the rows are tax_days'
+// own. INSERT OR IGNORE keeps a re-run from counting anything twice.
+func gstDaysFromTaxDays(ctx context.Context, tx *Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO gst_days (user_id, day, cross_border, by_invoice, txn_count, amount_inr, igst_18)
+		SELECT user_id, day, cross_border, 0, txn_count, amount_inr, igst_18 FROM tax_days`)
+	return err
 }
 
 // taxQueueColumn adds tax_refresh_state.queued to a file that has the

@@ -43,15 +43,42 @@ const taxDayAdd = `
 var taxDayAddOne = taxDayInsert + `VALUES (?1, ` + taxDayOf("?2") + `, ` + crossBorderOf("?3") + `, 1, ?4, ` +
 	igstOf("?4") + `, ?2, ?2)` + taxDayAdd
 
+// A receipt's GST day is its invoice date when the payment has one, else its
+// IST settlement day: GST falls due at the time of supply, normally the
+// invoice date (docs/tax.md).
+func gstDayOf(invoiceDate, settledAt string) string {
+	return "CASE WHEN " + invoiceDate + " != '' THEN " + invoiceDate + " ELSE " + taxDayOf(settledAt) + " END"
+}
+
+var gstDaySelect = `SELECT r.user_id, ` + gstDayOf("p.invoice_date", "r.settled_at") + `, ` +
+	crossBorderOf("p.counterparty_country") + `, p.invoice_date != '', count(*), sum(r.amount_inr), sum(` +
+	igstOf("r.amount_inr") + `) `
+
+const gstDayInsert = `INSERT INTO gst_days (user_id, day, cross_border, by_invoice, txn_count, amount_inr, igst_18) `
+
+const gstDayAdd = `
+	ON CONFLICT (user_id, day, cross_border, by_invoice) DO UPDATE SET
+		txn_count = txn_count + excluded.txn_count,
+		amount_inr = amount_inr + excluded.amount_inr,
+		igst_18 = igst_18 + excluded.igst_18`
+
+// gstDayAddOne adds one receipt: ?1 user, ?2 settled_at, ?3 counterparty
+// country, ?4 INR, ?5 invoice date or ”.
+var gstDayAddOne = gstDayInsert + `VALUES (?1, ` + gstDayOf("?5", "?2") + `, ` + crossBorderOf("?3") + `, ?5 != '', 1, ?4, ` +
+	igstOf("?4") + `)` + gstDayAdd
+
 // addTaxDay adds one receipt, reconciled by this transaction's insert, to
-// its day. A user without refresh state gets the row as well: their next
-// refresh rebuilds every day from reconciliations anyway.
-func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry string) error {
-	_, err := tx.ExecContext(tx.ctx, taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR)
+// its tax day and its GST day. A user without refresh state gets the rows as
+// well: their next refresh rebuilds every day from reconciliations anyway.
+func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry, invoiceDate string) error {
+	if _, err := tx.ExecContext(tx.ctx, taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(tx.ctx, gstDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR, invoiceDate)
 	return err
 }
 
-// RefreshTaxFigures brings the user's maintained tax aggregates (tax_days) up
+// RefreshTaxFigures brings the user's maintained tax aggregates (tax_days and gst_days) up
 // to date from RECONCILED reconciliations only, and stamps asOf. A payout
 // reconciled when it settles is already in its day (recordReconciliation);
 // one reconciled later by hand waits in tax_pending (queued, and the user
@@ -88,11 +115,14 @@ func (tx *Tx) RefreshTaxFigures(userID string) error {
 
 // addPendingTaxDays adds the queued payments to their days.
 func (tx *Tx) addPendingTaxDays(userID string) error {
-	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+`FROM tax_pending t
+	const from = `FROM tax_pending t
 		JOIN reconciliations r ON r.payment_id = t.payment_id JOIN payments p ON p.id = r.payment_id
-		WHERE t.user_id = ? AND r.status = 'RECONCILED'
-		GROUP BY 2, 3`+taxDayAdd, userID)
+		WHERE t.user_id = ? AND r.status = 'RECONCILED'`
+	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`+taxDayAdd, userID)
 	if err != nil {
+		return err
+	}
+	if _, err = tx.ExecContext(tx.ctx, gstDayInsert+gstDaySelect+from+` GROUP BY 2, 3, 4`+gstDayAdd, userID); err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(tx.ctx, "DELETE FROM tax_pending WHERE user_id = ?", userID)
@@ -103,13 +133,17 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 // rows (the reconciliations_user index range), emptying the queue they
 // already include.
 func (tx *Tx) rebuildTaxDays(userID string) error {
-	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM tax_pending WHERE user_id = ?"} {
+	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM gst_days WHERE user_id = ?",
+		"DELETE FROM tax_pending WHERE user_id = ?"} {
 		if _, err := tx.ExecContext(tx.ctx, q, userID); err != nil {
 			return err
 		}
 	}
-	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+`FROM reconciliations r JOIN payments p ON p.id = r.payment_id
-		WHERE r.user_id = ? AND r.status = 'RECONCILED'
-		GROUP BY 2, 3`, userID)
+	const from = `FROM reconciliations r JOIN payments p ON p.id = r.payment_id
+		WHERE r.user_id = ? AND r.status = 'RECONCILED'`
+	if _, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`, userID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(tx.ctx, gstDayInsert+gstDaySelect+from+` GROUP BY 2, 3, 4`, userID)
 	return err
 }

@@ -246,7 +246,7 @@ func TestRefreshTaxFigures(t *testing.T) {
 	for _, wantInserted := range []bool{true, false} {
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
 			inserted, err := tx.recordReconciliation(Reconciliation{PaymentID: "p5", UserID: "usr_r", Status: Reconciled,
-				AmountINR: 100, SettledAt: settled}, "GB")
+				AmountINR: 100, SettledAt: settled}, "GB", "")
 			if err == nil && inserted != wantInserted {
 				err = fmt.Errorf("inserted %v, want %v", inserted, wantInserted)
 			}
