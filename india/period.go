@@ -38,3 +38,9 @@ func PeriodOf(t time.Time) string {
 func DateOf(t time.Time) string {
 	return t.In(IST).Format(time.DateOnly)
 }
+
+// GSTTimeOfSupplyRule is the service's one wording of how a receipt is
+// placed in a GST month.
+const GSTTimeOfSupplyRule = "A receipt falls in the GST month of its invoice date when the payment carries invoiceDate, " +
+	"else of its settlement date in IST: the time of supply of a service is normally the date of the invoice issued " +
+	"for it (s.13 CGST Act, applied to IGST by s.20 IGST Act). Give invoiceDate so the month matches GSTR-1."

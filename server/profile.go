@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"unicode"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/payoutd/payoutd/india"
@@ -100,6 +101,7 @@ type profileRecord struct {
 	PAN            string `json:"pan"`
 	LUTNumber      string `json:"lut_number"`
 	LUTValidUntil  string `json:"lut_valid_until"`
+	Address        string `json:"address"`
 	WalletAddress  string `json:"wallet_address"`
 	WalletProvider string `json:"wallet_provider"`
 	SetupCompleted bool   `json:"setup_completed"`
@@ -110,7 +112,7 @@ type profileRecord struct {
 func recordOf(p store.Profile) profileRecord {
 	return profileRecord{ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CountryCode: p.CountryCode,
 		HomeCurrency: p.HomeCurrency, GSTIN: p.GSTIN, PAN: p.PAN, LUTNumber: p.LUTNumber, LUTValidUntil: p.LUTValidUntil,
-		WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
+		Address: p.Address, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
 		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
 }
 
@@ -126,7 +128,13 @@ type profilePatchRequest struct {
 	PAN           *string `json:"pan"`
 	LUTNumber     *string `json:"lutNumber"`
 	LUTValidUntil *string `json:"lutValidUntil"`
+	// Address is the postal address FIRAs print for the beneficiary.
+	Address *string `json:"address"`
 }
+
+// maxAddressRunes bounds the postal address; the FIRA's worst-case test
+// prints one this long.
+const maxAddressRunes = 300
 
 var (
 	phoneRE = regexp.MustCompile(`^\+?[0-9][0-9 ().-]*$`)
@@ -145,6 +153,17 @@ var (
 		a, err := mail.ParseAddress(s)
 		if err != nil || a.Address != s || a.Name != "" || !strings.Contains(s[strings.LastIndexByte(s, '@')+1:], ".") {
 			return errors.New("must be a valid e-mail address")
+		}
+		return nil
+	})
+	// noControl refuses control characters other than line breaks, which
+	// an address may use between its lines.
+	noControl = validation.By(func(v any) error {
+		s, _ := v.(string)
+		for _, r := range s {
+			if unicode.IsControl(r) && r != '\n' && r != '\r' {
+				return errors.New("must not contain control characters")
+			}
 		}
 		return nil
 	})
@@ -180,6 +199,7 @@ func (q *profilePatchRequest) validate() error {
 	check("pan", q.PAN, checked(india.ValidatePAN))
 	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
 	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
+	check("address", q.Address, validation.RuneLength(0, maxAddressRunes), noControl)
 	if len(fields) > 0 {
 		return validationError(fields)
 	}
@@ -200,7 +220,7 @@ func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 		*q.Name = strings.TrimSpace(*q.Name)
 	}
 	patch := store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
-		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil}
+		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address}
 	var p store.Profile
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
 		p, err = tx.UpdateProfile(c.p.UserID, c.p.Livemode, patch)

@@ -37,7 +37,7 @@ func (db *DB) GSTDays(ctx context.Context, userID, fromDay, toDay string) ([]GST
 // GSTTotals are the GST figures of a span of GST days: cross-border receipts
 // are ZeroRated when a LUT covers their day and Liable (IGST) otherwise;
 // Domestic receipts are outside the GST figures. ByInvoiceDate and
-// BySettlementDate count the receipts bucketed each way.
+// BySettlementDate count the cross-border receipts placed each way.
 type GSTTotals struct {
 	ZeroRated        ReceiptTotal
 	Liable           ReceiptTotal
@@ -59,9 +59,11 @@ func SumGSTDays(days []GSTDay, lut LUTWindow) GSTTotals {
 		default:
 			t.Liable.add(td, d.IGST18)
 		}
-		if d.ByInvoice {
+		switch {
+		case !d.CrossBorder:
+		case d.ByInvoice:
 			t.ByInvoiceDate += d.Count
-		} else {
+		default:
 			t.BySettlementDate += d.Count
 		}
 	}
