@@ -88,10 +88,10 @@ func TestFIRA(t *testing.T) {
 		// settlement date beside the UTC time, and the issuer.
 		for k, v := range map[string]string{
 			"remitter.name": "Acme Inc", "remitter.country": "US", "remitter.countryName": "United States of America",
-			"remitter.bank": "JPMorgan Chase Bank, N.A., New York",
+			"remitter.bank":    "JPMorgan Chase Bank, N.A., New York",
 			"beneficiary.name": "Asha Rao", "beneficiary.pan": testPAN,
 			"beneficiary.address": "12 MG Road, Indiranagar\nBengaluru 560038, Karnataka",
-			"beneficiary.email": at(one, "beneficiary.email"), "beneficiary.vaultId": e.VaultID, "beneficiary.walletAddress": testAddress,
+			"beneficiary.email":   at(one, "beneficiary.email"), "beneficiary.vaultId": e.VaultID, "beneficiary.walletAddress": testAddress,
 			"settlementDate": "2026-11-21", "rateAsOf": "2026-11-21T10:00:00.000Z",
 		} {
 			is.Equal(at(one, k), v)
