@@ -7,8 +7,8 @@ import (
 )
 
 // The sentences below are the service's one wording of each rule: the
-// liability, the ITR-4 prefill and the ITR-4 export all quote them, so no
-// endpoint can say "may not be available" while another says "not available".
+// liability, the ITR-4 prefill and the ITR-4 export all quote them, so no two
+// endpoints can word the same rule differently.
 
 // PresumptiveUnavailable explains why s.44ADA does not apply and what does
 // instead; "" when it is available.

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// ErrNegativeReceipts and ErrReceiptsTooLarge reject inputs ComputeLiability
-// cannot give a meaningful figure for.
+// ErrNegativeReceipts, ErrReceiptsTooLarge and ErrCashAboveGross reject
+// inputs Compute cannot give a meaningful figure for.
 var (
 	ErrNegativeReceipts = errors.New("gross receipts must not be negative")
 	ErrReceiptsTooLarge = errors.New("gross receipts too large")

@@ -57,7 +57,7 @@ type Rules struct {
 	PresumptivePercent int64 // deemed income as a share of gross receipts
 	// Receipts limits for using s.44ADA: the basic one, and the higher one
 	// available when cash receipts are at most PresumptiveCashMaxPercent of
-	// gross receipts. ComputeLiability does not enforce them; callers warn.
+	// gross receipts. Compute reports whether they are met (Presumptive).
 	PresumptiveReceiptsLimit        int64
 	PresumptiveReceiptsLimitLowCash int64
 	PresumptiveCashMaxPercent       int64
@@ -76,7 +76,7 @@ func RulesFor(fy FY) (Rules, error) {
 	return c, nil
 }
 
-// rulesFor returns the shared table itself, so ComputeLiability does not copy.
+// rulesFor returns the shared table itself, so Compute does not copy.
 func rulesFor(fy FY) (*Rules, error) {
 	for i := range taxTables {
 		if taxTables[i].FY == fy {
