@@ -37,6 +37,9 @@ type ITR4Input struct {
 	GeneratedAt      time.Time
 	// Provisional labels a year whose slabs are not enacted yet; "" otherwise.
 	Provisional string
+
+	// TaxesPaid fills TaxPaid and Schedule IT; nil leaves them to the filer.
+	TaxesPaid *ITR4TaxesPaid
 }
 
 // itr4Description is Form_ITR4.Description: the form's eligibility line as
@@ -56,7 +59,7 @@ var ist = time.FixedZone("IST", 5*3600+30*60)
 // after rebate + cess) hold exactly. The file holds the return alone; what
 // payoutd cannot know is listed by BuildITR4Notes instead.
 func BuildITR4(in ITR4Input) ([]byte, error) {
-	_, ayStart, err := itr4Years(in.FY, in.AssessmentYear)
+	fyStart, ayStart, err := itr4Years(in.FY, in.AssessmentYear)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +67,9 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 		return nil, fmt.Errorf("%w: GeneratedAt is required", ErrITR4Input)
 	}
 	if err := itr4CheckAmounts(in); err != nil {
+		return nil, err
+	}
+	if err := checkITR4TaxesPaid(in.TaxesPaid); err != nil {
 		return nil, err
 	}
 
@@ -100,6 +106,10 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 		ret.PersonalInfo.Address.MobileNo = mobile
 	}
 
+	// The notes are served apart (BuildITR4Notes); building them here keeps
+	// one code path for what taxes paid add to the return and to them.
+	notes := itr4BuildNotes(in, fyStart, mobileOK)
+	itr4AddTaxPaid(&ret, &notes, in)
 	out, err := json.MarshalIndent(itr4File{ITR: itr4Root{ITR4: ret}}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("documents: encode ITR-4: %w", err)

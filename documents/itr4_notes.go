@@ -35,6 +35,7 @@ type itr4Exact struct {
 	Surcharge         INR `json:"surcharge"`
 	Cess              INR `json:"cess"`
 	TaxDue            INR `json:"taxDue"`
+	*itr4ExactTaxPaid     // when taxes paid are known
 }
 
 // itr4Gap names a part of the return payoutd leaves for the filer and why.
@@ -73,7 +74,10 @@ func BuildITR4Notes(in ITR4Input) (ITR4Notes, error) {
 		return ITR4Notes{}, err
 	}
 	_, mobileOK := indianMobile(in.Phone)
-	return itr4BuildNotes(in, fyStart, mobileOK), nil
+	notes := itr4BuildNotes(in, fyStart, mobileOK)
+	var ret itr4Return
+	itr4AddTaxPaid(&ret, &notes, in)
+	return notes, nil
 }
 
 func itr4BuildNotes(in ITR4Input, fyStart int, mobileOK bool) ITR4Notes {

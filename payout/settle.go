@@ -53,14 +53,7 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 	if err != nil {
 		return err
 	}
-	settledAt := tx.Now()
-	err = tx.Transition(p, store.StatusConfirmed, func(n *store.Payment) {
-		n.AmountINR, n.SettlementRate, n.SettledAt = &inr, rate, &settledAt
-	})
-	if err != nil {
-		return err
-	}
-	return tx.PostSettlement(*p)
+	return tx.Settle(p, inr, rate)
 }
 
 // settlementValue is the payout's INR value at the rate fixed at settlement,

@@ -55,11 +55,16 @@ func (s *Server) itr4Input(ctx context.Context, userID string, fy india.FY, l in
 	if err != nil {
 		return documents.ITR4Input{}, err
 	}
+	tp, challans, err := s.yearTaxPaid(ctx, userID, l)
+	if err != nil {
+		return documents.ITR4Input{}, err
+	}
 	return documents.ITR4Input{
 		FY: fy.String(), Name: prof.Name, PAN: prof.PAN, Email: prof.Email, Phone: prof.Phone,
 		GrossReceipts: l.GrossReceipts, PresumptiveIncome: l.PresumptiveIncome, TaxableIncome: l.TaxableIncome,
 		TaxOnIncome: l.TaxOnIncome, Rebate87A: l.Rebate87A, Surcharge: l.Surcharge, Cess: l.Cess, TaxDue: l.EstimatedTaxDue,
 		TransactionCount: int(t.All.Count), GeneratedAt: s.db.Now(), Provisional: l.ProvisionalNote(),
+		TaxesPaid: itr4TaxesPaid(tp, challans),
 	}, nil
 }
 

@@ -98,8 +98,9 @@ func TestTaxLiabilityTable(t *testing.T) {
 					is.Equal(at(m, "advanceTaxSchedule.0.dueDate"), strconv.Itoa(start+1)+"-03-15") // s.211(1)(b): all by 15 March
 					is.Equal(at(m, "advanceTaxSchedule.0.percentDue"), "100")
 					is.Equal(at(m, "advanceTaxSchedule.0.amount"), s.estimate)
-					is.Equal(at(m, "advanceTaxSchedule.0.paid"), "false")
+					is.Equal(at(m, "advanceTaxSchedule.0.paid"), "false") // no challans are recorded here
 					is.Equal(at(m, "advanceTaxSchedule.0.past"), "false") // 15 October is before 15 March
+					is.Equal(at(m, "advanceTaxSchedule.0.shortfall"), s.estimate)
 					is.Equal(at(m, "advanceTaxSchedule.1"), "<missing>")
 				}
 				is.Equal(at(m, "computation.surcharge"), "0.00")

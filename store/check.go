@@ -24,7 +24,7 @@ func (db *DB) Check(ctx context.Context) ([]string, error) {
 		}
 		problems = append(problems, found...)
 	}
-	rows, err := db.R.QueryContext(ctx, `SELECT v.id, v.reserved, coalesce(sum(p.reserved), 0) FROM vaults v
+	rows, err := db.r.QueryContext(ctx, `SELECT v.id, v.reserved, coalesce(sum(p.reserved), 0) FROM vaults v
 		LEFT JOIN payments p ON p.vault_id = v.id GROUP BY v.id HAVING v.reserved != coalesce(sum(p.reserved), 0)`)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ var ledgerChecks = []struct{ sql, format string }{
 }
 
 func (db *DB) checkRows(ctx context.Context, query, format string) ([]string, error) {
-	rows, err := db.R.QueryContext(ctx, query)
+	rows, err := db.r.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}

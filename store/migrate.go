@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 )
 
@@ -142,7 +141,7 @@ func firaBeneficiaryColumns(ctx context.Context, tx *Tx) error {
 
 func (db *DB) migrate(ctx context.Context, schema string) error {
 	var version int
-	if err := db.W.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	if err := db.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if version > SchemaVersion {
@@ -174,7 +173,7 @@ func (db *DB) migrate(ctx context.Context, schema string) error {
 	if err != nil {
 		return err
 	}
-	migrator, err := rivermigrate.New(riversqlite.New(db.W), nil)
+	migrator, err := rivermigrate.New(db.RiverDriver(), nil)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func TestMigrateVersion5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v4.db")
 	db, err := Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
-	_, err = db.W.Exec(`
+	_, err = db.x.Writer().Exec(`
 		INSERT INTO users VALUES ('usr_1', 'a@example.com', 0, 1);
 		INSERT INTO profiles (user_id, email, name, pan, wallet_address, created_at, updated_at)
 		  VALUES ('usr_1', 'a@example.com', 'Asha Rao', 'ABCPR1234K', 'GWALLET', 1, 1);
