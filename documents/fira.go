@@ -76,7 +76,7 @@ func firaSections(f FIRA) []firaSection {
 		{"Beneficiary", []firaRow{
 			{"Name", f.BeneficiaryName, false},
 			{"PAN", f.BeneficiaryPAN, false},
-			{"Address", f.BeneficiaryAddress, false},
+			{"Address", firaAddress(f.BeneficiaryAddress), false},
 			{"Email", f.BeneficiaryEmail, false},
 			{"Receiving vault", f.VaultID, false},
 			{"Receiving wallet", f.BeneficiaryWallet, false},
@@ -126,6 +126,15 @@ func firaRate(f FIRA) string {
 		rate += " per " + f.ForeignCurrency
 	}
 	return rate
+}
+
+// firaAddress joins an address's lines with commas: the row wraps it anew.
+func firaAddress(a string) string {
+	lines := strings.FieldsFunc(a, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range lines {
+		lines[i] = strings.TrimRight(strings.TrimSpace(lines[i]), ",")
+	}
+	return strings.Join(lines, ", ")
 }
 
 // firaRateAsOf is the rate with the moment it was fixed: at settlement.

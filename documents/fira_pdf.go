@@ -201,16 +201,28 @@ func (d *firaDoc) summary(f FIRA) {
 	d.fill(colAccent)
 	d.pdf.Rect(margin, d.y, 1.4, h, "F")
 
+	// The two figures share the band; very large amounts are set smaller
+	// rather than run into each other.
+	credited, remitted := "₹"+FormatINR(f.AmountINR), clean(firaForeign(f))
+	inrSize, fxSize := 21.0, 12.0
+	for ; inrSize > 10; inrSize, fxSize = inrSize-1, max(fxSize-0.5, 8) {
+		d.pdf.SetFont(fontFamily, "B", inrSize)
+		w := d.pdf.GetStringWidth(credited)
+		d.pdf.SetFont(fontFamily, "B", fxSize)
+		if w+d.pdf.GetStringWidth(remitted)+6 <= contentW-12 {
+			break
+		}
+	}
 	d.font("", 7.5, colMuted)
 	d.text(margin+6, d.y+3, 90, 4, "AMOUNT CREDITED", "L")
-	d.font("B", 21, colAccent)
-	d.text(margin+6, d.y+7.5, 100, 10, "₹"+FormatINR(f.AmountINR), "L")
+	d.font("B", inrSize, colAccent)
+	d.text(margin+6, d.y+7.5, 100, 10, credited, "L")
 
 	right := margin + contentW - 6 - 80
 	d.font("", 7.5, colMuted)
 	d.text(right, d.y+3, 80, 4, "AMOUNT REMITTED", "R")
-	d.font("B", 12, colInk)
-	d.text(right, d.y+7.7, 80, 6, firaForeign(f), "R")
+	d.font("B", fxSize, colInk)
+	d.text(right, d.y+7.7, 80, 6, remitted, "R")
 	if rate := firaRate(f); rate != "" {
 		d.font("", 8.5, colMuted)
 		d.text(right, d.y+14, 80, 4.5, "at "+rate, "R")
