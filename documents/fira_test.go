@@ -164,6 +164,9 @@ func pdfText(t *testing.T, f FIRA) []byte {
 	t.Helper()
 	is := is.New(t)
 	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext not on PATH: .ci/run installs poppler-utils")
+		}
 		t.Skip("pdftotext not on PATH: install poppler-utils to run the FIRA text tests")
 	}
 	pdf, err := RenderFIRA(f)

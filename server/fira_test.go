@@ -242,6 +242,9 @@ func TestFIRA(t *testing.T) {
 // collapsed: -layout pads columns by the rendered width of those ids.
 func TestFIRAPDFGolden(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext not on PATH: .ci/run installs poppler-utils")
+		}
 		t.Skip("pdftotext not on PATH: install poppler-utils (.ci/run does)")
 	}
 	e, full, _, _, _, _ := firaEnv(t)
