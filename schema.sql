@@ -425,19 +425,22 @@ CREATE TABLE IF NOT EXISTS tax_days (
   PRIMARY KEY (user_id, day, cross_border)
 ) WITHOUT ROWID;
 
--- The same receipts per GST day: the invoice date when the payment has one
--- (by_invoice = 1), else the IST settlement day, since GST is due by time of
--- supply (docs/tax.md). The GST summary and GSTR-3B read these; income tax
--- reads tax_days. Written beside tax_days by the same statements.
-CREATE TABLE IF NOT EXISTS gst_days (
+-- GST counts a receipt on its time of supply: the invoice date when the
+-- payment has one, else its IST settlement day (docs/tax.md). tax_days
+-- already holds every receipt on its settlement day, so only a receipt with
+-- an invoice date is written here, as a move: +1 on the invoice date
+-- (by_invoice counts it there) and -1 on its settlement day. The GST figures
+-- are tax_days plus these rows, day by day; a payout without an invoice date
+-- costs nothing here. Written beside tax_days by the same statements.
+CREATE TABLE IF NOT EXISTS gst_moves (
   user_id      TEXT NOT NULL,
   day          TEXT NOT NULL,    -- YYYY-MM-DD
   cross_border INTEGER NOT NULL,
-  by_invoice   INTEGER NOT NULL, -- 1 = day is the invoice date
-  txn_count    INTEGER NOT NULL,
+  txn_count    INTEGER NOT NULL, -- net receipts moved onto (+) or off (-) the day
   amount_inr   INTEGER NOT NULL,
   igst_18      INTEGER NOT NULL,
-  PRIMARY KEY (user_id, day, cross_border, by_invoice)
+  by_invoice   INTEGER NOT NULL, -- receipts placed on this day by their invoice date
+  PRIMARY KEY (user_id, day, cross_border)
 ) WITHOUT ROWID;
 
 -- Reconciled payments not yet added to tax_days. A trigger below queues a

@@ -18,6 +18,9 @@ import (
 //	A 100.00 US  invoice 31 Mar 2026, settled 1 Apr 00:01 IST  ₹8,325.00
 //	B 200.00 US  no invoice date,     settled 1 Apr 00:01 IST  ₹16,650.00, IGST 2,997.00
 //	C  50.00 GB  no invoice date,     settled 31 Mar 23:59 IST ₹4,162.50
+//	D  10.00 US  invoice 1 Apr 2026 (its settlement day), 1 Apr 00:01 IST ₹832.50, IGST 149.85
+//	E  30.00 US  invoice 30 Mar 2026, settled 1 Apr 00:01 IST, pending until
+//	             resolved on 2 Apr                          ₹2,497.50
 func TestGSTTimeOfSupply(t *testing.T) {
 	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	e.approveKYC(e.UserID)
@@ -28,6 +31,8 @@ func TestGSTTimeOfSupply(t *testing.T) {
 	clock.Set(ist(2026, time.April, 1, 0, 1))
 	a := e.pay("100.00", map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-A", "invoiceDate": "2026-03-31"})
 	e.pay("200.00", map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-B"})
+	e.pay("10.00", map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-D", "invoiceDate": "2026-04-01"})
+	pending := e.pay("30.00", map[string]any{"counterpartyCountry": "US", "invoiceDate": "2026-03-30"})
 	e.quiesce()
 
 	const (
@@ -36,20 +41,31 @@ func TestGSTTimeOfSupply(t *testing.T) {
 		gst25 = "/api/v1/compliance/gst/summary?fy=2025-26"
 		gst26 = "/api/v1/compliance/gst/summary?fy=2026-27"
 	)
-	figures := []figure{
-		{mar, "outwardSupplies.zeroRated.taxableValue", "12487.50"}, {mar, "outwardSupplies.zeroRated.igst", "0.00"},
-		{mar, "timeOfSupply.byInvoiceDate", "1"}, {mar, "timeOfSupply.bySettlementDate", "1"},
-		{apr, "outwardSupplies.zeroRated.taxableValue", "16650.00"}, {apr, "outwardSupplies.zeroRated.igst", "2997.00"},
-		{apr, "timeOfSupply.byInvoiceDate", "0"}, {apr, "timeOfSupply.bySettlementDate", "1"},
-		// A is zero-rated: the LUT covers its invoice date.
-		{gst25, "zeroRated.transactionCount", "2"}, {gst25, "zeroRated.totalInr", "12487.50"},
-		{gst25, "timeOfSupply.byInvoiceDate", "1"},
-		{gst26, "zeroRated.transactionCount", "0"}, {gst26, "liable.transactionCount", "1"}, {gst26, "liable.gstDue", "2997.00"},
-		// Income tax follows the settlement date: A is in FY 2026-27.
-		{"/api/v1/tax/liability?fy=2025-26", "grossReceipts", "4162.50"},
-		{"/api/v1/tax/liability?fy=2026-27", "grossReceipts", "24975.00"},
+	e.checkFigures(t, "E pending", []figure{
+		{mar, "outwardSupplies.zeroRated.taxableValue", "12487.50"}, {mar, "timeOfSupply.byInvoiceDate", "1"},
+		{gst25, "unreconciled.transactionCount", "0"}, {gst26, "unreconciled.totalInr", "2497.50"},
+	})
+	clock.Set(ist(2026, time.April, 2, 10, 0))
+	if r := e.req("POST", "/api/v1/ledger/reconciliation/"+pending+"/resolve", map[string]any{"invoiceRef": "INV-E"}); r.Status != http.StatusOK {
+		t.Fatalf("resolve: %d %s", r.Status, r.Body)
 	}
-	e.checkFigures(t, "as settled", figures)
+	e.quiesce()
+	figures := []figure{
+		// March: A and E by invoice date, C by settlement date; A and E are
+		// zero-rated because the LUT covers their invoice dates.
+		{mar, "outwardSupplies.zeroRated.taxableValue", "14985.00"}, {mar, "outwardSupplies.zeroRated.igst", "0.00"},
+		{mar, "timeOfSupply.byInvoiceDate", "2"}, {mar, "timeOfSupply.bySettlementDate", "1"},
+		// April: B by settlement date, D by its invoice date (the same day).
+		{apr, "outwardSupplies.zeroRated.taxableValue", "17482.50"}, {apr, "outwardSupplies.zeroRated.igst", "3146.85"},
+		{apr, "timeOfSupply.byInvoiceDate", "1"}, {apr, "timeOfSupply.bySettlementDate", "1"},
+		{gst25, "zeroRated.transactionCount", "3"}, {gst25, "zeroRated.totalInr", "14985.00"},
+		{gst25, "timeOfSupply.byInvoiceDate", "2"},
+		{gst26, "zeroRated.transactionCount", "0"}, {gst26, "liable.transactionCount", "2"}, {gst26, "liable.gstDue", "3146.85"},
+		// Income tax follows the settlement date: A, B, D and E are in FY 2026-27.
+		{"/api/v1/tax/liability?fy=2025-26", "grossReceipts", "4162.50"},
+		{"/api/v1/tax/liability?fy=2026-27", "grossReceipts", "28305.00"},
+	}
+	e.checkFigures(t, "resolved", figures)
 	is := is.New(t)
 	is.True(strings.Contains(at(e.getExact(mar), "timeOfSupply.rule"), "s.13 CGST Act"))
 	p, err := e.DB.FindPayment(context.Background(), e.UserID, a)

@@ -27,11 +27,11 @@ var migrations = []migration{
 	{3, taxQueueFlag, true},
 	{4, countListRows, true},
 	{5, complianceColumns, false},
-	{5, gstDaysFromTaxDays, true},
 }
 
 // complianceColumns adds version 5's columns to the tables a file already
-// has (schema.sql creates new tables with them): the payment's invoice date
+// has (schema.sql creates new tables with them, gst_moves among them, which
+// starts empty: no payment had an invoice date before version 5): the payment's invoice date
 // (GST time of supply), the profile's postal address, and what a FIRA now
 // freezes, which existing advices take from their payment and the current
 // profile. Each column is added only when missing, so a re-run changes
@@ -69,16 +69,6 @@ func complianceColumns(ctx context.Context, tx *Tx) error {
 		}
 	}
 	return nil
-}
-
-// gstDaysFromTaxDays fills gst_days (new in version 5) for files that
-// already have tax aggregates. No payment had an invoice date before this
-// version, so every GST day is the settlement day: the rows are tax_days'
-// own. INSERT OR IGNORE keeps a re-run from counting anything twice.
-func gstDaysFromTaxDays(ctx context.Context, tx *Tx) error {
-	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO gst_days (user_id, day, cross_border, by_invoice, txn_count, amount_inr, igst_18)
-		SELECT user_id, day, cross_border, 0, txn_count, amount_inr, igst_18 FROM tax_days`)
-	return err
 }
 
 // taxQueueColumn adds tax_refresh_state.queued to a file that has the

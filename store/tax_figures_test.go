@@ -173,8 +173,8 @@ func TestTaxFiguresAtScale(t *testing.T) {
 	is.Equal(read().All.Count, wantCount+1)
 
 	is.True(strings.Contains(queryPlan(t, db, from, to), "SEARCH tax_days USING PRIMARY KEY")) // a range, never a scan
-	is.True(strings.Contains(explain(t, db, `SELECT day, cross_border, by_invoice, txn_count, amount_inr, igst_18
-		FROM gst_days WHERE user_id = ? AND day >= ? AND day <= ?`, "u", from, to), "SEARCH gst_days USING PRIMARY KEY"))
+	is.True(strings.Contains(explain(t, db, `SELECT day, cross_border, txn_count, amount_inr, igst_18, by_invoice
+		FROM gst_moves WHERE user_id = ? AND day >= ? AND day <= ?`, "u", from, to), "SEARCH gst_moves USING PRIMARY KEY"))
 }
 
 // queryPlan is SQLite's plan for TaxDays' query.
