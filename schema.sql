@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS kyc (
 -- The sandbox reviewer looks for records waiting in DOCS_SUBMITTED/UNDER_REVIEW.
 CREATE INDEX IF NOT EXISTS kyc_status ON kyc (status, updated_at);
 
--- Hosted verification sessions (DESIGN.md §9). Only the newest session of a
+-- Hosted verification sessions. Only the newest session of a
 -- user (kyc.session_id) is usable; claimed_at binds it to the first browser
 -- that opens it; identity_at and submitted_at record the steps done in it.
 CREATE TABLE IF NOT EXISTS kyc_sessions (
@@ -104,6 +104,16 @@ CREATE TABLE IF NOT EXISTS api_keys (
   rate_exempt INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id, created_at);
+-- One row that /readyz rewrites, with a page-sized pad, after a write
+-- failed for lack of space: its commit succeeding says writes work again.
+CREATE TABLE IF NOT EXISTS storage_probe (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  pad BLOB,
+  at  INTEGER NOT NULL
+);
+
+-- Idempotency lookups follow a rotated key back to the keys it replaced.
+CREATE INDEX IF NOT EXISTS api_keys_replaced_by ON api_keys (replaced_by) WHERE replaced_by IS NOT NULL;
 
 -- Ed25519 keys that sign session tokens; the newest signs, all verify.
 CREATE TABLE IF NOT EXISTS signing_keys (
@@ -210,7 +220,7 @@ CREATE TABLE IF NOT EXISTS events (
 DROP INDEX IF EXISTS events_user;
 DROP INDEX IF EXISTS events_user_type;
 
--- Webhooks (DESIGN.md §8, docs/webhooks.md). Endpoints belong to one user in
+-- Webhooks (docs/webhooks.md). Endpoints belong to one user in
 -- one mode; a deleted endpoint takes its secrets and delivery log with it.
 CREATE TABLE IF NOT EXISTS webhook_endpoints (
   id              TEXT PRIMARY KEY,
@@ -367,7 +377,7 @@ CREATE INDEX IF NOT EXISTS tax_payments_user_fy ON tax_payments (user_id, fy, pa
 CREATE UNIQUE INDEX IF NOT EXISTS tax_payments_challan ON tax_payments (user_id, bsr_code, paid_on, challan_serial)
   WHERE reversed_at IS NULL;
 
--- The service's own advice of each settled cross-border payout (DESIGN.md §7).
+-- The service's own advice of each settled cross-border payout.
 CREATE TABLE IF NOT EXISTS firas (
   id                  TEXT PRIMARY KEY,
   payment_id          TEXT NOT NULL UNIQUE,

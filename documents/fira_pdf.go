@@ -35,7 +35,7 @@ var (
 	colWarnFg = rgb{133, 77, 14}
 )
 
-// firaFooter is the disclaimer DESIGN.md §7 asks for: the advice is payoutd's
+// firaFooter is the disclaimer every advice carries: the advice is payoutd's
 // own, and only the bank's e-FIRA is the legal record.
 const firaFooter = "This is payoutd's own advice of the inward remittance described above, " +
 	"produced from its settlement records; it is not issued by a bank. The e-FIRA issued " +

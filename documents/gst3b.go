@@ -21,7 +21,7 @@ type GST3BInput struct {
 }
 
 // GST3B is the GET /tax/exports/gst3b body. The first four fields are the
-// SPEC's shape, in the SPEC's order; SupDetails repeats the same figures
+// API's documented shape, in its order; SupDetails repeats the same figures
 // under the GSTN's own GSTR-3B JSON keys so a filer (or a filing tool) can
 // map them onto the return without guessing which row is which.
 type GST3B struct {
@@ -40,7 +40,7 @@ type TimeOfSupply struct {
 	Rule             string `json:"rule"`
 }
 
-// GST3BOutwardSupplies is Table 3.1 as the SPEC names it.
+// GST3BOutwardSupplies is Table 3.1 as the API names it.
 type GST3BOutwardSupplies struct {
 	ZeroRated GST3BTaxed  `json:"zeroRated"`
 	NilExempt GST3BAmount `json:"nilExempt"`

@@ -77,7 +77,7 @@ var casesFY2025 = []liabilityCase{
 	{"AtRebateLimit", rs(24_00_000), rs(12_00_000), rs(60_000), rs(60_000), 0, 0, 0},
 	// 60,000 + 15%×10,000 = 61,500 capped at 10,000: rebate 51,500; cess 400.
 	{"RebateMarginalRelief", rs(24_20_000), rs(12_10_000), rs(61_500), rs(51_500), 0, rs(400), rs(10_400)},
-	// The facts file's worked example: 64,500, rebate 34,500, tax 30,000, cess 1,200.
+	// A public AY 2026-27 test file's worked example: 64,500, rebate 34,500, tax 30,000, cess 1,200.
 	{"FactsExample", rs(24_60_000), rs(12_30_000), rs(64_500), rs(34_500), 0, rs(1_200), rs(31_200)},
 	// 72,000 < 80,000 over the limit: no rebate; cess 2,880.
 	{"AboveRebateRelief", rs(25_60_000), rs(12_80_000), rs(72_000), 0, 0, rs(2_880), rs(74_880)},

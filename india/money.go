@@ -10,7 +10,7 @@ const (
 
 // maxGrossReceipts bounds the input of ComputeLiability so that every
 // intermediate product (amount × percent) stays far inside int64: ₹10^13,
-// ten times DESIGN.md §5's largest single amount (10^12 major units).
+// ten times the largest single amount accepted (10^12 major units).
 const maxGrossReceipts int64 = 10_000_000_000_000 * paisePerRupee
 
 // percentHalfUp returns pct per cent of amount (paise, ≥ 0), rounded half-up
@@ -43,7 +43,7 @@ func ceilRupees(amount int64) int64 {
 // Sources: scbc.co/detail/2122.aspx (text of s.288A);
 // taxmanagementindia.com/visitor/detail_act.asp?ID=3492 (text of s.288B).
 // The Income-tax Act, 2025 keeps the rule in one section, s.516
-// (aubsp.com/income-tax-act-2025-section-516). Not in facts/india.md.
+// (aubsp.com/income-tax-act-2025-section-516).
 // amount must be ≥ 0.
 func roundToTenRupees(amount int64) int64 {
 	rupees := amount / paisePerRupee

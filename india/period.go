@@ -12,8 +12,8 @@ var ErrInvalidPeriod = errors.New("invalid period")
 
 // ParsePeriod parses a GST return period "YYYY-MM" (GSTR-3B is monthly) and
 // returns the calendar month in IST as the half-open interval [start, end).
-// Both instants are returned in UTC, like every timestamp the API returns
-// (DESIGN.md §5); use .In(IST) to show them as Indian dates.
+// Both instants are returned in UTC, like every timestamp the API returns;
+// use .In(IST) to show them as Indian dates.
 func ParsePeriod(s string) (start, end time.Time, err error) {
 	if len(s) != 7 || s[4] != '-' {
 		return time.Time{}, time.Time{}, fmt.Errorf("%w: %q is not YYYY-MM", ErrInvalidPeriod, s)

@@ -8,7 +8,7 @@ import (
 )
 
 // ErrUnsupportedFY is returned (wrapped) for a financial year with no tax
-// table (DESIGN.md §7: an unsupported fy is a 400).
+// table; the API answers it with a 400.
 var ErrUnsupportedFY = errors.New("unsupported financial year")
 
 // Slab is one row of an income-tax slab table: the part of taxable income

@@ -37,25 +37,31 @@ func Default() Table {
 // Load reads a JSON object of currency → INR rate (decimal strings or
 // numbers) and lays it over the sandbox table.
 func Load(path string) (Table, error) {
-	r := Default()
 	if path == "" {
-		return r, nil
+		return Default(), nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return Parse(b, "rates file "+path)
+}
+
+// Parse reads a JSON object of currency → INR rate, as Load does; source
+// names it in errors.
+func Parse(b []byte, source string) (Table, error) {
+	r := Default()
 	var raw map[string]json.Number
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("rates file %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	for c, v := range raw {
 		if _, ok := money.Lookup(c); !ok {
-			return nil, fmt.Errorf("rates file %s: unknown currency %q", path, c)
+			return nil, fmt.Errorf("%s: unknown currency %q", source, c)
 		}
 		rate, err := money.ParseRate(string(v))
 		if err != nil {
-			return nil, fmt.Errorf("rates file %s: %s: %w", path, c, err)
+			return nil, fmt.Errorf("%s: %s: %w", source, c, err)
 		}
 		r[c] = rate
 	}

@@ -25,7 +25,7 @@ func firaEnv(t *testing.T) (e *env, full, bare, unlisted, pending, domestic stri
 	e.fixClock(ist(2026, time.November, 21, 15, 30))
 	// The beneficiary details a FIRA freezes from the profile.
 	for path, body := range map[string]map[string]any{
-		"/api/v1/profile":             {"pan": testPAN, "address": "12 MG Road, Indiranagar\nBengaluru 560038, Karnataka"},
+		"/api/v1/profile":             {"pan": testPAN, "address": "12 MG Road, Indiranagar, Bengaluru 560038, Karnataka"},
 		"/api/v1/profile/link-wallet": {"walletAddress": testAddress},
 	} {
 		if r := e.req("PATCH", path, body); r.Status != http.StatusOK {
@@ -90,7 +90,7 @@ func TestFIRA(t *testing.T) {
 			"remitter.name": "Acme Inc", "remitter.country": "US", "remitter.countryName": "United States of America",
 			"remitter.bank":    "JPMorgan Chase Bank, N.A., New York",
 			"beneficiary.name": "Asha Rao", "beneficiary.pan": testPAN,
-			"beneficiary.address": "12 MG Road, Indiranagar\nBengaluru 560038, Karnataka",
+			"beneficiary.address": "12 MG Road, Indiranagar, Bengaluru 560038, Karnataka",
 			"beneficiary.email":   at(one, "beneficiary.email"), "beneficiary.vaultId": e.VaultID, "beneficiary.walletAddress": testAddress,
 			"settlementDate": "2026-11-21", "rateAsOf": "2026-11-21T10:00:00.000Z",
 		} {

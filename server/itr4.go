@@ -113,7 +113,7 @@ func (s *Server) itr4ExportURL(fy india.FY) string {
 
 // handleITR4Export serves documents.BuildITR4 as a file, for both
 // /compliance/itr4/prefill/export (the prefill's exportUrl) and
-// /tax/exports/itr4. SPEC.md §5 gives "ITR-4 prefill exports" to tax:read
+// /tax/exports/itr4. ITR-4 prefill exports belong to tax:read
 // while the prefill that links the export is compliance:read, so the export
 // accepts either scope: the exportUrl works with the key that received it.
 // The file is the return alone; the Link header points at the prefill,

@@ -153,7 +153,7 @@ func (s *Server) confirmTx(tx *store.Tx, c *call, in store.ConfirmInput) (store.
 }
 
 // txnIDFor is the payment's client reference: the Idempotency-Key when one
-// was sent (DESIGN.md §6), else a fresh UUID. Version 7, time-ordered: the
+// was sent, else a fresh UUID. Version 7, time-ordered: the
 // unique (user_id, txn_id) index then grows at its end like every other
 // index a payment touches, where random version 4 ids dirtied a different
 // leaf page per payment in each group commit.

@@ -6,14 +6,13 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
-	"unicode"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
 )
 
-// profileView is SPEC.md's camelCase Profile (GET /profile).
+// profileView is the camelCase Profile (GET /profile).
 type profileView struct {
 	ID        string `json:"id"`
 	Email     string `json:"email"`
@@ -38,7 +37,7 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// fullProfileView is SPEC.md's snake_case Full profile (GET /profile/full).
+// fullProfileView is the snake_case full profile (GET /profile/full).
 type fullProfileView struct {
 	ID          string       `json:"id"`
 	Email       string       `json:"email"`
@@ -49,7 +48,7 @@ type fullProfileView struct {
 	Vaults      []vaultBrief `json:"vaults"`
 }
 
-// vaultBrief is SPEC.md's Vault, in the full profile's snake_case.
+// vaultBrief is a Vault, in the full profile's snake_case.
 type vaultBrief struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
@@ -156,17 +155,6 @@ var (
 		}
 		return nil
 	})
-	// noControl refuses control characters other than line breaks, which
-	// an address may use between its lines.
-	noControl = validation.By(func(v any) error {
-		s, _ := v.(string)
-		for _, r := range s {
-			if unicode.IsControl(r) && r != '\n' && r != '\r' {
-				return errors.New("must not contain control characters")
-			}
-		}
-		return nil
-	})
 	// checked adapts the india validators (they name the problem) to ozzo.
 	checked = func(f func(string) error) validation.Rule {
 		return validation.By(func(v any) error {
@@ -199,7 +187,7 @@ func (q *profilePatchRequest) validate() error {
 	check("pan", q.PAN, checked(india.ValidatePAN))
 	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
 	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
-	check("address", q.Address, validation.RuneLength(0, maxAddressRunes), noControl)
+	check("address", q.Address, validation.RuneLength(0, maxAddressRunes))
 	if len(fields) > 0 {
 		return validationError(fields)
 	}
@@ -207,7 +195,7 @@ func (q *profilePatchRequest) validate() error {
 }
 
 // handleProfilePatch applies any subset of the fields and answers with the
-// raw updated record, not wrapped (SPEC.md §4).
+// raw updated record, not wrapped.
 func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 	var q profilePatchRequest
 	if err := decodeJSON(c.body, &q); err != nil {
@@ -246,7 +234,7 @@ func (s *Server) handleLinkedWalletGet(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// defaultWalletProvider is the built-in provider identifier SPEC.md §4 says
+// defaultWalletProvider is the built-in provider identifier
 // link-wallet defaults to.
 const defaultWalletProvider = "payoutd"
 

@@ -8,17 +8,19 @@ import (
 	"github.com/matryer/is"
 )
 
-// TestProfileAddress: the postal address a FIRA prints for the beneficiary.
+// TestProfileAddress: the postal address a FIRA prints for the beneficiary,
+// one line of at most 300 characters.
 func TestProfileAddress(t *testing.T) {
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for _, c := range []struct {
 		name, value, want string // want "" = accepted
 	}{
-		{"Lines", "12 MG Road\nBengaluru 560001", ""},
+		{"OneLine", "12 MG Road, Bengaluru 560001, Karnataka", ""},
 		{"Longest", strings.Repeat("a", 300), ""},
 		{"Clear", "", ""},
 		{"ErrTooLong", strings.Repeat("a", 301), "the length must be no more than 300"},
-		{"ErrControl", "12 MG Road\x00", "must not contain control characters"},
+		// Like every request string: lines are separated with commas.
+		{"ErrNewline", "12 MG Road\nBengaluru", "must not contain control character U+000A"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)

@@ -12,7 +12,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// liabilityNote is SPEC.md §1's label for the liability figure.
+// liabilityNote is the label the liability figure always carries.
 const liabilityNote = "Indicative only: computed from this service's reconciled transaction data " +
 	"(new regime, resident individual). It ignores other income, deductions, HRA and TDS; taxes paid are the challans recorded with POST /tax/payments."
 

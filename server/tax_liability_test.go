@@ -14,7 +14,7 @@ import (
 // the taxable income exactly on the figure in the comment: the presumptive
 // income is 50% of the receipts in whole rupees, rounded up, and is rounded
 // to ₹10 per s.288A; the tax figures are worked by hand from the
-// year's slabs (facts/india.md §2), not by calling package india.
+// year's slabs, not by calling package india.
 type liabilityStep struct {
 	usd                                 string
 	gross, presumptive, taxable         string
@@ -49,7 +49,7 @@ var liabilityTable = []struct {
 		// TI 12,00,000: 5% of 4–8 L + 10% of 8–12 L = 60,000, all rebated.
 		{"28828.83", "2400000.10", "1200000.00", "1200000.00", "60000.00", "60000.00", "0.00", "0.00"},
 		// TI 12,30,000: 64,500; relief leaves the ₹30,000 above ₹12 L; cess
-		// 1,200 (the AY 2026-27 test figures in facts/india.md §2).
+		// 1,200 (a public AY 2026-27 test file's figures).
 		{"720.72", "2460000.04", "1230000.00", "1230000.00", "64500.00", "34500.00", "1200.00", "31200.00"},
 		// TI 20,00,000: 20,000 + 40,000 + 60,000 + 80,000; cess 8,000.
 		{"18498.50", "4000000.17", "2000000.00", "2000000.00", "200000.00", "0.00", "8000.00", "208000.00"},

@@ -20,8 +20,8 @@ const unknownRemittingBank = "Unknown remitting bank"
 // no purpose code or one that is not in the table (docs/tax.md).
 const fallbackPurpose = "P1099"
 
-// FIRA is payoutd's own advice of one settled cross-border payout
-// (DESIGN.md §7); the bank's e-FIRA stays the legal record.
+// FIRA is payoutd's own advice of one settled cross-border payout;
+// the bank's e-FIRA stays the legal record.
 type FIRA struct {
 	ID                 string
 	PaymentID          string

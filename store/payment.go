@@ -40,7 +40,7 @@ type Payment struct {
 	UpdatedAt           time.Time
 }
 
-// CrossBorder is DESIGN.md §5: a counterparty country present and not India.
+// CrossBorder: a counterparty country present and not India.
 func (p Payment) CrossBorder() bool {
 	return p.CounterpartyCountry != "" && p.CounterpartyCountry != "IN"
 }

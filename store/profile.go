@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Profile is a user's profile row (SPEC.md §2 "Profile", DESIGN.md §7 for the
-// GST/LUT fields). Email is the contact address; the account's identity
+// Profile is a user's profile row, with the GST/LUT fields.
+// Email is the contact address; the account's identity
 // (users.email, what keys are created for) never changes through it.
 type Profile struct {
 	UserID         string
@@ -56,7 +56,7 @@ type ProfilePatch struct {
 }
 
 // UpdateProfile applies the patch and audits what changed. A name completes
-// profile setup (SPEC.md §4: GET /profile is 404 until then). A GSTIN embeds
+// profile setup (GET /profile is 404 until then). A GSTIN embeds
 // its holder's PAN (characters 3–12), so when both are set they must agree.
 func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (Profile, error) {
 	p, err := tx.findProfile(userID)

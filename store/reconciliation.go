@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Reconciliation statuses (SPEC.md §3).
+// Reconciliation statuses.
 const (
 	Reconciled            = "RECONCILED"
 	PendingReconciliation = "PENDING_RECONCILIATION"
@@ -65,7 +65,7 @@ const settlementCreditQuery = `SELECT lp.id, lp.amount FROM ledger_postings lp
 
 // Reconcile records the reconciliation of a settled payment: RECONCILED when
 // it carries an invoice reference and its ledger credit equals its INR value,
-// otherwise PENDING_RECONCILIATION with the reason (DESIGN.md §7). Running it
+// otherwise PENDING_RECONCILIATION with the reason. Running it
 // again returns the existing record unchanged.
 //
 // The record is inserted first and read back only when one already existed

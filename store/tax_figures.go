@@ -6,14 +6,14 @@ import (
 )
 
 // IGSTPercent is the IGST rate a cross-border service receipt attracts when
-// no valid LUT covers it (DESIGN.md §7; facts/india.md §3 marks 18% for IT
-// and consulting UNCONFIRMED).
+// no valid LUT covers it (18% for IT and consulting is an assumption,
+// not a confirmed rate).
 const IGSTPercent = 18
 
 // A receipt's tax day, kind and IGST as SQL over its settlement time (ms),
 // counterparty country and INR: the IST settlement day (19800 s =
-// UTC+05:30, DESIGN.md §5); cross-border or not (counterparty country
-// present and not India, DESIGN.md §5); IGST charged per receipt, one
+// UTC+05:30); cross-border or not (counterparty country
+// present and not India); IGST charged per receipt, one
 // invoice each, half-up to the paisa. A rebuild and a single payout's
 // addition both use these, so they cannot disagree.
 func taxDayOf(settledAt string) string    { return "date(" + settledAt + " / 1000 + 19800, 'unixepoch')" }
