@@ -19,6 +19,23 @@ func percentHalfUp(amount, pct int64) int64 {
 	return (amount*pct + 50) / 100
 }
 
+// rupeesHalfUp rounds paise (≥ 0) half-up to whole rupees, as the return's
+// whole-rupee lines are stated.
+func rupeesHalfUp(amount int64) int64 {
+	return (amount + paisePerRupee/2) / paisePerRupee * paisePerRupee
+}
+
+// percentToRupee is pct per cent of amount (paise, ≥ 0) rounded half-up to
+// whole rupees: each tax line (surcharge, cess) is a whole-rupee figure.
+func percentToRupee(amount, pct int64) int64 {
+	return (amount*pct + 50*paisePerRupee) / (100 * paisePerRupee) * paisePerRupee
+}
+
+// ceilRupees rounds paise (≥ 0) up to whole rupees.
+func ceilRupees(amount int64) int64 {
+	return (amount + paisePerRupee - 1) / paisePerRupee * paisePerRupee
+}
+
 // roundToTenRupees applies the rounding of s.288A (total income) and s.288B
 // (amount payable) of the Income-tax Act, 1961, which use the same words: any
 // part of a rupee consisting of paise is ignored, then the amount goes to the

@@ -80,15 +80,22 @@ const (
 // statutory text was checked, for any year.
 const rebateMarginalRelief = true
 
-// taxTables, ascending by year; rulesFor searches it and names the first and
-// last entries in its error.
+// taxTables, one self-contained entry per financial year, ascending and
+// without gaps (TestTaxTablesContiguous). When a Finance Act sets the figures
+// of a new year, append its entry: until then rulesOrLatest answers for that
+// year from the last entry, marked provisional.
 var taxTables = []Rules{
 	{
 		FY:                 FY{StartYear: 2023},
 		RegimeSection:      "s.115BAC",
 		RebateSection:      "s.87A",
 		PresumptiveSection: "s.44ADA",
-		Slabs:              slabsFY2023,
+		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
+		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
+		AdvanceTaxSection:        "s.211",
+		AdvanceTaxMinimumSection: "s.208",
+		RoundingSection:          "ss.288A and 288B",
+		Slabs:                    slabsFY2023,
 		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; onlytech.com
 		// (Budget 2023 raised the limit from ₹5 L to ₹7 L).
 		RebateLimit:          7 * lakh,
@@ -108,7 +115,12 @@ var taxTables = []Rules{
 		RegimeSection:      "s.115BAC",
 		RebateSection:      "s.87A",
 		PresumptiveSection: "s.44ADA",
-		Slabs:              slabsFY2024,
+		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
+		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
+		AdvanceTaxSection:        "s.211",
+		AdvanceTaxMinimumSection: "s.208",
+		RoundingSection:          "ss.288A and 288B",
+		Slabs:                    slabsFY2024,
 		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; taxwinner.in.
 		RebateLimit:          7 * lakh,
 		RebateMax:            25_000 * paisePerRupee,
@@ -127,7 +139,12 @@ var taxTables = []Rules{
 		RegimeSection:      "s.115BAC",
 		RebateSection:      "s.87A",
 		PresumptiveSection: "s.44ADA",
-		Slabs:              slabsFY2025,
+		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
+		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
+		AdvanceTaxSection:        "s.211",
+		AdvanceTaxMinimumSection: "s.208",
+		RoundingSection:          "ss.288A and 288B",
+		Slabs:                    slabsFY2025,
 		// ₹60,000 if TI ≤ ₹12 L (up from ₹25,000): incometaxmanagement.in/?p=3633 ;
 		// studycafe.in.
 		RebateLimit:          12 * lakh,
@@ -148,7 +165,12 @@ var taxTables = []Rules{
 		RegimeSection:      "Income-tax Act 2025 s.202", // upstox.com ; businesstoday.in
 		RebateSection:      "Income-tax Act 2025 s.156", // upstox.com
 		PresumptiveSection: "Income-tax Act 2025 s.58(2) Table Sl. No. 3",
-		Slabs:              slabsFY2025, // unchanged: Budget 2026
+		// The same rules renumbered: s.408 (schedule, cabkgoyal.com), s.404
+		// (₹10,000 floor) and s.516 (rounding) (aubsp.com section map).
+		AdvanceTaxSection:        "Income-tax Act 2025 s.408",
+		AdvanceTaxMinimumSection: "Income-tax Act 2025 s.404",
+		RoundingSection:          "Income-tax Act 2025 s.516",
+		Slabs:                    slabsFY2025, // unchanged: Budget 2026
 		// ₹60,000 if TI ≤ ₹12 L, now in s.156: upstox.com.
 		RebateLimit:          12 * lakh,
 		RebateMax:            60_000 * paisePerRupee,

@@ -33,7 +33,7 @@ func statusOf(code string) int {
 		return http.StatusForbidden
 	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrProfileNotFound, store.ErrFIRANotFound:
 		return http.StatusNotFound
-	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning:
+	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning, errITR4NotApplicable:
 		return http.StatusConflict
 	case errBodyTooLarge:
 		return http.StatusRequestEntityTooLarge

@@ -100,6 +100,7 @@ type profileRecord struct {
 	PAN            string `json:"pan"`
 	LUTNumber      string `json:"lut_number"`
 	LUTValidUntil  string `json:"lut_valid_until"`
+	Address        string `json:"address"`
 	WalletAddress  string `json:"wallet_address"`
 	WalletProvider string `json:"wallet_provider"`
 	SetupCompleted bool   `json:"setup_completed"`
@@ -110,7 +111,7 @@ type profileRecord struct {
 func recordOf(p store.Profile) profileRecord {
 	return profileRecord{ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CountryCode: p.CountryCode,
 		HomeCurrency: p.HomeCurrency, GSTIN: p.GSTIN, PAN: p.PAN, LUTNumber: p.LUTNumber, LUTValidUntil: p.LUTValidUntil,
-		WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
+		Address: p.Address, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
 		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
 }
 
@@ -126,7 +127,13 @@ type profilePatchRequest struct {
 	PAN           *string `json:"pan"`
 	LUTNumber     *string `json:"lutNumber"`
 	LUTValidUntil *string `json:"lutValidUntil"`
+	// Address is the postal address FIRAs print for the beneficiary.
+	Address *string `json:"address"`
 }
+
+// maxAddressRunes bounds the postal address; the FIRA's worst-case test
+// prints one this long.
+const maxAddressRunes = 300
 
 var (
 	phoneRE = regexp.MustCompile(`^\+?[0-9][0-9 ().-]*$`)
@@ -180,6 +187,7 @@ func (q *profilePatchRequest) validate() error {
 	check("pan", q.PAN, checked(india.ValidatePAN))
 	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
 	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
+	check("address", q.Address, validation.RuneLength(0, maxAddressRunes))
 	if len(fields) > 0 {
 		return validationError(fields)
 	}
@@ -200,7 +208,7 @@ func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 		*q.Name = strings.TrimSpace(*q.Name)
 	}
 	patch := store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
-		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil}
+		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address}
 	var p store.Profile
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
 		p, err = tx.UpdateProfile(c.p.UserID, c.p.Livemode, patch)

@@ -24,6 +24,7 @@ type Payment struct {
 	Memo                string
 	PurposeCode         string
 	InvoiceRef          string
+	InvoiceDate         string // YYYY-MM-DD or "": decides the GST month when set
 	CounterpartyName    string
 	CounterpartyCountry string
 	CounterpartyBank    string
@@ -47,7 +48,8 @@ func (p Payment) CrossBorder() bool {
 
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
-	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at, metadata`
+	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
+	invoice_date, metadata`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
@@ -57,7 +59,7 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &metadata)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
@@ -74,10 +76,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		metadataText(p.Metadata))
+		p.InvoiceDate, metadataText(p.Metadata))
 	if isUniqueViolation(err) {
 		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
