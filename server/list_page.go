@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // listWindow is the part of a list request every list shares: page and
@@ -42,7 +43,7 @@ func listParams(r *http.Request, defLimit int, validAfter func(string) bool, aft
 
 // idPrefixed accepts ids of the form prefix_… (the list's own kind).
 func idPrefixed(prefix string) func(string) bool {
-	return func(id string) bool { return len(id) > len(prefix) && id[:len(prefix)] == prefix }
+	return func(id string) bool { return len(id) > len(prefix) && strings.HasPrefix(id, prefix) }
 }
 
 // pageInfo is what every list reply carries next to its items.
