@@ -2,6 +2,7 @@ package payout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/riverqueue/river"
@@ -76,6 +77,9 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 			return err
 		}
 		if st.snooze {
+			if p.Livemode {
+				return river.JobSnooze(pl.livePoll())
+			}
 			return river.JobSnooze(pl.UnknownPoll)
 		}
 		q := p
@@ -86,6 +90,10 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 		switch {
 		case err == nil:
 			p = q
+		case errors.Is(err, store.ErrVaultBusy):
+			// Another transaction of the vault's account started or ended
+			// since this one was signed: sign again once it is final.
+			return river.JobSnooze(pl.livePoll())
 		case store.ErrorCode(err) == store.ErrInvalidState:
 			// Another run moved the payout since it was read: the guarded
 			// UPDATE refused and nothing was written. Go on from where it is.
@@ -146,6 +154,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 	case store.StatusComplianceCheck:
 		return step{actor: "system:compliance", apply: pl.complyTx}, nil
 	case store.StatusProcessing:
+		if sg, ok := rail.(Signer); ok {
+			return pl.sign(ctx, sg, p)
+		}
 		ref, transient, err := pl.submit(ctx, rail, p, patient)
 		switch {
 		case err != nil:
@@ -162,6 +173,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 		}}, nil
 	case store.StatusSubmitted, store.StatusUnknown:
 		out, err := rail.Status(ctx, p)
+		if errors.Is(err, ErrTransient) {
+			return step{snooze: true}, nil
+		}
 		if err != nil {
 			return step{}, err
 		}

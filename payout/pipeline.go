@@ -30,6 +30,10 @@ type Pipeline struct {
 	SubmitBackoff  time.Duration
 	// UnknownPoll is how often an UNKNOWN payout is asked about again.
 	UnknownPoll time.Duration
+	// LivePoll is how often a live payout waiting on the network (its
+	// vault's previous transaction, the outcome of its own) looks again;
+	// 0 means DefaultLivePoll.
+	LivePoll time.Duration
 	// ReviewThresholdINR sends payouts worth at least this many paise to
 	// manual review.
 	ReviewThresholdINR int64
@@ -49,4 +53,14 @@ func (pl *Pipeline) rail(p store.Payment) Settlement {
 		return pl.Live
 	}
 	return pl.Rail
+}
+
+// DefaultLivePoll is about a Stellar ledger's close time.
+const DefaultLivePoll = time.Second
+
+func (pl *Pipeline) livePoll() time.Duration {
+	if pl.LivePoll > 0 {
+		return pl.LivePoll
+	}
+	return DefaultLivePoll
 }

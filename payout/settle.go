@@ -40,6 +40,11 @@ func (pl *Pipeline) submit(ctx context.Context, rail Settlement, p store.Payment
 // apply records a rail outcome: CONFIRMED with the settlement's ledger
 // posting, FAILED, or UNKNOWN (the advance job then keeps asking).
 func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
+	if out.Record != nil && out.State != Unknown {
+		if err := out.Record(tx); err != nil {
+			return err
+		}
+	}
 	switch out.State {
 	case Failed:
 		return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = out.Reason })
@@ -76,4 +81,27 @@ func settlementValue(p *store.Payment, out Outcome) (int64, string, error) {
 		return 0, "", fmt.Errorf("settlement of %s: %w", p.ID, err)
 	}
 	return v, out.Rate.String(), nil
+}
+
+// sign is PROCESSING on a Signer rail: the signed envelope is stored in the
+// transaction that moves the payout to SUBMITTED, before anything is sent.
+func (pl *Pipeline) sign(ctx context.Context, sg Signer, p store.Payment) (step, error) {
+	sub, mark, err := sg.Sign(ctx, p)
+	var refused *Refusal
+	switch {
+	case errors.As(err, &refused):
+		return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+			return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = "SETTLEMENT_REJECTED: " + refused.Reason })
+		}}, nil
+	case errors.Is(err, store.ErrVaultBusy), errors.Is(err, ErrTransient):
+		return step{snooze: true}, nil
+	case err != nil:
+		return step{}, err
+	}
+	return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+		if err := tx.RecordSubmission(sub, mark); err != nil {
+			return err
+		}
+		return tx.Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = sub.Hash })
+	}}, nil
 }
