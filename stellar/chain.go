@@ -77,3 +77,34 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 	}
 	return a, nil
 }
+
+// readSeq reads the account's last used sequence number and the ledger
+// that last changed the account.
+func (r *Rail) readSeq(ctx context.Context, address string) (seq int64, modified uint32, err error) {
+	id, err := xdr.AddressToAccountId(address)
+	if err != nil {
+		return 0, 0, err
+	}
+	key, err := id.LedgerKey()
+	if err != nil {
+		return 0, 0, err
+	}
+	b64, err := xdr.MarshalBase64(key)
+	if err != nil {
+		return 0, 0, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
+	defer cancel()
+	resp, err := r.RPC.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{b64}})
+	if err != nil {
+		return 0, 0, transient("getLedgerEntries", err)
+	}
+	for _, e := range resp.Entries {
+		var d xdr.LedgerEntryData
+		if err := xdr.SafeUnmarshalBase64(e.DataXDR, &d); err != nil || d.Account == nil {
+			return 0, 0, transient("getLedgerEntries", fmt.Errorf("account entry: %v", err))
+		}
+		return int64(d.Account.SeqNum), e.LastModifiedLedger, nil
+	}
+	return 0, 0, nil
+}

@@ -84,11 +84,38 @@ func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
 			return nil, transient("sendTransaction", fmt.Errorf("error result: %w", err))
 		}
 		code := ResultCode(res)
-		if code == "tx_bad_seq" || code == "tx_too_late" {
-			r.Log.Warn("stellar: send refused; the time bound will tell whether it applied", "hash", sub.Hash, "result", code)
+		switch code {
+		case "tx_bad_seq":
+			return r.badSeq(ctx, sub)
+		case "tx_too_late":
+			// The network's clock passed the bound; whether the
+			// transaction applied before is for getTransaction to say.
 			return nil, nil
 		}
 		return &final{state: store.SubmissionRejected, code: code}, nil
 	}
 	return nil, transient("sendTransaction", fmt.Errorf("unexpected status %q", sr.Status))
+}
+
+// badSeq decides a send refused for its sequence number, which is also
+// what a resend of a transaction that already applied gets. It is final
+// only when provably so: the account has used the number, and
+// getTransaction, answering from a ledger at least as new as the
+// account's, does not know the transaction. Else the next look decides.
+func (r *Rail) badSeq(ctx context.Context, sub store.Submission) (*final, error) {
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(sub.Envelope, &env); err != nil {
+		return nil, err
+	}
+	seq, modified, err := r.readSeq(ctx, env.SourceAccount().ToAccountId().Address())
+	if err != nil || seq < sub.Seq {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
+	defer cancel()
+	tr, err := r.RPC.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
+	if err != nil || tr.Status != protocol.TransactionStatusNotFound || tr.LatestLedger < modified {
+		return nil, nil
+	}
+	return &final{state: store.SubmissionRejected, code: "tx_bad_seq"}, nil
 }

@@ -154,7 +154,9 @@ func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, err
 	if fin == nil {
 		return out, nil
 	}
-	out.Record = func(tx *store.Tx) error { return tx.FinishSubmission(sub.Hash, fin.state, fin.code, fin.ledger, fin.fee) }
+	out.Record = func(tx *store.Tx) error {
+		return tx.FinishSubmission(sub.Hash, fin.state, fin.code, fin.ledger, fin.fee)
+	}
 	switch fin.state {
 	case store.SubmissionSuccess:
 		rate, err := r.Rate(p.Currency)
@@ -169,4 +171,11 @@ func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, err
 		out.State, out.Reason = payout.Failed, "SETTLEMENT_REJECTED: "+Explain(fin.code)
 	}
 	return out, nil
+}
+
+// Submit is never called: the pipeline takes a Signer's path (Sign, store,
+// then Status sends), because a rail call that both signs and sends would
+// leave nothing stored to resend after a crash.
+func (r *Rail) Submit(ctx context.Context, p store.Payment) (string, error) {
+	return "", errors.New("stellar: payouts are signed and stored before they are sent; Submit is not used")
 }
