@@ -33,14 +33,14 @@ var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
 // liveEnv is a live payoutd pipeline (real SQLite, real River) whose rail
 // talks to a fake Stellar network.
 type liveEnv struct {
-	t       *testing.T
-	DB      *store.DB
-	Sealer  *store.Sealer
-	Net     *stellartest.Server
-	Rail    *stellar.Rail
-	UserID  string
-	Vault   store.Vault
-	ctx     context.Context
+	t      *testing.T
+	DB     *store.DB
+	Sealer *store.Sealer
+	Net    *stellartest.Server
+	Rail   *stellar.Rail
+	UserID string
+	Vault  store.Vault
+	ctx    context.Context
 }
 
 func newLiveEnv(t *testing.T) *liveEnv {
