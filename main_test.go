@@ -64,6 +64,9 @@ func start(t *testing.T, dir string, args ...string) *proc {
 	out := &bytes.Buffer{}
 	cmd.Stdout = out
 	cmd.Stderr = io.Discard
+	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
+		cmd.Stderr = os.Stderr
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

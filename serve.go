@@ -13,6 +13,7 @@ import (
 
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -26,6 +27,7 @@ type serveConfig struct {
 	workers       int
 	limits        string
 	webhookRetry  string
+	stellar       stellarFlags
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -42,6 +44,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.webhookRetry, "webhook-retries", envOr(getenv, "PAYOUTD_WEBHOOK_RETRIES", "5s,30s,2m,10m,1h,6h"),
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
+	c.stellar.register(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -84,7 +87,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
+	var rail *stellar.Rail
+	if c.mode == "live" {
+		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, rateTable, log); err != nil {
+			return err
+		}
+	}
+	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable, stellar: rail,
+		stellarSync:   c.stellar.syncInterval,
 		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log})
 	if err != nil {
 		return err

@@ -27,6 +27,11 @@ type ClientConfig struct {
 	WebhookTimeout time.Duration
 	// WebhookWorkers is how many deliveries run at once; 0 means 8.
 	WebhookWorkers int
+
+	// AddWorkers registers workers of other packages (the live rail's vault
+	// sync), and Periodic schedules their jobs.
+	AddWorkers func(*river.Workers)
+	Periodic   []*river.PeriodicJob
 }
 
 // NewClient builds the River client on the store's single write connection.
@@ -41,6 +46,9 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		logger = slog.Default()
 	}
 	river.AddWorker(workers, NewWebhookDeliverWorker(db, cfg.Sealer, cfg.WebhookSchedule, cfg.WebhookTimeout, logger))
+	if cfg.AddWorkers != nil {
+		cfg.AddWorkers(workers)
+	}
 	// Every client, insert-only ones too (a CLI review approval emits
 	// events), fans events out to webhook endpoints.
 	db.SetEventHook(EnqueueWebhooks)
@@ -60,6 +68,7 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		Logger:               logger,
 	}
 	if cfg.Workers > 0 {
+		rc.PeriodicJobs = cfg.Periodic
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
 			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},

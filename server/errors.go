@@ -38,6 +38,8 @@ func statusOf(code string) int {
 		return http.StatusUnprocessableEntity
 	case errRateLimited:
 		return http.StatusTooManyRequests
+	case store.ErrRailUnavailable:
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}
@@ -61,6 +63,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !errors.As(err, &e) {
 		s.log.ErrorContext(r.Context(), "internal error", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
 		e = &store.Error{Code: errInternal, Message: "internal error; it is safe to retry with the same Idempotency-Key"}
+	}
+	if e.Code == store.ErrRailUnavailable {
+		w.Header().Set("Retry-After", railRetryAfter)
 	}
 	writeJSON(w, statusOf(e.Code), errorBody{Error: errorDetail{Code: e.Code, Message: e.Message, Fields: e.Fields}, RequestID: requestID(r)})
 }

@@ -123,7 +123,7 @@ func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset tx
 	if err != nil {
 		return err
 	}
-	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil}
+	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, State: store.SubmissionOpen, Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil}
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.RecordSubmission(sub, mark); err != nil {
 			return err
