@@ -41,6 +41,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return keysCmd(ctx, args, getenv, stdout, stderr)
 	case "review":
 		return reviewCmd(ctx, args, getenv, stdout, stderr)
+	case "kyc":
+		return kycCmd(ctx, args, getenv, stdout, stderr)
 	case "check":
 		return checkCmd(ctx, args, getenv, stdout, stderr)
 	case "migrate":
@@ -59,6 +61,7 @@ const usage = `usage:
   payoutd keys create --email E [--name N] [--env sandbox|production] [--scopes a,b|all]
   payoutd keys list --email E [--env sandbox|production] | rotate KEY_ID | revoke KEY_ID
   payoutd review approve|reject PAYMENT_ID [--reason TEXT]
+  payoutd kyc list [--status S] | show USER | documents USER --out DIR | approve|reject USER [--reason TEXT]
   payoutd check       verify ledger invariants and the audit hash chain
   payoutd migrate     apply schema changes and exit
   payoutd bench [-duration 10s] [-json]   loopback load run; prints storage, API, pipeline and read-path figures
