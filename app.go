@@ -33,6 +33,8 @@ type appConfig struct {
 	// stellarSync how often its vaults are compared with the chain.
 	stellar     *stellar.Rail
 	stellarSync time.Duration
+	// liveRates values live payouts (nil outside live mode).
+	liveRates *liveRates
 }
 
 // app is one wired payoutd: store, River client with the pipeline's
@@ -54,6 +56,10 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	}
 	jc := jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log), Sealer: sealer, WebhookSchedule: c.webhookSchedule}
 	var liveRail server.LiveRail
+	var rateStatus func() (any, bool)
+	if c.liveRates != nil {
+		pl.LiveRate, rateStatus = c.liveRates.Rate, c.liveRates.Status
+	}
 	if c.stellar != nil {
 		pl.Live, liveRail = c.stellar, c.stellar
 		jc.AddWorkers = func(w *river.Workers) { river.AddWorker(w, &stellar.SyncWorker{Rail: c.stellar}) }
@@ -69,7 +75,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	}
 	srv, err := server.New(ctx, db, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
-		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail,
+		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: rateStatus,
 	})
 	if err != nil {
 		return nil, err

@@ -45,7 +45,7 @@ func durationEnv(getenv func(string) string, key string, def time.Duration) time
 // server must serve the configured network: a different passphrase refuses
 // the start, naming both. An unreachable server does not: serve starts,
 // live confirms answer 503 and /readyz says why until it answers.
-func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, table rates.Table, log *slog.Logger) (*stellar.Rail, error) {
+func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, log *slog.Logger) (*stellar.Rail, error) {
 	if f.rpc == "" {
 		return nil, nil
 	}
@@ -65,13 +65,7 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	}
 	rail := &stellar.Rail{DB: db, Sealer: sealer, RPC: rpcclient.NewClient(f.rpc, &http.Client{Timeout: 15 * time.Second}),
 		Passphrase: passphrase, Assets: assets, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
-		Rate: func(currency string) (money.Rate, error) {
-			r, ok := table[currency]
-			if !ok {
-				return r, fmt.Errorf("no INR rate for %s", currency)
-			}
-			return r, nil
-		}}
+		Rate: src.Rate}
 	switch err := rail.CheckNetwork(ctx); {
 	case errors.Is(err, stellar.ErrWrongNetwork):
 		return nil, err
@@ -80,4 +74,52 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	}
 	log.Info("live rail", "network", rail.NetworkName(), "rpc", f.rpc, "assets", assets.String())
 	return rail, nil
+}
+
+// rateFlags configure the live INR rates.
+type rateFlags struct {
+	url     string
+	refresh time.Duration
+	maxAge  time.Duration
+}
+
+func (f *rateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.url, "rates-url", getenv("PAYOUTD_RATES_URL"), "URL of a rates document (the -rates JSON with asOf), fetched every -rates-refresh (env PAYOUTD_RATES_URL)")
+	fs.DurationVar(&f.refresh, "rates-refresh", durationEnv(getenv, "PAYOUTD_RATES_REFRESH", time.Hour), "how often -rates-url is fetched (env PAYOUTD_RATES_REFRESH)")
+	fs.DurationVar(&f.maxAge, "rates-max-age", durationEnv(getenv, "PAYOUTD_RATES_MAX_AGE", rates.DefaultMaxAge), "oldest rate a live payout is valued at; older, its INR value waits (env PAYOUTD_RATES_MAX_AGE)")
+}
+
+// liveRates is the live rate source as the pipeline and the rail ask it.
+type liveRates struct{ *rates.Source }
+
+// Rate is a fresh quote, or why there is none.
+func (l liveRates) Rate(currency string) (money.Rate, time.Time, error) {
+	q, err := l.Quote(currency)
+	return q.Rate, q.AsOf, err
+}
+
+// Status is the rates' line in /readyz.
+func (l liveRates) Status() (any, bool) { return l.Source.Status() }
+
+// newLiveRates loads -rates FILE and starts fetching -rates-url. A live
+// process never falls back to the sandbox's indicative table: with no
+// fresh rate a settled payout waits for its value and /readyz says so.
+func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logger) (*liveRates, error) {
+	if f.maxAge <= 0 {
+		return nil, fmt.Errorf("-rates-max-age %s: must be positive", f.maxAge)
+	}
+	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now}
+	if file != "" {
+		if err := src.LoadFile(file); err != nil {
+			return nil, err
+		}
+	}
+	if f.url != "" {
+		if f.refresh < time.Second {
+			return nil, fmt.Errorf("-rates-refresh %s: at least 1s", f.refresh)
+		}
+		client := &http.Client{Timeout: 30 * time.Second}
+		go src.Poll(ctx, client, f.url, f.refresh, log)
+	}
+	return &liveRates{src}, nil
 }

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,7 +79,9 @@ func TestLiveEndToEnd(t *testing.T) {
 	defer fake.Close()
 	dir := t.TempDir()
 	key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
-	p := start(t, dir, "-mode", "live", "-stellar-rpc", fake.URL, "-stellar-sync-interval", "1s")
+	ratesFile := filepath.Join(dir, "rates.json")
+	is.NoErr(os.WriteFile(ratesFile, []byte(`{"asOf":"`+time.Now().UTC().Format(time.RFC3339)+`","rates":{"USD":"83.25"}}`), 0o600))
+	p := start(t, dir, "-mode", "live", "-stellar-rpc", fake.URL, "-stellar-sync-interval", "1s", "-rates", ratesFile)
 
 	w := wallet(t, p.url, key)
 	addr := w["address"].(string)
@@ -131,6 +136,7 @@ func TestLiveEndToEnd(t *testing.T) {
 			return fmt.Sprint(m["status"]) == "COMPLETED" || fmt.Sprint(m["status"]) == "FAILED"
 		})
 		is.Equal(m["status"], "COMPLETED")
+		is.Equal(m["amountInr"], 10277.21) // valued at the live rate from -rates
 		got, _ := fake.Balance(dest, testUSDC)
 		is.Equal(got, int64(123_4500000))
 		is.Equal(fake.Applied(m["settlementRef"].(string)), 1)
@@ -190,4 +196,28 @@ func TestLiveStartChecks(t *testing.T) {
 		is.Equal(e["code"], "ERR_LIVE_NOT_CONFIGURED")
 		is.True(strings.Contains(e["message"].(string), "-stellar-rpc"))
 	})
+}
+
+// TestLiveRatesURL: a live process reads its INR rates from -rates-url with
+// their as-of times; a stale one makes /readyz say why until a fresh one
+// arrives.
+func TestLiveRatesURL(t *testing.T) {
+	is := is.New(t)
+	var doc atomic.Value
+	doc.Store(`{"asOf":"` + time.Now().Add(-48*time.Hour).UTC().Format(time.RFC3339) + `","rates":{"USD":"83.25"}}`)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(doc.Load().(string))) }))
+	defer hs.Close()
+	dir := t.TempDir()
+	p := start(t, dir, "-mode", "live", "-rates-url", hs.URL, "-rates-refresh", "1s")
+	ready := func() map[string]any {
+		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		return m
+	}
+	eventually(t, "the stale rate to be reported", func() bool {
+		rates, _ := ready()["rates"].(map[string]any)
+		return rates != nil && fmt.Sprint(rates["stale"]) == "[USD]"
+	})
+	is.True(strings.Contains(fmt.Sprint(ready()["degraded"]), "-rates-max-age"))
+	doc.Store(`{"asOf":"` + time.Now().UTC().Format(time.RFC3339) + `","rates":{"USD":"83.30"}}`)
+	eventually(t, "the fresh rate to be taken", func() bool { return ready()["degraded"] == nil })
 }

@@ -499,3 +499,14 @@ CREATE TABLE IF NOT EXISTS stellar_submissions (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS stellar_submissions_open ON stellar_submissions (vault_id) WHERE state = 'OPEN';
 CREATE INDEX IF NOT EXISTS stellar_submissions_payment ON stellar_submissions (payment_id, attempt);
+
+-- The as-of time of the rate a live payout was valued at (rates/source.go),
+-- printed on its FIRA. A live payout settled on chain while every rate in
+-- hand was older than -rates-max-age is CONFIRMED with amount_inr NULL until
+-- a fresh rate values it (store/settlement_value.go).
+CREATE TABLE IF NOT EXISTS settlement_rates (
+  payment_id TEXT PRIMARY KEY REFERENCES payments(id),
+  rate       TEXT NOT NULL,
+  as_of      INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);

@@ -28,6 +28,7 @@ type serveConfig struct {
 	limits        string
 	webhookRetry  string
 	stellar       stellarFlags
+	liveRates     rateFlags
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -45,6 +46,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
 	c.stellar.register(fs, getenv)
+	c.liveRates.register(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -88,13 +90,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	var rail *stellar.Rail
+	var live *liveRates
 	if c.mode == "live" {
-		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, rateTable, log); err != nil {
+		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
+			return err
+		}
+		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, live, log); err != nil {
 			return err
 		}
 	}
 	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable, stellar: rail,
-		stellarSync:   c.stellar.syncInterval,
+		stellarSync: c.stellar.syncInterval, liveRates: live,
 		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log})
 	if err != nil {
 		return err

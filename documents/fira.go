@@ -26,7 +26,8 @@ type FIRA struct {
 	ForeignExponent      int   // ISO 4217 exponent of ForeignCurrency
 	AmountINR            int64 // paise
 	AmountINRWords       string
-	SettlementRate       string // INR per unit of ForeignCurrency, exact decimal text
+	SettlementRate       string    // INR per unit of ForeignCurrency, exact decimal text
+	RateAsOf             time.Time // when the rate was true (live rates); zero: not recorded
 	GeneratedAt          time.Time
 	SettledAt            time.Time
 	Livemode             bool
@@ -107,6 +108,9 @@ func firaRate(f FIRA) string {
 	rate := "₹" + f.SettlementRate
 	if f.ForeignCurrency != "" {
 		rate += " per " + f.ForeignCurrency
+	}
+	if !f.RateAsOf.IsZero() {
+		rate += ", as of " + f.RateAsOf.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	return rate
 }

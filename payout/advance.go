@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -77,6 +78,9 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 			return err
 		}
 		if st.snooze {
+			if st.after > 0 {
+				return river.JobSnooze(st.after)
+			}
 			if p.Livemode {
 				return river.JobSnooze(pl.livePoll())
 			}
@@ -141,7 +145,8 @@ func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Pa
 type step struct {
 	actor  string
 	apply  func(tx *store.Tx, p *store.Payment) error
-	snooze bool // the rail still does not know: ask again later
+	snooze bool          // the rail still does not know: ask again later
+	after  time.Duration // how much later, when not the usual poll
 }
 
 // next is the pipeline's one status switch. It asks the rail whatever p's
@@ -188,6 +193,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 		}
 		return step{actor: actor, apply: func(tx *store.Tx, p *store.Payment) error { return pl.apply(tx, p, out) }}, nil
 	case store.StatusConfirmed:
+		if p.AmountINR == nil {
+			return pl.value(p)
+		}
 		return step{actor: "system:post_settlement", apply: pl.completeTx}, nil
 	}
 	return step{}, nil

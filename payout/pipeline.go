@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
@@ -34,6 +35,11 @@ type Pipeline struct {
 	// vault's previous transaction, the outcome of its own) looks again;
 	// 0 means DefaultLivePoll.
 	LivePoll time.Duration
+	// LiveRate is the live INR rate with its as-of time; an error (stale,
+	// none) leaves a settled live payout waiting for its value, looked at
+	// again every RateRecheck (0: DefaultRateRecheck).
+	LiveRate    func(currency string) (money.Rate, time.Time, error)
+	RateRecheck time.Duration
 	// ReviewThresholdINR sends payouts worth at least this many paise to
 	// manual review.
 	ReviewThresholdINR int64
@@ -63,4 +69,14 @@ func (pl *Pipeline) livePoll() time.Duration {
 		return pl.LivePoll
 	}
 	return DefaultLivePoll
+}
+
+// DefaultRateRecheck is how often a payout waiting for a fresh rate looks.
+const DefaultRateRecheck = time.Minute
+
+func (pl *Pipeline) rateRecheck() time.Duration {
+	if pl.RateRecheck > 0 {
+		return pl.RateRecheck
+	}
+	return DefaultRateRecheck
 }

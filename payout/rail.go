@@ -3,6 +3,7 @@ package payout
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
@@ -16,6 +17,12 @@ type Outcome struct {
 	State  string // Settled, Failed or Unknown
 	Rate   money.Rate
 	Reason string
+	// AsOf is when Rate was true, when the rail's rates carry that time.
+	AsOf time.Time
+	// Waiting, on a Settled outcome, says why the payout cannot be valued
+	// yet (no rate in hand fresh enough): it is recorded CONFIRMED without
+	// its INR value and valued once a fresh rate arrives.
+	Waiting string
 	// Record, when set, is what the rail stores with a final outcome, in
 	// the transaction that records it (the live rail: the envelope's
 	// final state, ledger and fee).

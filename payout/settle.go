@@ -54,18 +54,52 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 		}
 		return tx.Transition(p, store.StatusUnknown, nil)
 	}
+	settledAt := tx.Now()
+	if out.Waiting != "" {
+		// Settled on the network: the payout is CONFIRMED now, and its INR
+		// value and ledger posting wait for a fresh rate (valueTx).
+		return tx.Transition(p, store.StatusConfirmed, func(n *store.Payment) { n.SettledAt = &settledAt })
+	}
 	inr, rate, err := settlementValue(p, out)
 	if err != nil {
 		return err
 	}
-	settledAt := tx.Now()
 	err = tx.Transition(p, store.StatusConfirmed, func(n *store.Payment) {
 		n.AmountINR, n.SettlementRate, n.SettledAt = &inr, rate, &settledAt
 	})
 	if err != nil {
 		return err
 	}
+	if !out.AsOf.IsZero() {
+		if err := tx.RecordRateAsOf(p.ID, rate, out.AsOf); err != nil {
+			return err
+		}
+	}
 	return tx.PostSettlement(*p)
+}
+
+// value is CONFIRMED without an INR value: with a fresh rate in hand it
+// values and books the settlement and completes the payout in one
+// transaction; without, it waits and looks again.
+func (pl *Pipeline) value(p store.Payment) (step, error) {
+	if pl.LiveRate == nil {
+		return step{}, fmt.Errorf("payment %s settled without an INR value and no rate source is configured", p.ID)
+	}
+	rate, asOf, err := pl.LiveRate(p.Currency)
+	if err != nil {
+		pl.Log.Info("payout settled; its INR value waits for a fresh rate", "payment", p.ID, "why", err.Error())
+		return step{snooze: true, after: pl.rateRecheck()}, nil
+	}
+	inr, rateText, err := settlementValue(&p, Outcome{Rate: rate})
+	if err != nil {
+		return step{}, err
+	}
+	return step{actor: "system:post_settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+		if err := tx.ValueSettlement(p, inr, rateText, asOf); err != nil {
+			return err
+		}
+		return pl.completeTx(tx, p)
+	}}, nil
 }
 
 // settlementValue is the payout's INR value at the rate fixed at settlement,

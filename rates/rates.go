@@ -2,9 +2,9 @@
 package rates
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
@@ -45,19 +45,13 @@ func Load(path string) (Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	var raw map[string]json.Number
-	if err := json.Unmarshal(b, &raw); err != nil {
+	// The as-of time matters only to live valuation (Source); any will do.
+	quotes, err := Parse(b, time.Unix(0, 0))
+	if err != nil {
 		return nil, fmt.Errorf("rates file %s: %w", path, err)
 	}
-	for c, v := range raw {
-		if _, ok := money.Lookup(c); !ok {
-			return nil, fmt.Errorf("rates file %s: unknown currency %q", path, c)
-		}
-		rate, err := money.ParseRate(string(v))
-		if err != nil {
-			return nil, fmt.Errorf("rates file %s: %s: %w", path, c, err)
-		}
-		r[c] = rate
+	for c, q := range quotes {
+		r[c] = q.Rate
 	}
 	return r, nil
 }

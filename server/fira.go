@@ -96,13 +96,17 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 	if !ok {
 		cur.Exponent = 2
 	}
+	asOf, _, err := s.db.RateAsOf(c.r.Context(), f.PaymentID)
+	if err != nil {
+		return err
+	}
 	pdf, err := documents.RenderFIRA(documents.FIRA{
 		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
 		PurposeCode: f.PurposeCode, PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef,
 		SettlementRef: f.SettlementRef, BeneficiaryName: f.BeneficiaryName, BeneficiaryEmail: f.BeneficiaryEmail,
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
-		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate,
+		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: asOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
 	})
 	if err != nil {

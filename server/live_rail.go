@@ -52,8 +52,17 @@ func (s *Server) withNetwork(ctx context.Context, v store.Vault, view walletView
 	return view
 }
 
-// readyRail adds the rail's health to a /readyz body.
+// readyRail adds the rail's health and the live rates' freshness to a
+// /readyz body.
 func (s *Server) readyRail(r *http.Request, body map[string]any) {
+	if s.cfg.RateStatus != nil {
+		st, fresh := s.cfg.RateStatus()
+		body["rates"] = st
+		if !fresh {
+			body["degraded"] = append(asStrings(body["degraded"]),
+				"a live INR rate is missing or older than -rates-max-age: settled live payouts stay CONFIRMED without amountInr until a fresh rate arrives")
+		}
+	}
 	if s.cfg.LiveRail == nil {
 		return
 	}

@@ -20,8 +20,11 @@ type Config struct {
 	LiveSettlement bool
 	// LiveRail is the live settlement rail; nil when none is configured.
 	LiveRail LiveRail
-	Sealer   *store.Sealer
-	Logger   *slog.Logger
+	// RateStatus reports the live INR rates for /readyz and whether all
+	// are fresh; nil outside live mode.
+	RateStatus func() (any, bool)
+	Sealer     *store.Sealer
+	Logger     *slog.Logger
 	// Limits overrides the per-minute rate limits by route name (tests, bench).
 	Limits map[string]int
 	Static http.FileSystem

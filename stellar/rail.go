@@ -29,8 +29,9 @@ type Rail struct {
 	RPC        *rpcclient.Client
 	Passphrase string
 	Assets     Assets
-	// Rate is the INR rate a settled payout is valued at.
-	Rate func(currency string) (money.Rate, error)
+	// Rate is the INR rate a settled payout is valued at, with its as-of
+	// time; an error (stale, none) leaves the payout waiting for a value.
+	Rate func(currency string) (money.Rate, time.Time, error)
 	// TxTimeout is how long after signing a transaction may still apply.
 	TxTimeout time.Duration
 	// CallTimeout bounds one RPC call; 0 means 10 s.
@@ -159,11 +160,10 @@ func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, err
 	}
 	switch fin.state {
 	case store.SubmissionSuccess:
-		rate, err := r.Rate(p.Currency)
-		if err != nil {
-			return payout.Outcome{}, err
+		out.State = payout.Settled
+		if out.Rate, out.AsOf, err = r.Rate(p.Currency); err != nil {
+			out.Waiting = err.Error()
 		}
-		out.State, out.Rate = payout.Settled, rate
 	case store.SubmissionExpired:
 		out.State, out.Reason = payout.Failed, "SETTLEMENT_EXPIRED: the transaction was not included in a ledger before its time bound "+
 			sub.ValidUntil.Format(time.RFC3339)+", so it can never apply and nothing was paid; retry to send a new one"

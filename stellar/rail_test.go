@@ -2,12 +2,14 @@ package stellar_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,6 +43,8 @@ type liveEnv struct {
 	UserID string
 	Vault  store.Vault
 	ctx    context.Context
+
+	rateStale atomic.Bool // the live rate source has nothing fresh
 }
 
 func newLiveEnv(t *testing.T) *liveEnv {
@@ -69,10 +73,19 @@ func newLiveEnv(t *testing.T) *liveEnv {
 		t.Fatal(err)
 	}
 	table := rates.Default()
+	e := &liveEnv{t: t, DB: db, Sealer: sealer, Net: fake, ctx: ctx}
+	rate := func(c string) (money.Rate, time.Time, error) {
+		if e.rateStale.Load() {
+			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
+		}
+		_, r, err := table.ToINR(1, c)
+		return r, fake.Now().Add(-time.Hour), err
+	}
 	rail := &stellar.Rail{DB: db, Sealer: sealer, RPC: rpcclient.NewClient(fake.URL, nil), Passphrase: network.TestNetworkPassphrase,
 		Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
-		Rate: func(c string) (money.Rate, error) { _, r, err := table.ToINR(1, c); return r, err }}
+		Rate: rate}
 	pl := &payout.Pipeline{DB: db, Rates: table, Log: log, Live: rail, UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
+		LiveRate: rate, RateRecheck: 20 * time.Millisecond,
 		SubmitAttempts: 1, ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries}
 	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: sealer})
 	if err != nil {
@@ -81,7 +94,7 @@ func newLiveEnv(t *testing.T) *liveEnv {
 	if err := rc.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	e := &liveEnv{t: t, DB: db, Sealer: sealer, Net: fake, Rail: rail, ctx: ctx}
+	e.Rail = rail
 	t.Cleanup(func() {
 		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -345,5 +358,36 @@ func TestLiveOneVaultInOrder(t *testing.T) {
 	is.Equal(e.Net.AppliedTotal(), 20)
 	got, _ := e.Net.Balance(dest, usdc)
 	is.Equal(got, total*100_000)
+	e.vaultMatchesChain()
+}
+
+// TestLiveStaleRateWaits: with no fresh rate the payout still settles on
+// chain and is CONFIRMED without an INR value; once a fresh rate arrives
+// it is valued (with the rate's as-of time kept) and completes.
+func TestLiveStaleRateWaits(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(1000)
+	dest := e.destination(true, true)
+	e.rateStale.Store(true)
+	p, err := e.pay(dest, 20_00, "")
+	is.NoErr(err)
+	e.waitStatus(p.ID, store.StatusConfirmed)
+	time.Sleep(100 * time.Millisecond)
+	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
+	is.Equal(p.Status, store.StatusConfirmed) // waits, never valued at a stale rate
+	is.True(p.AmountINR == nil)
+	is.Equal(e.Net.Applied(p.SettlementRef), 1) // the money moved on chain
+	problems, err := e.DB.Check(e.ctx)
+	is.NoErr(err)
+	is.Equal(len(problems), 0) // a waiting payout is a known state, not a broken ledger
+
+	e.rateStale.Store(false)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	is.True(p.AmountINR != nil && *p.AmountINR == 166_500) // 20.00 × 83.25
+	asOf, ok, err := e.DB.RateAsOf(e.ctx, p.ID)
+	is.NoErr(err)
+	is.True(ok && !asOf.IsZero())
 	e.vaultMatchesChain()
 }
