@@ -35,6 +35,8 @@ type appConfig struct {
 	stellarSync time.Duration
 	// liveRates values live payouts (nil outside live mode).
 	liveRates *liveRates
+	// jobTimeout bounds one background job (0: the default).
+	jobTimeout time.Duration
 }
 
 // app is one wired payoutd: store, River client with the pipeline's
@@ -54,7 +56,8 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
 		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
-	jc := jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log), Sealer: sealer, WebhookSchedule: c.webhookSchedule}
+	jc := jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log), Sealer: sealer, WebhookSchedule: c.webhookSchedule,
+		JobTimeout: c.jobTimeout}
 	var liveRail server.LiveRail
 	var rateStatus func() (any, bool)
 	if c.liveRates != nil {

@@ -29,6 +29,7 @@ type serveConfig struct {
 	webhookRetry  string
 	stellar       stellarFlags
 	liveRates     rateFlags
+	jobTimeout    time.Duration
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -47,6 +48,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
+	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
+		"longest run of one background job; a killed process's jobs run again this plus 5s after they started")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -32,6 +32,10 @@ type ClientConfig struct {
 	// sync), and Periodic schedules their jobs.
 	AddWorkers func(*river.Workers)
 	Periodic   []*river.PeriodicJob
+
+	// JobTimeout bounds one job run; 0 means 20 s. A killed process's
+	// running jobs are run again JobTimeout + 5 s after they started.
+	JobTimeout time.Duration
 }
 
 // NewClient builds the River client on the store's single write connection.
@@ -63,8 +67,8 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		// available again. Every job here is short (a rail call has its own
 		// timeout and an UNKNOWN payout snoozes), so both stay small and a
 		// payout cut off by a crash resumes within about a minute.
-		JobTimeout:           20 * time.Second,
-		RescueStuckJobsAfter: 25 * time.Second,
+		JobTimeout:           cmp.Or(cfg.JobTimeout, 20*time.Second),
+		RescueStuckJobsAfter: cmp.Or(cfg.JobTimeout, 20*time.Second) + 5*time.Second,
 		Logger:               logger,
 	}
 	if cfg.Workers > 0 {

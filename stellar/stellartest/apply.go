@@ -65,7 +65,13 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 		s.dropped[resp.Hash] = true
 		return resp, nil, false
 	}
+	if s.crash != nil && s.crash(false) {
+		return resp, nil, true
+	}
 	s.apply(env, resp.Hash, b64, a, fee)
+	if s.crash != nil {
+		s.crash(true)
+	}
 	return resp, nil, fault == LoseReply
 }
 

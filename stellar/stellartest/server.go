@@ -52,6 +52,7 @@ type Server struct {
 	down     bool // every call fails at the connection
 	applied  map[string]int
 	dropped  map[string]bool
+	crash    func(applied bool) bool
 	sends    int
 }
 
@@ -263,4 +264,15 @@ func (s *Server) Now() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.now
+}
+
+// OnSend sets a hook called for every valid send, before the transaction
+// is applied (applied false) and after (true); answering true before
+// applying drops the send unapplied and unanswered. A crash test kills the
+// client from it: before applying is a client dead between storing its
+// envelope and sending it, after is one dead before recording the outcome.
+func (s *Server) OnSend(hook func(applied bool) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.crash = hook
 }
