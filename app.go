@@ -28,7 +28,9 @@ type appConfig struct {
 	workers         int
 	limits          map[string]int
 	webhookSchedule []time.Duration
-	log             *slog.Logger
+	// railLatency delays every sandbox rail call (the bench's latent rail).
+	railLatency time.Duration
+	log         *slog.Logger
 	// stellar is the live rail (nil: live confirms are refused) and
 	// stellarSync how often its vaults are compared with the chain.
 	stellar     *stellar.Rail
@@ -50,9 +52,13 @@ type app struct {
 }
 
 func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
+	var rail payout.Settlement = &payout.SandboxSettlement{Rates: c.rates, UnknownWindow: c.unknownWindow, Now: db.Now}
+	if c.railLatency > 0 {
+		rail = &payout.LatentSettlement{Settlement: rail, Latency: c.railLatency}
+	}
 	pl := &payout.Pipeline{
 		DB: db, Rates: c.rates, Log: c.log,
-		Rail:           &payout.SandboxSettlement{Rates: c.rates, UnknownWindow: c.unknownWindow, Now: db.Now},
+		Rail:           rail,
 		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
 		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}

@@ -30,16 +30,19 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
 	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
-	profilePhase := fs.String("profile-phase", "", "profile only this phase: initiate or pipeline (confirm and drain); empty profiles the whole run")
+	profilePhase := fs.String("profile-phase", "", "profile only this phase: initiate, pipeline (confirm with the pipeline running) or drain (the backlog drain); empty profiles the whole run")
 	blockProfile := fs.String("blockprofile", "", "write a blocking profile (who waits on what) to this file")
+	backlog := fs.Int("backlog", 20000, "payouts confirmed with the workers stopped, then drained to time the pipeline alone (0 skips the drain phases)")
+	railLatency := fs.Duration("rail-latency", 50*time.Millisecond, "delay of every rail call in the second drain, as a network rail would answer (0 skips it)")
+	preseed := fs.Int("preseed", 0, "settled payouts of history (ledger, audit, events, FIRAs) written to each drain's database first")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	var phaseHook func(phase string, starts bool)
 	switch *profilePhase {
-	case "", "initiate", "pipeline":
+	case "", "initiate", "pipeline", "drain":
 	default:
-		return fmt.Errorf("-profile-phase: %q is not initiate or pipeline", *profilePhase)
+		return fmt.Errorf("-profile-phase: %q is not initiate, pipeline or drain", *profilePhase)
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -79,10 +82,14 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		sz = append(sz, n)
 	}
-	start := func(ctx context.Context, dbPath string) (*bench.Target, error) {
-		return startInProcess(ctx, dbPath, *workers)
+	if *backlog < 0 || *preseed < 0 || *railLatency < 0 {
+		return fmt.Errorf("-backlog, -preseed and -rail-latency cannot be negative")
 	}
-	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Schema: schemaSQL, Progress: stderr, Phase: phaseHook}, start)
+	start := func(ctx context.Context, dbPath string, o bench.StartOptions) (*bench.Target, error) {
+		return startInProcess(ctx, dbPath, *workers, o)
+	}
+	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Schema: schemaSQL,
+		Progress: stderr, Phase: phaseHook, Backlog: *backlog, RailLatency: *railLatency, Preseed: *preseed}, start)
 	if err != nil {
 		return err
 	}
@@ -104,7 +111,7 @@ func writeProfile(name, path string) {
 
 // startInProcess runs the server on loopback against dbPath, wired exactly
 // as serve wires it.
-func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Target, error) {
+func startInProcess(ctx context.Context, dbPath string, workers int, o bench.StartOptions) (*bench.Target, error) {
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	sealer, err := store.LoadOrCreateMasterKey(filepath.Clean(dbPath + ".masterkey"))
 	if err != nil {
@@ -120,16 +127,18 @@ func startInProcess(ctx context.Context, dbPath string, workers int) (*bench.Tar
 	}
 	base := "http://" + ln.Addr().String()
 	a, err := newApp(ctx, db, sealer, appConfig{baseURL: base, rates: rates.Default(), unknownWindow: 30 * time.Second,
-		workers: workers, log: log})
+		workers: workers, railLatency: o.RailLatency, log: log})
 	if err != nil {
 		return nil, err
 	}
-	if err := a.start(ctx); err != nil {
-		return nil, err
+	if !o.HoldWorkers {
+		if err := a.start(ctx); err != nil {
+			return nil, err
+		}
 	}
 	hs := a.httpServer(log)
 	go hs.Serve(ln)
-	return &bench.Target{URL: base, DB: db, Sealer: sealer, Stop: func() {
+	return &bench.Target{URL: base, DB: db, Sealer: sealer, StartWorkers: a.start, Stop: func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)

@@ -264,7 +264,7 @@ CREATE TABLE IF NOT EXISTS ledger_accounts (
   id         TEXT PRIMARY KEY,
   user_id    TEXT NOT NULL DEFAULT '',  -- '' for system accounts
   livemode   INTEGER NOT NULL,
-  kind       TEXT NOT NULL,             -- vault, settlement, tax_reserve, fx_clearing, external
+  kind       TEXT NOT NULL,             -- vault, settlement, tax_reserve, tax_paid, fx_clearing, external
   currency   TEXT NOT NULL,
   ref        TEXT NOT NULL DEFAULT '',  -- the vault id for vault accounts
   balance    INTEGER NOT NULL DEFAULT 0,
@@ -277,7 +277,7 @@ CREATE TABLE IF NOT EXISTS ledger_txns (
   id          TEXT PRIMARY KEY,
   user_id     TEXT NOT NULL DEFAULT '',
   livemode    INTEGER NOT NULL,
-  kind        TEXT NOT NULL,             -- opening, funding, settlement, sequestration
+  kind        TEXT NOT NULL,             -- opening, funding, settlement, sequestration, tax_payment(_reversal)
   payment_id  TEXT NOT NULL DEFAULT '',
   description TEXT NOT NULL,
   created_at  INTEGER NOT NULL
@@ -329,6 +329,33 @@ CREATE TABLE IF NOT EXISTS sequestration_policies (
   trigger    TEXT NOT NULL,
   updated_at INTEGER NOT NULL
 );
+
+-- Tax paid by challan (docs/tax.md, "Tax payments"): advance or
+-- self-assessment tax of one financial year, recorded by the user. A wrong
+-- entry is reversed, never deleted: reversed_at is set and the row stays, so
+-- the list, the audit log and the ledger keep both. Only rows not reversed
+-- count towards the liability and the ITR-4.
+CREATE TABLE IF NOT EXISTS tax_payments (
+  id               TEXT PRIMARY KEY,
+  user_id          TEXT NOT NULL,
+  livemode         INTEGER NOT NULL,
+  fy               TEXT NOT NULL,     -- financial year, YYYY-YY
+  kind             TEXT NOT NULL,     -- advance or self_assessment
+  amount           INTEGER NOT NULL,  -- paise
+  paid_on          TEXT NOT NULL,     -- date of deposit in India, YYYY-MM-DD
+  bsr_code         TEXT NOT NULL,     -- 7 digits: the receiving bank branch
+  challan_serial   TEXT NOT NULL,     -- 5 digits
+  from_reserve     INTEGER NOT NULL,  -- 1 = drawn from the tax reserve in the ledger
+  note             TEXT NOT NULL DEFAULT '',
+  ledger_txn_id    TEXT NOT NULL DEFAULT '',
+  reversal_txn_id  TEXT NOT NULL DEFAULT '',
+  created_at       INTEGER NOT NULL,
+  reversed_at      INTEGER
+);
+CREATE INDEX IF NOT EXISTS tax_payments_user_fy ON tax_payments (user_id, fy, paid_on);
+-- BSR code, date and serial identify a challan (its CIN): one live entry each.
+CREATE UNIQUE INDEX IF NOT EXISTS tax_payments_challan ON tax_payments (user_id, bsr_code, paid_on, challan_serial)
+  WHERE reversed_at IS NULL;
 
 -- The service's own advice of each settled cross-border payout (DESIGN.md §7).
 CREATE TABLE IF NOT EXISTS firas (
@@ -461,19 +488,18 @@ CREATE TABLE IF NOT EXISTS row_counts (
   PRIMARY KEY (user_id, kind)
 ) WITHOUT ROWID;
 
--- Settings the write path reads for every payout (KYC status, profile,
--- sequestration policy) are remembered by the committer until one of these
--- triggers reports a change (store/settings_cache.go). The function exists
--- only in payoutd's connections: change these tables through payoutd.
-CREATE TRIGGER IF NOT EXISTS kyc_changed_insert AFTER INSERT ON kyc BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS kyc_changed_update AFTER UPDATE ON kyc BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS kyc_changed_delete AFTER DELETE ON kyc BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS profiles_changed_insert AFTER INSERT ON profiles BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS profiles_changed_update AFTER UPDATE ON profiles BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS profiles_changed_delete AFTER DELETE ON profiles BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS sequestration_changed_insert AFTER INSERT ON sequestration_policies BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS sequestration_changed_update AFTER UPDATE ON sequestration_policies BEGIN SELECT payoutd_settings_changed(); END;
-CREATE TRIGGER IF NOT EXISTS sequestration_changed_delete AFTER DELETE ON sequestration_policies BEGIN SELECT payoutd_settings_changed(); END;
+-- Files before schema version 5 had triggers here that called into payoutd's
+-- process on every change of kyc, profiles and sequestration_policies; those
+-- rows are now simply read where they are needed.
+DROP TRIGGER IF EXISTS kyc_changed_insert;
+DROP TRIGGER IF EXISTS kyc_changed_update;
+DROP TRIGGER IF EXISTS kyc_changed_delete;
+DROP TRIGGER IF EXISTS profiles_changed_insert;
+DROP TRIGGER IF EXISTS profiles_changed_update;
+DROP TRIGGER IF EXISTS profiles_changed_delete;
+DROP TRIGGER IF EXISTS sequestration_changed_insert;
+DROP TRIGGER IF EXISTS sequestration_changed_update;
+DROP TRIGGER IF EXISTS sequestration_changed_delete;
 
 -- Live rail (Stellar): every signed envelope, stored in the transaction that
 -- records its submission and before it is first sent, so a crash can only

@@ -20,12 +20,25 @@ type Target struct {
 	URL    string
 	DB     *store.DB
 	Sealer *store.Sealer
-	Stop   func()
+	// StartWorkers starts the background workers of a target started
+	// with HoldWorkers.
+	StartWorkers func(ctx context.Context) error
+	Stop         func()
+}
+
+// StartOptions shape one target.
+type StartOptions struct {
+	// HoldWorkers starts the API without the background workers, so
+	// confirmed payouts queue up until StartWorkers.
+	HoldWorkers bool
+	// RailLatency makes the sandbox rail answer every submit and status
+	// call after this long, as a network rail would.
+	RailLatency time.Duration
 }
 
 // Starter starts payoutd in-process on the database at path, with the
 // per-minute rate limits of the bench users lifted by configuration.
-type Starter func(ctx context.Context, dbPath string) (*Target, error)
+type Starter func(ctx context.Context, dbPath string, o StartOptions) (*Target, error)
 
 // Options bound the run.
 type Options struct {
@@ -38,6 +51,14 @@ type Options struct {
 	// Phase, when set, is called as the initiate and pipeline phases start
 	// and end (the bench's -profile-phase uses it).
 	Phase func(phase string, starts bool)
+	// Backlog is how many payouts the drain phases queue before their
+	// workers start; 0 skips them.
+	Backlog int
+	// RailLatency is the latent-rail drain's delay per rail call; 0 skips it.
+	RailLatency time.Duration
+	// Preseed gives the drain phases' databases this many settled payouts
+	// of history first.
+	Preseed int
 }
 
 // Result is everything one run measured.
@@ -45,9 +66,15 @@ type Result struct {
 	Storage  StorageResult `json:"storage"`
 	Initiate LoadResult    `json:"initiate"`
 	Confirm  LoadResult    `json:"confirm"`
-	Pipeline PipeResult    `json:"pipeline"`
-	Reads    []ReadResult  `json:"reads"`
-	RSSPeak  float64       `json:"rss_peak_mb"`
+	// Confirmed is confirm under load with the pipeline running beside
+	// it: the rate at which payouts can be fed in.
+	Confirmed PipeResult `json:"confirmed"`
+	// Pipeline is the backlog drain with the sandbox rail; PipelineLatent
+	// the same with a rail that answers after RailLatency.
+	Pipeline       DrainResult  `json:"pipeline"`
+	PipelineLatent DrainResult  `json:"pipeline_latent"`
+	Reads          []ReadResult `json:"reads"`
+	RSSPeak        float64      `json:"rss_peak_mb"`
 	// RSSPeakWithSeed includes the read phase's seeding, done in-process.
 	RSSPeakWithSeed float64 `json:"rss_peak_with_seed_mb"`
 	Machine         Machine `json:"machine"`
@@ -79,7 +106,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	if res.Storage, err = measureStorage(ctx, filepath.Join(dir, "raw.db"), o.Schema, o.Duration); err != nil {
 		return res, err
 	}
-	t, err := start(ctx, filepath.Join(dir, "payoutd.db"))
+	t, err := start(ctx, filepath.Join(dir, "payoutd.db"), StartOptions{})
 	if err != nil {
 		return res, err
 	}
@@ -106,15 +133,15 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
-	if res.Pipeline, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {
+	if res.Confirmed, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {
 		return res, err
 	}
 	phase("pipeline", false)
-	if n := res.Pipeline.Payouts; n > 0 {
-		res.Pipeline.WriterMSPerPayout = float64(t.DB.CommitStats().BusyNanos.Load()-busy0) / 1e6 / float64(n)
-		res.Pipeline.WriterCPUMSPerPayout = float64(t.DB.CommitStats().CPUNanos.Load()-cpu0) / 1e6 / float64(n)
+	if n := res.Confirmed.Payouts; n > 0 {
+		res.Confirmed.WriterMSPerPayout = float64(t.DB.CommitStats().BusyNanos.Load()-busy0) / 1e6 / float64(n)
+		res.Confirmed.WriterCPUMSPerPayout = float64(t.DB.CommitStats().CPUNanos.Load()-cpu0) / 1e6 / float64(n)
 	}
-	res.Pipeline.CPUMSPerPayout, res.Pipeline.StealPct = pipeCPU.perOp(res.Pipeline.Payouts), pipeCPU.stealPct()
+	res.Confirmed.CPUMSPerPayout, res.Confirmed.StealPct = pipeCPU.perOp(res.Confirmed.Payouts), pipeCPU.stealPct()
 	// The server's peak under API and pipeline load, before the read phase
 	// seeds 10^6 rows from this same process.
 	res.RSSPeak = rssPeakMB()
@@ -123,6 +150,21 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		return res, err
 	}
 	res.RSSPeakWithSeed = rssPeakMB()
+	if o.Backlog > 0 {
+		phase("drain", true)
+		say("pipeline drain: %d payouts queued with the workers stopped…", o.Backlog)
+		res.Pipeline, err = measureBacklog(ctx, o, start, dir, "drain", 0, say)
+		phase("drain", false)
+		if err != nil {
+			return res, err
+		}
+		if o.RailLatency > 0 {
+			say("pipeline drain over a rail answering after %s…", o.RailLatency)
+			if res.PipelineLatent, err = measureBacklog(ctx, o, start, dir, "drain-latent", o.RailLatency, say); err != nil {
+				return res, err
+			}
+		}
+	}
 	if res.Storage.CommitsPerS > 0 {
 		res.Ratios.InitiateOverCommits = res.Initiate.ReqPerS / res.Storage.CommitsPerS
 		res.Ratios.PipelineOverCommits = res.Pipeline.PayoutsPerS / res.Storage.CommitsPerS

@@ -9,7 +9,7 @@ import (
 )
 
 // Throughput on a shared virtual machine moves with its neighbours: the
-// hypervisor's steal time came and went between 5 % and 35 % of this box's
+// hypervisor's steal time comes and goes across a large share of the box's
 // CPU during one run. CPU time spent per operation moves far less, so the
 // bench reports it beside every rate, and the steal it saw, so a slow run
 // can be told from a slow change.

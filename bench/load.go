@@ -156,12 +156,26 @@ func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time
 
 // loadInitiate runs initiate from `conc` clients for d.
 func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration) ([]initiated, LoadResult) {
+	return initiate(ctx, c, base, users, conc, d, -1)
+}
+
+// initiateN initiates exactly n payouts from `conc` clients.
+func initiateN(ctx context.Context, c *http.Client, base string, users []benchUser, conc, n int) ([]initiated, LoadResult) {
+	return initiate(ctx, c, base, users, conc, time.Hour, n)
+}
+
+// initiate runs initiate from `conc` clients for d, or until n (if not
+// negative) requests have been made.
+func initiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration, n int) ([]initiated, LoadResult) {
 	var mu sync.Mutex
 	var out []initiated
-	res := load(conc, d, func(n int64) (bool, bool, time.Duration) {
-		u := users[int(n)%len(users)]
-		amount := fmt.Sprintf("%d.%02d", 1+n%50, []int{0, 10, 20, 50}[n%4]) // no sandbox trigger
-		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(n) + `","counterpartyCountry":"US","purposeCode":"P0802"}`)
+	res := load(conc, d, func(i int64) (bool, bool, time.Duration) {
+		if n >= 0 && i >= int64(n) {
+			return false, false, 0
+		}
+		u := users[int(i)%len(users)]
+		amount := fmt.Sprintf("%d.%02d", 1+i%50, []int{0, 10, 20, 50}[i%4]) // no sandbox trigger
+		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(i) + `","counterpartyCountry":"US","purposeCode":"P0802"}`)
 		t0 := time.Now()
 		status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body)
 		took, ok := time.Since(t0), err == nil && status == http.StatusCreated

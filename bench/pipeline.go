@@ -49,7 +49,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 		var open int
 		// The maintained counts, not a scan of payments every 20 ms: the
 		// load generator shares the CPU with the server it measures.
-		if err := db.R.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM payment_counts WHERE status IN
+		if err := db.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM payment_counts WHERE status IN
 			('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open); err != nil {
 			return r, err
 		}
@@ -74,7 +74,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 			first = c.at
 		}
 	}
-	rows, err := db.R.QueryContext(ctx, "SELECT id, status, updated_at FROM payments WHERE status IN ('COMPLETED','FAILED')")
+	rows, err := db.QueryContext(ctx, "SELECT id, status, updated_at FROM payments WHERE status IN ('COMPLETED','FAILED')")
 	if err != nil {
 		return r, err
 	}
@@ -115,7 +115,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 // compliance step's (PROCESSING). It holds whichever way the payout was
 // advanced, by the in-process dispatcher or by a River job.
 func queueLag(ctx context.Context, db *store.DB) ([]time.Duration, error) {
-	rows, err := db.R.QueryContext(ctx, `SELECT resource_id, action, at FROM audit_log
+	rows, err := db.QueryContext(ctx, `SELECT resource_id, action, at FROM audit_log
 		WHERE action IN ('payment.compliance_check', 'payment.processing')`)
 	if err != nil {
 		return nil, err

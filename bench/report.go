@@ -59,13 +59,31 @@ func WriteTable(w io.Writer, r Result) {
 	fmt.Fprintf(tw, "storage: batched rows/s\t%.0f\t\t\t\t\t\n", r.Storage.RowsPerS)
 	fmt.Fprintf(tw, "POST /payments/initiate req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t%.3f\t%.0f\t\n", r.Initiate.ReqPerS, r.Initiate.P50MS, r.Initiate.P99MS, r.Initiate.P999MS, r.Initiate.Errors, r.Initiate.CPUMSPerReq, r.Initiate.StealPct)
 	fmt.Fprintf(tw, "POST /payments/confirm req/s\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t\t\t\n", r.Confirm.ReqPerS, r.Confirm.P50MS, r.Confirm.P99MS, r.Confirm.P999MS, r.Confirm.Errors)
-	fmt.Fprintf(tw, "pipeline confirmed→COMPLETED payouts/s\t%.0f\t%.2f\t%.2f\t\t\t%.3f\t%.0f\t\n", r.Pipeline.PayoutsPerS, r.Pipeline.EndToEndP50, r.Pipeline.EndToEndP99, r.Pipeline.CPUMSPerPayout, r.Pipeline.StealPct)
-	fmt.Fprintf(tw, "pipeline queue lag\t\t%.2f\t%.2f\t\t\t\n", r.Pipeline.LagP50MS, r.Pipeline.LagP99MS)
-	if r.Pipeline.CommitBatches > 0 {
-		fmt.Fprintf(tw, "group commit: logical txns per SQLite commit\t%.1f\t\t\t\t\t\n", float64(r.Pipeline.CommitTxns)/float64(r.Pipeline.CommitBatches))
-		fmt.Fprintf(tw, "group commit: writer busy s (of the load phases)\t%.1f\t\t\t\t\t\n", r.Pipeline.CommitBusyS)
-		fmt.Fprintf(tw, "pipeline: writer busy ms per payout (its confirm included)\t%.3f\t\t\t\t\t\n", r.Pipeline.WriterMSPerPayout)
-		fmt.Fprintf(tw, "pipeline: writer thread CPU ms per payout (no steal)\t%.3f\t\t\t\t\t\n", r.Pipeline.WriterCPUMSPerPayout)
+	c := r.Confirmed
+	fmt.Fprintf(tw, "confirm→COMPLETED with the pipeline running, payouts/s\t%.0f\t%.2f\t%.2f\t\t\t%.3f\t%.0f\t\n", c.PayoutsPerS, c.EndToEndP50, c.EndToEndP99, c.CPUMSPerPayout, c.StealPct)
+	fmt.Fprintf(tw, "pipeline queue lag\t\t%.2f\t%.2f\t\t\t\n", c.LagP50MS, c.LagP99MS)
+	if c.CommitBatches > 0 {
+		fmt.Fprintf(tw, "group commit: logical txns per SQLite commit\t%.1f\t\t\t\t\t\n", float64(c.CommitTxns)/float64(c.CommitBatches))
+		fmt.Fprintf(tw, "group commit: writer busy s (of the load phases)\t%.1f\t\t\t\t\t\n", c.CommitBusyS)
+		fmt.Fprintf(tw, "confirm + pipeline: writer busy ms per payout\t%.3f\t\t\t\t\t\n", c.WriterMSPerPayout)
+		fmt.Fprintf(tw, "confirm + pipeline: writer thread CPU ms per payout (no steal)\t%.3f\t\t\t\t\t\n", c.WriterCPUMSPerPayout)
+	}
+	for _, d := range []struct {
+		name string
+		r    DrainResult
+	}{{"pipeline: backlog drain", r.Pipeline}, {"pipeline: backlog drain, latent rail", r.PipelineLatent}} {
+		if d.r.Payouts == 0 || d.r.DrainS == 0 {
+			continue
+		}
+		label := fmt.Sprintf("%s (%d payouts", d.name, d.r.Payouts)
+		if d.r.RailLatencyMS > 0 {
+			label += fmt.Sprintf(", %.0f ms per rail call", d.r.RailLatencyMS)
+		}
+		if d.r.Preseeded > 0 {
+			label += fmt.Sprintf(", %d preseeded", d.r.Preseeded)
+		}
+		fmt.Fprintf(tw, "%s) payouts/s\t%.0f\t\t\t\t\t%.3f\t%.0f\t\n", label, d.r.PayoutsPerS, d.r.CPUMSPerPayout, d.r.StealPct)
+		fmt.Fprintf(tw, "%s: writer thread CPU ms per payout\t%.3f\t\t\t\t\t\n", d.name, d.r.WriterCPUMSPerPayout)
 	}
 	for _, rd := range r.Reads {
 		fmt.Fprintf(tw, "GET %s @ %d payments\t\t%.2f\t%.2f\t\t\t\n", rd.Path, rd.Payments, rd.P50MS, rd.P99MS)
@@ -81,21 +99,24 @@ func WriteTable(w io.Writer, r Result) {
 // (storage.commits_per_s, …) beside the nested result.
 func WriteJSON(w io.Writer, r Result) error {
 	flat := map[string]any{
-		"storage.commits_per_s":  r.Storage.CommitsPerS,
-		"storage.rows_per_s":     r.Storage.RowsPerS,
-		"initiate.req_per_s":     r.Initiate.ReqPerS,
-		"initiate.p50_ms":        r.Initiate.P50MS,
-		"initiate.p99_ms":        r.Initiate.P99MS,
-		"initiate.p999_ms":       r.Initiate.P999MS,
-		"confirm.req_per_s":      r.Confirm.ReqPerS,
-		"confirm.p99_ms":         r.Confirm.P99MS,
-		"pipeline.payouts_per_s": r.Pipeline.PayoutsPerS,
-		"pipeline.lag_p99_ms":    r.Pipeline.LagP99MS,
-		"reads":                  r.Reads,
-		"rss_peak_mb":            r.RSSPeak,
-		"rss_peak_with_seed_mb":  r.RSSPeakWithSeed,
-		"machine":                r.Machine,
-		"detail":                 r,
+		"storage.commits_per_s":         r.Storage.CommitsPerS,
+		"storage.rows_per_s":            r.Storage.RowsPerS,
+		"initiate.req_per_s":            r.Initiate.ReqPerS,
+		"initiate.p50_ms":               r.Initiate.P50MS,
+		"initiate.p99_ms":               r.Initiate.P99MS,
+		"initiate.p999_ms":              r.Initiate.P999MS,
+		"confirm.req_per_s":             r.Confirm.ReqPerS,
+		"confirm.p99_ms":                r.Confirm.P99MS,
+		"confirm.payouts_per_s":         r.Confirmed.PayoutsPerS,
+		"pipeline.payouts_per_s":        r.Pipeline.PayoutsPerS,
+		"pipeline.cpu_ms_per_payout":    r.Pipeline.CPUMSPerPayout,
+		"pipeline_latent.payouts_per_s": r.PipelineLatent.PayoutsPerS,
+		"pipeline.lag_p99_ms":           r.Confirmed.LagP99MS,
+		"reads":                         r.Reads,
+		"rss_peak_mb":                   r.RSSPeak,
+		"rss_peak_with_seed_mb":         r.RSSPeakWithSeed,
+		"machine":                       r.Machine,
+		"detail":                        r,
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

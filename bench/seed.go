@@ -13,7 +13,11 @@ import (
 // directly in SQL, with balanced ledger postings, in large transactions: the
 // API would take hours to build 10^6 payouts and the read phase measures
 // reads, not writes.
-func seed(ctx context.Context, db *store.DB, userID string, from, to int) error {
+//
+// With history, each payout also gets what the pipeline leaves behind: its
+// audit rows (chained, through the store), its events and its FIRA, so
+// the cost of a growing history can be measured.
+func seed(ctx context.Context, db *store.DB, userID string, from, to int, history bool) error {
 	const batch = 500
 	var settle, fx string
 	err := db.WithTx(ctx, func(tx *store.Tx) (err error) {
@@ -31,7 +35,7 @@ func seed(ctx context.Context, db *store.DB, userID string, from, to int) error 
 	for lo := from; lo < to; lo += 20 * batch {
 		err := db.WithTx(ctx, func(tx *store.Tx) error {
 			for b := lo; b < min(lo+20*batch, to); b += batch {
-				n, err := seedBatch(ctx, tx, userID, settle, fx, b, min(b+batch, to), now)
+				n, err := seedBatch(ctx, tx, userID, settle, fx, b, min(b+batch, to), now, history)
 				if err != nil {
 					return err
 				}
@@ -59,13 +63,16 @@ func seed(ctx context.Context, db *store.DB, userID string, from, to int) error 
 		if _, err := tx.ExecContext(ctx, "UPDATE tax_refresh_state SET queued = 1 WHERE user_id = ?", userID); err != nil {
 			return err
 		}
+		if err := tx.RecountListRows(); err != nil {
+			return err
+		}
 		return tx.RefreshTaxFigures(userID)
 	})
 }
 
-func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo, hi int, now int64) (int64, error) {
-	var pay, txn, post, rec, queue strings.Builder
-	var pa, ta, pp, ra, qa []any
+func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo, hi int, now int64, history bool) (int64, error) {
+	var pay, txn, post, rec, queue, evt, fira strings.Builder
+	var pa, ta, pp, ra, qa, ea, fa []any
 	var sum int64
 	for i := lo; i < hi; i++ {
 		id, tid := store.NewID("pay"), store.NewID("ltx")
@@ -84,6 +91,17 @@ func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo,
 		ra = append(ra, id, userID, "seeded", inr, at, at, at)
 		queue.WriteString(sep + "(?,?)")
 		qa = append(qa, userID, id)
+		if history {
+			evt.WriteString(sep + "(?,?,0,'payout.completed',?,?,?)")
+			ea = append(ea, store.NewID("evt"), userID, id, `{"paymentId":"`+id+`","status":"COMPLETED"}`, at)
+			fira.WriteString(sep + "(?,?,?,0,'GENERATED','Seed Bank','US',?,'USD',?,'83.25','P0802','Software consultancy','INV',?,?,?,'Bench User','bench@payoutd.local')")
+			fa = append(fa, store.NewID("fira"), id, userID, cents, inr, "sbx_"+id, at, at)
+			for _, action := range []string{"payment.initiated", "payment.compliance_check", "payment.processing", "payment.submitted", "payment.confirmed", "payment.completed"} {
+				if err := tx.Audit(userID, false, action, "payment", id, nil); err != nil {
+					return 0, err
+				}
+			}
+		}
 	}
 	stmts := []struct {
 		sql  string
@@ -96,6 +114,17 @@ func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo,
 		{`INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id, resolved_by,
 			amount_inr, settled_at, reconciled_at, created_at) VALUES ` + rec.String(), ra},
 		{"INSERT INTO tax_pending (user_id, payment_id) VALUES " + queue.String(), qa},
+	}
+	if history {
+		stmts = append(stmts, []struct {
+			sql  string
+			args []any
+		}{
+			{"INSERT INTO events (id, user_id, livemode, type, resource_id, data, created_at) VALUES " + evt.String(), ea},
+			{`INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank, remitting_country, amount_foreign,
+				foreign_currency, amount_inr, settlement_rate, purpose_code, purpose_description, invoice_ref, settlement_ref,
+				settled_at, generated_at, beneficiary_name, beneficiary_email) VALUES ` + fira.String(), fa},
+		}...)
 	}
 	for _, s := range stmts {
 		if _, err := tx.ExecContext(ctx, s.sql, s.args...); err != nil {

@@ -21,7 +21,11 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 		return StorageResult{}, err
 	}
 	defer db.Close()
-	if _, err := db.W.ExecContext(ctx, "CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)"); err != nil {
+	err = db.WithTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, "CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+		return err
+	})
+	if err != nil {
 		return StorageResult{}, err
 	}
 	var r StorageResult

@@ -35,6 +35,9 @@ type ITR4Input struct {
 
 	TransactionCount int
 	GeneratedAt      time.Time
+
+	// TaxesPaid fills TaxPaid and Schedule IT; nil leaves them to the filer.
+	TaxesPaid *ITR4TaxesPaid
 }
 
 // itr4Description is Form_ITR4.Description: the form's eligibility line as
@@ -62,6 +65,9 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 		return nil, fmt.Errorf("%w: GeneratedAt is required", ErrITR4Input)
 	}
 	if err := itr4CheckAmounts(in); err != nil {
+		return nil, err
+	}
+	if err := checkITR4TaxesPaid(in.TaxesPaid); err != nil {
 		return nil, err
 	}
 
@@ -98,9 +104,11 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 		ret.PersonalInfo.Address.MobileNo = mobile
 	}
 
+	notes := itr4BuildNotes(in, fyStart, mobileOK)
+	itr4AddTaxPaid(&ret, &notes, in)
 	file := itr4File{
 		ITR:     itr4Root{ITR4: ret},
-		Payoutd: itr4BuildNotes(in, fyStart, mobileOK),
+		Payoutd: notes,
 	}
 	out, err := json.MarshalIndent(file, "", "  ")
 	if err != nil {

@@ -35,6 +35,7 @@ type itr4Exact struct {
 	Surcharge         INR `json:"surcharge"`
 	Cess              INR `json:"cess"`
 	TaxDue            INR `json:"taxDue"`
+	*itr4ExactTaxPaid     // when taxes paid are known
 }
 
 // itr4Gap names a part of the return payoutd leaves for the filer and why.

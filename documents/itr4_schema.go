@@ -25,6 +25,8 @@ type itr4Return struct {
 	IncomeDeductions itr4IncomeDeductions `json:"IncomeDeductions"`
 	TaxComputation   itr4TaxComputation   `json:"TaxComputation"`
 	ScheduleBP       itr4ScheduleBP       `json:"ScheduleBP"`
+	TaxPaid          *itr4TaxPaid         `json:"TaxPaid,omitempty"`
+	ScheduleIT       *itr4ScheduleIT      `json:"ScheduleIT,omitempty"`
 }
 
 // itr4CreationInfo leaves out SWCreatedBy, JSONCreatedBy, IntermediaryCity

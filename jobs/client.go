@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riversqlite"
 
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -78,7 +77,7 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},
 		}
 	}
-	client, err := river.NewClient(riversqlite.New(db.W), rc)
+	client, err := river.NewClient(db.RiverDriver(), rc)
 	if err != nil {
 		return nil, err
 	}

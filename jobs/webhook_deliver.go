@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/wire"
 )
 
 // WebhookQueue is the River queue of deliveries, apart from the payment
@@ -139,7 +140,7 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(webhookPayload{Type: ev.Type, Timestamp: ev.CreatedAt.UTC().Format(payloadTime), Data: ev.Data})
+	body, err := json.Marshal(webhookPayload{Type: ev.Type, Timestamp: wire.Time(ev.CreatedAt), Data: ev.Data})
 	if err != nil {
 		return err
 	}
@@ -152,9 +153,6 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	// The attempt happened: record it even if the job's context ends now.
 	return w.record(context.WithoutCancel(ctx), ep, ev, res)
 }
-
-// payloadTime is the body's timestamp format (DESIGN.md §4).
-const payloadTime = "2006-01-02T15:04:05.000Z"
 
 // webhookPayload is the Standard Webhooks body.
 type webhookPayload struct {

@@ -54,28 +54,23 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 		}
 		return tx.Transition(p, store.StatusUnknown, nil)
 	}
-	settledAt := tx.Now()
 	if out.Waiting != "" {
-		// Settled on the network: the payout is CONFIRMED now, and its INR
-		// value and ledger posting wait for a fresh rate (valueTx).
-		return tx.Transition(p, store.StatusConfirmed, func(n *store.Payment) { n.SettledAt = &settledAt })
+		// Settled on the network: the payout is CONFIRMED now, still holding
+		// its reservation; its INR value and ledger posting wait for a
+		// fresh rate (value).
+		return tx.SettleAwaitingValue(p)
 	}
 	inr, rate, err := settlementValue(p, out)
 	if err != nil {
 		return err
 	}
-	err = tx.Transition(p, store.StatusConfirmed, func(n *store.Payment) {
-		n.AmountINR, n.SettlementRate, n.SettledAt = &inr, rate, &settledAt
-	})
-	if err != nil {
+	if err := tx.Settle(p, inr, rate); err != nil {
 		return err
 	}
 	if !out.AsOf.IsZero() {
-		if err := tx.RecordRateAsOf(p.ID, rate, out.AsOf); err != nil {
-			return err
-		}
+		return tx.RecordRateAsOf(p.ID, rate, out.AsOf)
 	}
-	return tx.PostSettlement(*p)
+	return nil
 }
 
 // value is CONFIRMED without an INR value: with a fresh rate in hand it

@@ -89,6 +89,8 @@ type sweepFixtures struct {
 
 	otherPay, otherTxn, otherFIRA, otherSettle, otherVault, otherWebhook, otherEvent string
 
+	taxPay, reversedTaxPay, otherTaxPay string // tax payments (tax_payments_sweep_test.go)
+
 	text    map[string]string // hostile but valid free text stored on firaPay
 	badAddr string            // a 56-character address with a wrong checksum
 }
@@ -165,6 +167,7 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 			fx.otherSettle = a["id"].(string)
 		}
 	}
+	sweepTaxPaymentSetup(t, e, fx)
 	// Webhooks last, once every event exists, so no delivery runs (or fails
 	// and disables the endpoint) while the sweep counts rows.
 	hook := map[string]any{"url": "http://127.0.0.1:9/sweep", "eventTypes": []string{"kyc.updated"}}
@@ -1080,6 +1083,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "SecretNUL", auth: "-", body: []byte("grant_type=client_credentials&client_secret=sk_sandbox_%00"), ctype: form, want: []int{401}},
 			{name: "Oversized", body: []byte("grant_type=client_credentials&x=" + strings.Repeat("A", 100<<10)), ctype: form, want: []int{413}},
 		}})
+	sweepTaxPaymentSpecs(fx, add, pagingStrict, fyStrict)
 	return specs
 }
 
@@ -1328,7 +1332,7 @@ func sweepErrorBody(r resp) []string {
 }
 
 var sweepFPNames = []string{"payments", "payments.updated_at", "audit_log", "ledger_postings", "events", "vaults", "profiles",
-	"kyc", "kyc_sessions", "webhook_endpoints", "webhook_secrets", "sequestration_policies", "reconciliations", "firas", "river_job", "api_keys"}
+	"kyc", "kyc_sessions", "webhook_endpoints", "webhook_secrets", "sequestration_policies", "reconciliations", "firas", "river_job", "api_keys", "tax_payments"}
 
 // sweepFingerprint summarises every table a request could write.
 func sweepFingerprint(t *testing.T, e *env) []string {
@@ -1338,7 +1342,7 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 	for i := range out {
 		dest[i] = &out[i]
 	}
-	err := e.DB.R.QueryRow(`SELECT
+	err := e.DB.QueryRow(`SELECT
 		(SELECT count(*) FROM payments),
 		(SELECT coalesce(sum(updated_at), 0) || ':' || coalesce(group_concat(status, ','), '') FROM payments),
 		(SELECT count(*) FROM audit_log),
@@ -1354,7 +1358,8 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 		(SELECT count(*) || ':' || coalesce(sum(status = 'RECONCILED'), 0) FROM reconciliations),
 		(SELECT count(*) FROM firas),
 		(SELECT count(*) FROM river_job WHERE kind != 'payment_sweep'), -- River schedules the sweep itself
-		(SELECT count(*) || ':' || coalesce(sum(coalesce(revoked_at, 0) + coalesce(expires_at, 0)), 0) FROM api_keys)`).Scan(dest...)
+		(SELECT count(*) || ':' || coalesce(sum(coalesce(revoked_at, 0) + coalesce(expires_at, 0)), 0) FROM api_keys),
+		(SELECT count(*) || ':' || coalesce(sum(coalesce(reversed_at, 0)), 0) FROM tax_payments)`).Scan(dest...)
 	if err != nil {
 		t.Fatal(err)
 	}

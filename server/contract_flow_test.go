@@ -52,6 +52,7 @@ func TestContract(t *testing.T) {
 		{"Outcomes", flowOutcomes},
 		{"Ledger", flowLedger},
 		{"TaxCompliance", flowTaxCompliance},
+		{"TaxPayments", flowTaxPayments},
 		{"Profile", flowProfile},
 		{"KYCAndHostedPage", flowKYC},
 		{"Wallets", flowWallets},

@@ -15,12 +15,12 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 
 // handleReadyz answers 200 only when the database answers.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	if err := s.db.R.PingContext(r.Context()); err != nil {
+	if err := s.db.Ping(r.Context()); err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
 	var one int
-	if err := s.db.R.QueryRowContext(r.Context(), "SELECT 1").Scan(&one); err != nil {
+	if err := s.db.QueryRowContext(r.Context(), "SELECT 1").Scan(&one); err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}

@@ -68,11 +68,16 @@ func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	tp, challans, err := s.yearTaxPaid(ctx, c.p.UserID, l)
+	if err != nil {
+		return err
+	}
 	body, err := documents.BuildITR4(documents.ITR4Input{
 		FY: fy.String(), Name: prof.Name, PAN: prof.PAN, Email: prof.Email, Phone: prof.Phone,
 		GrossReceipts: l.GrossReceipts, PresumptiveIncome: l.PresumptiveIncome, TaxableIncome: l.TaxableIncome,
 		TaxOnIncome: l.TaxOnIncome, Rebate87A: l.Rebate87A, Surcharge: l.Surcharge, Cess: l.Cess, TaxDue: l.EstimatedTaxDue,
 		TransactionCount: int(t.All.Count), GeneratedAt: s.db.Now(),
+		TaxesPaid: itr4TaxesPaid(tp, challans),
 	})
 	if err != nil {
 		return err

@@ -4,23 +4,14 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/wire"
 )
 
-// timeFormat is RFC 3339 UTC with milliseconds (DESIGN.md §4).
-const timeFormat = "2006-01-02T15:04:05.000Z"
+// ts and amountJSON are the wire formats, short for the many views.
+func ts(t time.Time) string { return wire.Time(t) }
 
-func ts(t time.Time) string { return t.UTC().Format(timeFormat) }
-
-// amountJSON renders minor units as an exact JSON number in major units.
-func amountJSON(minor int64, currency string) json.Number {
-	cur, ok := money.Lookup(currency)
-	if !ok {
-		cur = money.Currency{Code: currency, Exponent: 2}
-	}
-	return json.Number(money.Format(minor, cur))
-}
+func amountJSON(minor int64, currency string) json.Number { return wire.Amount(minor, currency) }
 
 type paymentView struct {
 	ID                  string      `json:"id"`

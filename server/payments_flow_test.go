@@ -19,7 +19,7 @@ import (
 // from its audit rows.
 func (e *env) statusHistory(id string) []string {
 	e.t.Helper()
-	rows, err := e.DB.R.Query("SELECT changes FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%' ORDER BY seq", id)
+	rows, err := e.DB.Query("SELECT changes FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%' ORDER BY seq", id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestUnknownResolvesToConfirmed(t *testing.T) {
 	// The job that keeps asking the rail committed with the UNKNOWN state:
 	// no crash can leave the payout without one.
 	var jobs int
-	is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
+	is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
 		AND json_extract(args, '$.paymentId') = ? AND state IN ('available', 'scheduled', 'running', 'retryable')`, id).Scan(&jobs))
 	is.Equal(jobs, 1)
 	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
@@ -208,7 +208,7 @@ func TestStatusByTxnIDAndHealth(t *testing.T) {
 func TestSandboxStepsShareOneTransaction(t *testing.T) {
 	e := newEnv(t)
 	steps := func(id string) (actors []string, times map[int64]bool) {
-		rows, err := e.DB.R.Query(`SELECT actor, at FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%'
+		rows, err := e.DB.Query(`SELECT actor, at FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%'
 			AND action NOT IN ('payment.initiated', 'payment.compliance_check') ORDER BY seq`, id)
 		if err != nil {
 			t.Fatal(err)
@@ -267,7 +267,7 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	viaAPI := e.pay("101.00", nil)
 	e.waitStatus(viaAPI, store.StatusCompleted, 5*time.Second)
 	var jobs int
-	is.NoErr(e.DB.R.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
+	is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
 		AND json_extract(args, '$.paymentId') = ?`, viaAPI).Scan(&jobs))
 	is.Equal(jobs, 1)
 }
@@ -311,10 +311,10 @@ func TestConfirmWithStaleReadFails(t *testing.T) {
 	}
 	// The vault covers this payout once: a second reservation would also
 	// fail for funds, but the error must say what happened to the payment.
-	_, err = e.DB.W.Exec("UPDATE vaults SET reserved = balance - 10000 WHERE id = ?", e.VaultID)
+	_, err = e.exec("UPDATE vaults SET reserved = balance - 10000 WHERE id = ?", e.VaultID)
 	is.NoErr(err)
 	available := func() (n int64) {
-		is.NoErr(e.DB.R.QueryRow("SELECT balance - reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&n))
+		is.NoErr(e.DB.QueryRow("SELECT balance - reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&n))
 		return n
 	}
 	is.NoErr(confirm())
@@ -338,7 +338,7 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 	id := e.initiate("100.00", nil)
 	v, err := e.DB.VaultWithKey(ctx, e.UserID, e.VaultID)
 	is.NoErr(err)
-	_, err = e.DB.W.Exec("UPDATE vaults SET reserved = balance - 9999 WHERE id = ?", e.VaultID) // 99.99 left
+	_, err = e.exec("UPDATE vaults SET reserved = balance - 9999 WHERE id = ?", e.VaultID) // 99.99 left
 	is.NoErr(err)
 	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
@@ -347,7 +347,7 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 	})
 	is.Equal(store.ErrorCode(err), store.ErrInsufficientFunds)
 	var balance, reserved int64
-	is.NoErr(e.DB.R.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&balance, &reserved))
+	is.NoErr(e.DB.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&balance, &reserved))
 	is.Equal(balance-reserved, int64(9999))
 	p, err := e.DB.FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)

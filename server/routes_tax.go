@@ -4,6 +4,8 @@ package server
 // routes. Scopes are DESIGN.md §3's: compliance:read covers FIRA, GST
 // summary, ITR-4 prefill and audit; tax:read covers liability and
 // /tax/exports/*. The ITR-4 file accepts either (see handleITR4Export).
+// Tax payments are read with tax:read and recorded or reversed with
+// tax:write, like the sequestration policy.
 func (s *Server) taxRoutes() {
 	const cr, tr = "compliance:read", "tax:read"
 	s.api("GET /api/v1/compliance/fira", routeOpts{scope: cr}, s.handleFIRAList)
@@ -18,4 +20,11 @@ func (s *Server) taxRoutes() {
 	s.api("GET /api/v1/tax/liability", routeOpts{scope: tr}, s.handleTaxLiability)
 	s.api("GET /api/v1/tax/exports/gst3b", routeOpts{scope: tr}, s.handleGST3B)
 	s.api("GET /api/v1/tax/exports/itr4", routeOpts{limitName: "itr4_export"}, s.handleITR4Export)
+
+	// Challans of advance and self-assessment tax (docs/tax.md, "Tax payments").
+	const tw = "tax:write"
+	s.api("POST /api/v1/tax/payments", routeOpts{scope: tw, idempotent: true}, s.handleTaxPaymentCreate)
+	s.api("GET /api/v1/tax/payments", routeOpts{scope: tr}, s.handleTaxPaymentList)
+	s.api("GET /api/v1/tax/payments/{id}", routeOpts{scope: tr}, s.handleTaxPaymentGet)
+	s.api("DELETE /api/v1/tax/payments/{id}", routeOpts{scope: tw}, s.handleTaxPaymentReverse)
 }

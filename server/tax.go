@@ -14,7 +14,7 @@ import (
 
 // liabilityNote is SPEC.md §1's label for the liability figure.
 const liabilityNote = "Indicative only: computed from this service's reconciled transaction data under s.44ADA " +
-	"(new regime, resident individual). It ignores other income, deductions, HRA, TDS and advance tax already paid."
+	"(new regime, resident individual). It ignores other income, deductions, HRA and TDS; taxes paid are the challans recorded with POST /tax/payments."
 
 func inr(paise int64) json.Number { return amountJSON(paise, "INR") }
 
@@ -83,6 +83,8 @@ type instalmentView struct {
 	PercentDue int64       `json:"percentDue"`
 	Amount     json.Number `json:"amount"`
 	Paid       bool        `json:"paid"`
+	PaidByDate json.Number `json:"paidByDate"` // advance tax paid on or before dueDate
+	Shortfall  json.Number `json:"shortfall"`  // amount − paidByDate, never negative
 }
 
 type computationView struct {
@@ -105,6 +107,9 @@ type liabilityView struct {
 	Indicative         bool             `json:"indicative"`
 	Note               string           `json:"note"`
 	Warnings           []string         `json:"warnings,omitempty"`
+	TaxPaid            *taxPaidView     `json:"taxPaid"`
+	BalanceDue         json.Number      `json:"balanceDue"`
+	RefundDue          json.Number      `json:"refundDue"`
 	AsOf               string           `json:"asOf"`
 }
 
@@ -148,11 +153,14 @@ func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
 			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess)},
 		TransactionCount: t.All.Count, Indicative: true, Note: liabilityNote, AsOf: asOf,
 	}
-	// payoutd does not track advance-tax challans, so no instalment is known
-	// to be paid (docs/tax.md).
 	for _, in := range l.AdvanceTaxSchedule {
 		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, instalmentView{DueDate: in.DueDate, PercentDue: in.PercentDue, Amount: inr(in.Amount)})
 	}
+	tp, challans, err := s.yearTaxPaid(ctx, c.p.UserID, l)
+	if err != nil {
+		return err
+	}
+	attachTaxPaid(&v, tp, len(challans))
 	if rules, err := india.RulesFor(fy); err == nil && l.GrossReceipts > rules.PresumptiveReceiptsLimitLowCash {
 		// Every receipt here came through a bank, so the higher (low-cash)
 		// limit is the one that applies.

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -81,12 +80,11 @@ func newWebhookEnv(t *testing.T, cfg whConfig) *whEnv {
 func (w *whEnv) stop() { w.stopOnce.Do(w.stopRC) }
 
 // close stops River and closes the database's connections, as a server
-// shutting down does; another env may then open the same directory. The
-// pools are closed rather than the DB because the harness's cleanup calls
-// DB.Close too (sql.DB.Close is idempotent, store.DB.Close need not be).
+// shutting down does; another env may then open the same directory (the
+// harness's cleanup closes it again, which does nothing).
 func (w *whEnv) close() {
 	w.stop()
-	if err := errors.Join(w.DB.R.Close(), w.DB.W.Close()); err != nil {
+	if err := w.DB.Close(); err != nil {
 		w.t.Fatal(err)
 	}
 }

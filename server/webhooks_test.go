@@ -207,7 +207,7 @@ func TestWebhookManage(t *testing.T) {
 		is.Equal(e.req("DELETE", "/api/v1/webhooks/"+id, nil).Status, http.StatusNotFound)
 		is.Equal(len(e.req("GET", "/api/v1/webhooks", nil).JSON(t)["items"].([]any)), 1)
 		var n int
-		if err := e.DB.R.QueryRow("SELECT count(*) FROM webhook_secrets WHERE endpoint_id = ?", id).Scan(&n); err != nil {
+		if err := e.DB.QueryRow("SELECT count(*) FROM webhook_secrets WHERE endpoint_id = ?", id).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		is.Equal(n, 0) // the secrets went with it
@@ -223,7 +223,7 @@ func TestWebhookSecretSealed(t *testing.T) {
 	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(m["secret"].(string), "whsec_"))
 	is.NoErr(err)
 	var sealed []byte
-	is.NoErr(e.DB.R.QueryRow("SELECT sealed FROM webhook_secrets WHERE endpoint_id = ?", m["id"]).Scan(&sealed))
+	is.NoErr(e.DB.QueryRow("SELECT sealed FROM webhook_secrets WHERE endpoint_id = ?", m["id"]).Scan(&sealed))
 	is.True(!strings.Contains(string(sealed), string(key)))
 	is.True(!strings.Contains(string(sealed), m["secret"].(string)))
 }

@@ -100,19 +100,19 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 // FindAPIKeyBySecret looks up a presented secret. Inactive keys are returned
 // too; the caller decides with Active.
 func (db *DB) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, error) {
-	k, err := scanAPIKey(db.R.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", HashSecret(secret)))
+	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", HashSecret(secret)))
 	return k, notFound(err, ErrUnauthorized, "api key")
 }
 
 // FindAPIKey looks a key up by id.
 func (db *DB) FindAPIKey(ctx context.Context, id string) (APIKey, error) {
-	k, err := scanAPIKey(db.R.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
+	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
 	return k, notFound(err, ErrNotFound, "api key")
 }
 
 // ListAPIKeys lists a user's keys, newest first.
 func (db *DB) ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id DESC", userID)
+	rows, err := db.r.QueryContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id DESC", userID)
 	if err != nil {
 		return nil, err
 	}

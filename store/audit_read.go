@@ -57,7 +57,7 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
+	rows, err := db.r.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
 		prev_hash, hash FROM audit_log WHERE `+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
 		append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 // VerifyAudit walks the whole audit hash chain and reports the first row whose
 // stored hash or link does not match a recomputation.
 func (db *DB) VerifyAudit(ctx context.Context) (AuditVerdict, error) {
-	rows, err := db.R.QueryContext(ctx, `SELECT seq, at, user_id, actor, action, resource_type,
+	rows, err := db.r.QueryContext(ctx, `SELECT seq, at, user_id, actor, action, resource_type,
 		resource_id, request_id, changes, prev_hash, hash FROM audit_log ORDER BY seq`)
 	if err != nil {
 		return AuditVerdict{}, err

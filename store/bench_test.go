@@ -89,7 +89,7 @@ func BenchmarkPostSettlement(b *testing.B) {
 		inr := int64(8325)
 		now := time.Now()
 		p := Payment{ID: NewID("pay"), UserID: u.ID, Currency: "USD", Amount: 100, VaultID: v.ID, AmountINR: &inr, SettledAt: &now, SettlementRate: "83.25"}
-		if err := db.WithTx(ctx, func(tx *Tx) error { return tx.PostSettlement(p) }); err != nil {
+		if err := db.WithTx(ctx, func(tx *Tx) error { return tx.postSettlement(p) }); err != nil {
 			b.Fatal(err)
 		}
 	}

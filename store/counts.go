@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/payoutd/payoutd/store/internal/sqlitex"
+)
 
 // Maintained counts move once per batch. payment_counts (GET /payments's
 // totals, the sweep's map of statuses in flight) and row_counts (the totals
@@ -51,21 +55,10 @@ func (tx *Tx) countPayment(userID, status string, delta int64) {
 	tx.count(paymentCounts, userID, status, delta)
 }
 
-// addCounts keeps a successful transaction's count deltas for the batch.
-func (c *committer) addCounts(tx *Tx) {
-	for k, d := range tx.counts {
-		if c.counts == nil {
-			c.counts = map[countKey]int64{}
-		}
-		c.counts[k] += d
-	}
-}
-
 // flushCounts writes the batch's net count changes.
-func (c *committer) flushCounts(ex execer) error {
-	defer clear(c.counts)
+func flushCounts(ex sqlitex.Execer, counts map[countKey]int64) error {
 	var args [len(countInserts)][]any
-	for k, d := range c.counts {
+	for k, d := range counts {
 		if d != 0 {
 			args[k.table] = append(args[k.table], k.userID, k.key, d)
 		}

@@ -18,7 +18,7 @@ func TestCountsMoveOncePerBatch(t *testing.T) {
 	db, _ := openTestDB(t)
 	ctx := context.Background()
 	count := func(status string) (n int64) {
-		err := db.R.QueryRow("SELECT coalesce(sum(n), 0) FROM payment_counts WHERE user_id = 'usr_c' AND status = ?", status).Scan(&n)
+		err := db.r.QueryRow("SELECT coalesce(sum(n), 0) FROM payment_counts WHERE user_id = 'usr_c' AND status = ?", status).Scan(&n)
 		is.NoErr(err)
 		return n
 	}

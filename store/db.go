@@ -1,18 +1,22 @@
 // Package store owns the SQLite database: schema, transactions and one file
-// per aggregate. It imports no project package except the leaf domain packages.
+// per aggregate. It imports no project package except the leaf domain
+// packages. How writes are made fast (group commit, WAL sync, statement
+// cache) is store/internal/sqlitex's business; the files here are plain
+// SQL on a Tx.
 package store
 
 import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivertype"
-	"modernc.org/sqlite"
+
+	"github.com/payoutd/payoutd/store/internal/sqlitex"
 )
 
 // Inserter enqueues a River job inside a store transaction, so a job exists
@@ -21,105 +25,38 @@ type Inserter interface {
 	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 }
 
-// DB is the application's handle on one SQLite file: one write connection
-// shared with River, and a small read pool for GET handlers.
+// ErrNestedTx is WithTx called inside another transaction's function.
+var ErrNestedTx = sqlitex.ErrNestedTx
+
+// DB is the application's handle on one SQLite file.
 type DB struct {
-	W    *sql.DB
-	R    *sql.DB
+	x    *sqlitex.DB
+	r    *sql.DB // the read pool
 	Path string
 	Now  func() time.Time
 
 	jobs      Inserter
 	eventHook EventHook
-	group     *committer
-	head      auditHead
-	hooks     hookCache
-	accounts  accountCache
-	settings  settingsCache
-}
-
-// sqliteDriver opens every connection payoutd makes, with its functions.
-var sqliteDriver = func() *sqlite.Driver {
-	d := &sqlite.Driver{}
-	err := d.RegisterFunction("payoutd_settings_changed", &sqlite.FunctionImpl{
-		NArgs:  0,
-		Scalar: settingsChanged, // settings_cache.go
-	})
-	if err != nil {
-		panic(err) // a fixed, valid registration: cannot fail
-	}
-	return d
-}()
-
-// pragmas are applied on every connection. Durability across power loss
-// (an acknowledged payment must never disappear) comes from the committer's
-// own WAL fsync before it answers, see store/wal_sync.go.
-var pragmas = []string{
-	"busy_timeout(10000)",
-	"journal_mode(WAL)",
-	"foreign_keys(1)",
-	"temp_store(MEMORY)",
-}
-
-func dsn(path string, readOnly bool) string {
-	q := url.Values{}
-	for _, p := range pragmas {
-		q.Add("_pragma", p)
-	}
-	// A bigger page cache keeps the hot indexes of a busy file in memory
-	// instead of re-reading them through the VFS on every statement: it
-	// doubled pipeline throughput (docs/performance.md). The writer gets
-	// most; the four readers share the rest of a ~56 MiB budget.
-	if readOnly {
-		q.Add("_pragma", "query_only(1)")
-		q.Add("_pragma", "cache_size(-6144)")
-	} else {
-		// NORMAL: the committer fsyncs the WAL itself before it
-		// acknowledges a batch (store/wal_sync.go), off the connection.
-		q.Set("_txlock", "immediate")
-		q.Add("_pragma", "synchronous(NORMAL)")
-		q.Add("_pragma", "cache_size(-32768)")
-	}
-	return "file:" + path + "?" + q.Encode()
+	// What the committer remembers between batches, all touched only on
+	// its goroutine and forgotten together (forget).
+	head     auditHead
+	hooks    hookCache
+	accounts accountCache
+	batch    batchRows
 }
 
 // Open opens (creating if needed) the database file and applies the schema.
 func Open(ctx context.Context, path, schema string) (*DB, error) {
-	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true})
-	// One writer: SQLite serialises writes anyway, and a second writer
-	// connection only turns waiting into SQLITE_BUSY errors.
-	w.SetMaxOpenConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
-	if err := w.PingContext(ctx); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	// Durability rests on fsyncing the WAL file (wal_sync.go): refuse a file
-	// system where SQLite could not switch to WAL instead of losing commits.
-	var mode, file string
-	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		w.Close()
-		return nil, fmt.Errorf("open %s: journal mode %q, payoutd needs WAL (%v)", path, mode, err)
-	}
-	// The WAL sits beside the file SQLite actually opened (symlinks
-	// resolved), which is what it reports here.
-	if err := w.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil || file == "" {
-		w.Close()
-		return nil, fmt.Errorf("open %s: database file: %v", path, err)
-	}
-	db := &DB{W: w, Path: path, Now: func() time.Time { return time.Now().UTC() }}
-	db.group = startCommitter(db, file+"-wal", startCheckpointer(path))
-	if err := db.migrate(ctx, schema); err != nil {
-		db.group.stop()
-		w.Close()
+	db := &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }}
+	x, err := sqlitex.Open(ctx, path, sqlitex.Hooks{BeforeCommit: db.batch.flush, Forget: db.forget})
+	if err != nil {
 		return nil, err
 	}
-	r := sql.OpenDB(&connector{dsn: dsn(path, true), drv: sqliteDriver})
-	// Busy readers starve the single writer, so the read pool stays small.
-	r.SetMaxOpenConns(4)
-	r.SetMaxIdleConns(4)
-	db.R = r
+	db.x, db.r = x, x.Reader()
+	if err := db.migrate(ctx, schema); err != nil {
+		x.Close()
+		return nil, err
+	}
 	return db, nil
 }
 
@@ -127,19 +64,32 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 // workers, the workers need the DB).
 func (db *DB) SetInserter(i Inserter) { db.jobs = i }
 
-// Close stops the committer and closes both pools.
-func (db *DB) Close() error {
-	db.group.stop()
-	return errors.Join(db.R.Close(), db.W.Close())
+// RiverDriver is River's driver on the write connection: River runs its
+// own short transactions there between the committer's batches.
+func (db *DB) RiverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(db.x.Writer()) }
+
+// CommitStats returns the committer's counters (the bench reports them).
+func (db *DB) CommitStats() *sqlitex.CommitStats { return db.x.Stats() }
+
+// Close stops the committer and closes both pools; closing again does
+// nothing.
+func (db *DB) Close() error { return db.x.Close() }
+
+// forget drops everything remembered about the file (the audit chain's
+// head, users without webhook endpoints, ledger account ids, rows waiting
+// for the batch's end): another process wrote it, or a batch's writes
+// never landed.
+func (db *DB) forget() {
+	db.head.ok = false
+	db.hooks.forget()
+	db.accounts.forget()
+	db.batch.reset()
 }
 
 // Tx is a write transaction with the clock fixed at its start, so every row
 // it writes carries the same timestamp.
 type Tx struct {
-	*sql.Tx
-	// direct runs ExecContext, skipping database/sql on the batch's
-	// connection when the committer knows it (direct_exec.go).
-	direct    directExecer
+	*sqlitex.Tx
 	ctx       context.Context
 	now       time.Time
 	jobs      Inserter
@@ -148,38 +98,51 @@ type Tx struct {
 	hooks     *hookCache
 	accounts  *accountCache
 	learnt    map[accountKey]string // account ids this transaction found or made
-	settings  *settingsCache
-	// readSettings are the settings rows this transaction read.
-	readSettings map[settingKey]settingRead
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
-	credit    postedCredit       // see PostSettlement
-	counts    map[countKey]int64 // payment_counts deltas, see payment_counts.go
-	// auditRows and eventRows wait for the batch's flushLogs (log_rows.go).
+	credit    postedCredit       // see postSettlement
+	counts    map[countKey]int64 // payment_counts deltas, see counts.go
+	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any
-	// After runs once the transaction has committed (in-memory bookkeeping
-	// only; never I/O that must not be lost).
-	after []func()
+}
+
+// WithTx runs fn as one atomic transaction and returns once it is durable.
+// Inside fn only tx may be used; a nested WithTx fails with ErrNestedTx.
+func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
+	return db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
+		tx := &Tx{Tx: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
+			Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts}
+		for _, o := range opts {
+			o(tx)
+		}
+		head, ok := db.head, false
+		defer func() {
+			if !ok {
+				db.head = head // its audit rows are dropped with it
+			}
+		}()
+		if err := fn(tx); err != nil {
+			return err
+		}
+		ok = true
+		db.accounts.learn(tx.learnt)
+		db.batch.add(tx)
+		return nil
+	})
 }
 
 // Now is the transaction's timestamp.
 func (tx *Tx) Now() time.Time { return tx.now }
-
-// Context is the transaction's context.
-func (tx *Tx) Context() context.Context { return tx.ctx }
 
 // Enqueue inserts a River job in this transaction.
 func (tx *Tx) Enqueue(args river.JobArgs, opts *river.InsertOpts) error {
 	if tx.jobs == nil {
 		return errors.New("store: no job inserter configured")
 	}
-	_, err := tx.jobs.InsertTx(tx.ctx, tx.Tx, args, opts)
+	_, err := tx.jobs.InsertTx(tx.ctx, tx.SQL(), args, opts)
 	return err
 }
-
-// OnCommit registers f to run after a successful commit.
-func (tx *Tx) OnCommit(f func()) { tx.after = append(tx.after, f) }
 
 // TxOption labels a transaction.
 type TxOption func(*Tx)

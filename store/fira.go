@@ -133,7 +133,7 @@ func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
 
 // FindFIRA returns the user's FIRA; another user's is not found.
 func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
-	f, err := scanFIRA(db.R.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
+	f, err := scanFIRA(db.r.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
 	return f, notFound(err, ErrFIRANotFound, "FIRA")
 }
 
@@ -167,7 +167,7 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
+	rows, err := db.r.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
 		" ORDER BY f.generated_at DESC, f.id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {
 		return nil, 0, err

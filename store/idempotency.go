@@ -20,7 +20,7 @@ type IdempotentResponse struct {
 // FindIdempotent returns the unexpired stored response for (apiKeyID, key).
 func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
 	var r IdempotentResponse
-	err := db.R.QueryRowContext(ctx, `SELECT request_hash, status_code, body FROM idempotency_keys
+	err := db.r.QueryRowContext(ctx, `SELECT request_hash, status_code, body FROM idempotency_keys
 		WHERE api_key_id = ? AND key = ? AND expires_at > ?`, apiKeyID, key, ms(db.Now())).Scan(&r.RequestHash, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil

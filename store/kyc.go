@@ -46,17 +46,15 @@ func (k KYC) AllowedTransitions() []string {
 // KYCStatus reads a user's KYC record.
 func (db *DB) KYCStatus(ctx context.Context, userID string) (KYC, error) {
 	k := KYC{UserID: userID}
-	err := db.R.QueryRowContext(ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
+	err := db.r.QueryRowContext(ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
 		Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
 	return k, notFound(err, ErrNotFound, "kyc record")
 }
 
 // KYCStatus reads a user's KYC record inside a transaction.
 func (tx *Tx) KYCStatus(userID string) (KYC, error) {
-	return setting(tx, settingKey{"kyc", userID}, ErrNotFound, func() (KYC, error) {
-		k := KYC{UserID: userID}
-		err := tx.QueryRowContext(tx.ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
-			Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
-		return k, notFound(err, ErrNotFound, "kyc record")
-	})
+	k := KYC{UserID: userID}
+	err := tx.QueryRowContext(tx.ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
+		Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
+	return k, notFound(err, ErrNotFound, "kyc record")
 }

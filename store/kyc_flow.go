@@ -115,7 +115,7 @@ func (tx *Tx) findKYCSession(id string) (KYCSession, error) {
 
 // FindKYCSession reads a link outside a transaction.
 func (db *DB) FindKYCSession(ctx context.Context, id string) (KYCSession, error) {
-	return scanKYCSession(db.R.QueryRowContext(ctx, kycSessionQuery, id))
+	return scanKYCSession(db.r.QueryRowContext(ctx, kycSessionQuery, id))
 }
 
 const kycSessionQuery = `SELECT s.id, s.user_id, u.livemode, s.created_at, s.expires_at, s.claimed_at, s.identity_at, s.submitted_at
@@ -242,7 +242,7 @@ func (tx *Tx) KYCIdentityOf(userID string) (KYCIdentity, error) {
 // KYCIdentityOf reads the identity details outside a transaction.
 func (db *DB) KYCIdentityOf(ctx context.Context, userID string) (KYCIdentity, error) {
 	var id KYCIdentity
-	err := db.R.QueryRowContext(ctx, "SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
+	err := db.r.QueryRowContext(ctx, "SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
 	return id, notFound(err, ErrNotFound, "kyc record")
 }
 
@@ -300,7 +300,7 @@ func (tx *Tx) AdvanceSandboxKYC(userID string) (KYC, error) {
 // background reviewer; with userID it checks that one user only (the hosted
 // page and GET /kyc/status advance the reader's record before answering).
 func (db *DB) SandboxKYCDue(ctx context.Context, now time.Time, userID string, limit int) ([]string, error) {
-	rows, err := db.R.QueryContext(ctx, `SELECT k.user_id FROM kyc k JOIN users u ON u.id = k.user_id
+	rows, err := db.r.QueryContext(ctx, `SELECT k.user_id FROM kyc k JOIN users u ON u.id = k.user_id
 		WHERE u.livemode = 0 AND ((k.status = ? AND k.updated_at <= ?) OR (k.status = ? AND k.updated_at <= ?))
 		AND (? = '' OR k.user_id = ?) LIMIT ?`,
 		KYCDocsSubmitted, ms(now.Add(-SandboxReviewPickup)), KYCUnderReview, ms(now.Add(-SandboxReviewDecide)), userID, userID, limit)

@@ -62,10 +62,10 @@ func TestMoveKYCMatrix(t *testing.T) {
 				if from == "REJECTED(exhausted)" {
 					status, attempts = KYCRejected, MaxKYCAttempts
 				}
-				_, err := db.W.Exec("UPDATE kyc SET status = ?, attempts = ? WHERE user_id = ?", status, attempts, u.ID)
+				_, err := db.x.Writer().Exec("UPDATE kyc SET status = ?, attempts = ? WHERE user_id = ?", status, attempts, u.ID)
 				is.NoErr(err)
 				count := func(table string) (n int) {
-					is.NoErr(db.R.QueryRow("SELECT count(*) FROM "+table+" WHERE user_id = ?", u.ID).Scan(&n))
+					is.NoErr(db.r.QueryRow("SELECT count(*) FROM "+table+" WHERE user_id = ?", u.ID).Scan(&n))
 					return n
 				}
 				audits, events := count("audit_log"), count("events")
@@ -116,7 +116,7 @@ func TestSandboxProviderPace(t *testing.T) {
 				is.NoErr(db.WithTx(context.Background(), func(tx *Tx) (err error) { k, err = tx.AdvanceSandboxKYC(u.ID); return err }))
 				return k.Status
 			}
-			_, err := db.W.Exec("UPDATE kyc SET status = 'DOCS_SUBMITTED', full_name = ?, updated_at = ? WHERE user_id = ?", c.name, ms(*now), u.ID)
+			_, err := db.x.Writer().Exec("UPDATE kyc SET status = 'DOCS_SUBMITTED', full_name = ?, updated_at = ? WHERE user_id = ?", c.name, ms(*now), u.ID)
 			is.NoErr(err)
 			is.Equal(advance(), KYCDocsSubmitted) // not yet due
 			due, err := db.SandboxKYCDue(context.Background(), *now, "", 10)
@@ -178,13 +178,13 @@ func TestWebSessions(t *testing.T) {
 	is.True(!found) // expired
 	is.NoErr(ws.CommitCtx(ctx, "b", []byte("three"), now.Add(time.Hour)))
 	var n int
-	is.NoErr(db.R.QueryRow("SELECT count(*) FROM sessions").Scan(&n))
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM sessions").Scan(&n))
 	is.Equal(n, 1) // "a" was swept
 	is.NoErr(ws.DeleteCtx(ctx, "b"))
 	is.NoErr(ws.DeleteCtx(ctx, "b")) // deleting twice is fine
 	// julianday compatibility with scs's sqlite3store layout.
 	is.NoErr(ws.CommitCtx(ctx, "c", []byte("x"), time.Date(2000, 1, 1, 12, 0, 0, 0, time.UTC)))
 	var jd float64
-	is.NoErr(db.R.QueryRow("SELECT expiry - julianday('2000-01-01 12:00:00') FROM sessions WHERE token = 'c'").Scan(&jd))
+	is.NoErr(db.r.QueryRow("SELECT expiry - julianday('2000-01-01 12:00:00') FROM sessions WHERE token = 'c'").Scan(&jd))
 	is.True(jd < 1e-6 && jd > -1e-6)
 }

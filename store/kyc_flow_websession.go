@@ -22,7 +22,7 @@ func julian(t time.Time) float64 { return float64(t.UnixMilli())/86_400_000 + 2_
 // found, never an error.
 func (w WebSessions) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
 	var b []byte
-	err := w.DB.R.QueryRowContext(ctx, "SELECT data FROM sessions WHERE token = ? AND expiry > ?", token, julian(w.DB.Now())).Scan(&b)
+	err := w.DB.r.QueryRowContext(ctx, "SELECT data FROM sessions WHERE token = ? AND expiry > ?", token, julian(w.DB.Now())).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}

@@ -2,8 +2,7 @@ package store
 
 // Ledger account ids, remembered by the committer. Every settlement posts to
 // four accounts and looked each id up by its natural key: four indexed
-// SELECTs per payout on the single write connection (~5 % of its time under
-// load). An account's id never changes and accounts are never deleted, so
+// SELECTs per payout on the single write connection. An account's id never changes and accounts are never deleted, so
 // the committer keeps the ids it has seen. An id learnt inside a
 // transaction joins the shared map only when that transaction succeeded;
 // the map is dropped when a whole batch fails (an account it created may

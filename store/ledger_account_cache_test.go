@@ -46,6 +46,6 @@ func TestAccountCacheForgetsRolledBack(t *testing.T) {
 	}))
 	is.Equal(again, kept)
 	var n int
-	is.NoErr(db.R.QueryRow("SELECT count(*) FROM ledger_accounts WHERE kind = ? AND currency = 'USD'", AccountExternal).Scan(&n))
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM ledger_accounts WHERE kind = ? AND currency = 'USD'", AccountExternal).Scan(&n))
 	is.Equal(n, 1)
 }

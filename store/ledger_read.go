@@ -29,7 +29,7 @@ func scanLedgerAccount(row interface{ Scan(...any) error }) (LedgerAccountInfo, 
 
 // ListLedgerAccounts lists the user's own ledger accounts.
 func (db *DB) ListLedgerAccounts(ctx context.Context, userID string) ([]LedgerAccountInfo, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE user_id = ? ORDER BY created_at, id", userID)
+	rows, err := db.r.QueryContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE user_id = ? ORDER BY created_at, id", userID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,13 +48,13 @@ func (db *DB) ListLedgerAccounts(ctx context.Context, userID string) ([]LedgerAc
 // FindLedgerAccount returns the user's account; system accounts and other
 // users' accounts are not found.
 func (db *DB) FindLedgerAccount(ctx context.Context, userID, id string) (LedgerAccountInfo, error) {
-	a, err := scanLedgerAccount(db.R.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE id = ? AND user_id = ?", id, userID))
+	a, err := scanLedgerAccount(db.r.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE id = ? AND user_id = ?", id, userID))
 	return a, notFound(err, ErrNotFound, "ledger account")
 }
 
 // UserLedgerAccount finds one of the user's accounts by kind and currency.
 func (db *DB) UserLedgerAccount(ctx context.Context, userID, kind, currency string) (LedgerAccountInfo, error) {
-	a, err := scanLedgerAccount(db.R.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+
+	a, err := scanLedgerAccount(db.r.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+
 		" FROM ledger_accounts WHERE user_id = ? AND kind = ? AND currency = ? AND ref = ''", userID, kind, currency))
 	return a, notFound(err, ErrNotFound, "ledger account")
 }
@@ -98,10 +98,10 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 		// The maintained count: flat however long the account's history is.
 		countSQL, countArgs = "SELECT entries FROM ledger_accounts WHERE id = ?", []any{f.AccountID}
 	}
-	if err := db.R.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,
+	rows, err := db.r.QueryContext(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,
 		coalesce(f.id, ''), r.reconciled_at, lp.created_at
 		FROM ledger_postings lp JOIN ledger_txns lt ON lt.id = lp.txn_id
 		LEFT JOIN firas f ON f.payment_id = lt.payment_id AND lt.payment_id != ''
@@ -128,7 +128,7 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 // ReservedByCurrency sums the user's vault reservations per currency: the
 // payouts confirmed but not yet settled.
 func (db *DB) ReservedByCurrency(ctx context.Context, userID string) (map[string]int64, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT currency, sum(reserved) FROM vaults WHERE user_id = ? GROUP BY currency", userID)
+	rows, err := db.r.QueryContext(ctx, "SELECT currency, sum(reserved) FROM vaults WHERE user_id = ? GROUP BY currency", userID)
 	if err != nil {
 		return nil, err
 	}

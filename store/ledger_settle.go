@@ -6,12 +6,31 @@ import (
 	"github.com/payoutd/payoutd/money"
 )
 
-// PostSettlement books a settled payout: the vault is debited the foreign
+// Settle records that the rail settled p, worth inr paise at rate: the
+// payout moves to CONFIRMED, its reserved amount leaves the vault for good
+// and the ledger books it (postSettlement), all in this transaction.
+func (tx *Tx) Settle(p *Payment, inr int64, rate string) error {
+	reserved, settledAt := p.Reserved, tx.now
+	err := tx.transition(p, StatusConfirmed, func(n *Payment) {
+		n.AmountINR, n.SettlementRate, n.SettledAt, n.Reserved = &inr, rate, &settledAt, 0
+	})
+	if err != nil {
+		return err
+	}
+	if reserved > 0 {
+		if err := tx.adjustVault(p.VaultID, -reserved, -reserved); err != nil {
+			return err
+		}
+	}
+	return tx.postSettlement(*p)
+}
+
+// postSettlement books a settled payout: the vault is debited the foreign
 // amount, FX clearing converts it at the settlement rate, and the user's INR
 // settlement account is credited; with a sequestration policy on, its share
 // moves on to the tax reserve in the same transaction. The unique index on
 // (payment_id, kind) makes a second posting for the same payment fail.
-func (tx *Tx) PostSettlement(p Payment) error {
+func (tx *Tx) postSettlement(p Payment) error {
 	if p.AmountINR == nil {
 		return fmt.Errorf("settlement of %s has no INR value", p.ID)
 	}

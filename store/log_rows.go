@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/payoutd/payoutd/store/internal/sqlitex"
 )
 
 // Audit rows and events are written when their batch ends, many to one
@@ -18,7 +20,7 @@ import (
 // file, and then no earlier transaction of the batch has added a row), so
 // a transaction's rows wait in its Tx; when it succeeds they join the
 // batch's, and the committer inserts the batch's rows, in the order they
-// were made, just before COMMIT (flushLogs). If that fails, the whole
+// were made, just before COMMIT (batchRows.flush). If that fails, the whole
 // batch fails, as with the maintained counts (counts.go).
 
 // maxRowsPerInsert bounds one statement's rows (and so its parameters).
@@ -40,13 +42,10 @@ var multiInsert sync.Map // prefix + n + suffix → statement
 
 // execer is a transaction that runs statements: a store Tx, or the
 // committer's directExecer.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
 
 // insertRows inserts rows of cols values each, in order, up to
 // maxRowsPerInsert per statement: prefix + "(?,…),(?,…)" + suffix.
-func insertRows(ctx context.Context, ex execer, prefix, values, suffix string, cols int, args []any) error {
+func insertRows(ctx context.Context, ex sqlitex.Execer, prefix, values, suffix string, cols int, args []any) error {
 	for len(args) > 0 {
 		n := min(len(args)/cols, maxRowsPerInsert)
 		key := prefix + strconv.Itoa(n) + suffix
@@ -63,18 +62,44 @@ func insertRows(ctx context.Context, ex execer, prefix, values, suffix string, c
 	return nil
 }
 
-// addLogs keeps a successful transaction's audit rows and events for the
-// batch.
-func (c *committer) addLogs(tx *Tx) {
-	c.auditRows = append(c.auditRows, tx.auditRows...)
-	c.eventRows = append(c.eventRows, tx.eventRows...)
+// batchRows is what a batch's transactions leave to be written together
+// just before its COMMIT: audit rows, events and count deltas. A
+// transaction's share joins when it succeeds (WithTx); a failed batch
+// forgets it all (DB.forget) and its members run again alone.
+type batchRows struct {
+	auditRows, eventRows []any
+	counts               map[countKey]int64
 }
 
-// flushLogs writes the batch's audit rows and events.
-func (c *committer) flushLogs(ex execer) error {
-	defer func() { c.auditRows, c.eventRows = c.auditRows[:0], c.eventRows[:0] }()
-	if err := insertRows(context.Background(), ex, auditInsert, auditValues, "", auditArgs, c.auditRows); err != nil {
-		return err
+func (b *batchRows) add(tx *Tx) {
+	b.auditRows = append(b.auditRows, tx.auditRows...)
+	b.eventRows = append(b.eventRows, tx.eventRows...)
+	for k, d := range tx.counts {
+		if b.counts == nil {
+			b.counts = map[countKey]int64{}
+		}
+		b.counts[k] += d
 	}
-	return insertRows(context.Background(), ex, eventInsert, eventValues, "", eventArgs, c.eventRows)
+}
+
+func (b *batchRows) reset() {
+	b.auditRows, b.eventRows = b.auditRows[:0], b.eventRows[:0]
+	clear(b.counts)
+}
+
+// flush writes the batch's rows, in the order they were made, then the
+// net count changes.
+func (b *batchRows) flush(ex sqlitex.Execer) error {
+	defer b.reset()
+	ctx := context.Background()
+	if err := insertRows(ctx, ex, auditInsert, auditValues, "", auditArgs, b.auditRows); err != nil {
+		return fmt.Errorf("audit rows: %w", err)
+	}
+	if err := insertRows(ctx, ex, eventInsert, eventValues, "", eventArgs, b.eventRows); err != nil {
+		return fmt.Errorf("events: %w", err)
+	}
+	if err := flushCounts(ex, b.counts); err != nil {
+		return fmt.Errorf("maintained counts: %w", err)
+	}
+	return nil
 }

@@ -37,7 +37,7 @@ func TestLogRowsWrittenAtTheEnd(t *testing.T) {
 	is.NoErr(write(nil))
 
 	order := func(q string) []string {
-		rows, err := db.R.Query(q)
+		rows, err := db.r.Query(q)
 		is.NoErr(err)
 		defer rows.Close()
 		var out []string

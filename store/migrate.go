@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -89,7 +88,7 @@ func firaBeneficiaryColumns(ctx context.Context, tx *Tx) error {
 
 func (db *DB) migrate(ctx context.Context, schema string) error {
 	var version int
-	if err := db.W.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	if err := db.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if version > SchemaVersion {
@@ -121,7 +120,7 @@ func (db *DB) migrate(ctx context.Context, schema string) error {
 	if err != nil {
 		return err
 	}
-	migrator, err := rivermigrate.New(riversqlite.New(db.W), nil)
+	migrator, err := rivermigrate.New(db.RiverDriver(), nil)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,10 @@ import (
 func openOlder(t *testing.T, older string) *DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "older.db")
-	raw := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver})
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := raw.Exec(older); err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +68,9 @@ func TestMigrateFIRABeneficiaries(t *testing.T) {
 	is.NoErr(err)
 	is.Equal([2]string{f.BeneficiaryName, f.BeneficiaryEmail}, [2]string{"", ""})
 	var tables, version int
-	is.NoErr(db.R.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'fira_beneficiaries'").Scan(&tables))
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'fira_beneficiaries'").Scan(&tables))
 	is.Equal(tables, 0)
-	is.NoErr(db.R.QueryRow("PRAGMA user_version").Scan(&version))
+	is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 	is.Equal(version, SchemaVersion)
 }
 
@@ -89,10 +92,10 @@ func TestMigrateTaxQueueFlag(t *testing.T) {
 		INSERT INTO tax_pending VALUES ('usr_1', 'pay_1');
 		PRAGMA user_version = 2;`)
 	var flagged string
-	is.NoErr(db.R.QueryRow("SELECT group_concat(user_id) FROM tax_refresh_state WHERE queued").Scan(&flagged))
+	is.NoErr(db.r.QueryRow("SELECT group_concat(user_id) FROM tax_refresh_state WHERE queued").Scan(&flagged))
 	is.Equal(flagged, "usr_1")
 	var triggers string
-	is.NoErr(db.R.QueryRow(`SELECT group_concat(name) FROM (SELECT name FROM sqlite_master
+	is.NoErr(db.r.QueryRow(`SELECT group_concat(name) FROM (SELECT name FROM sqlite_master
 		WHERE type = 'trigger' AND tbl_name = 'reconciliations' ORDER BY name)`).Scan(&triggers))
 	is.Equal(triggers, "reconciliations_tax_changed,reconciliations_tax_resolved")
 }
@@ -105,6 +108,6 @@ func TestMigrateEarlyTaxState(t *testing.T) {
 		INSERT INTO tax_refresh_state VALUES ('usr_1', 1);
 		PRAGMA user_version = 1;`)
 	var queued int
-	is.NoErr(db.R.QueryRow("SELECT queued FROM tax_refresh_state WHERE user_id = 'usr_1'").Scan(&queued))
+	is.NoErr(db.r.QueryRow("SELECT queued FROM tax_refresh_state WHERE user_id = 'usr_1'").Scan(&queued))
 	is.Equal(queued, 0)
 }

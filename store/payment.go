@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/wire"
 )
 
 // Payment is one outbound payout.
@@ -96,13 +99,13 @@ func (tx *Tx) LoadPayment(id string) (Payment, error) {
 
 // FindPayment reads a user's payment outside a transaction.
 func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
-	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
+	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 
 // FindPaymentByTxnID looks a payment up by the client's txnId.
 func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
-	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
+	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }
 
@@ -127,10 +130,10 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 		countSQL += " AND status = ?"
 		countArgs = append(countArgs, f.Status)
 	}
-	if err := db.R.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
+	rows, err := db.r.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
 		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {
 		return nil, 0, err
@@ -151,7 +154,17 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 // is still in p.Status (so two workers can never both move it), applies the
 // reservation rules, and writes the audit row, all in this transaction.
 // set may change fields of the payment before it is written.
+//
+// CONFIRMED is reached only through Settle, which books the settlement in
+// the same step.
 func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
+	if to == StatusConfirmed {
+		return fmt.Errorf("payment %s: a settlement is recorded with Settle", p.ID)
+	}
+	return tx.transition(p, to, set)
+}
+
+func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	from := p.Status
 	if !CanTransition(from, to) {
 		return Errorf(ErrInvalidState, "payment %s cannot move from %s to %s", p.ID, from, to)
@@ -169,13 +182,6 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 	}
 	if releasesFunds(to) && next.Reserved > 0 {
 		if err := tx.adjustVault(next.VaultID, 0, -next.Reserved); err != nil {
-			return err
-		}
-		next.Reserved = 0
-	}
-	if to == StatusConfirmed && next.Reserved > 0 {
-		// Settlement: the reserved amount leaves the vault for good.
-		if err := tx.adjustVault(next.VaultID, -next.Reserved, -next.Reserved); err != nil {
 			return err
 		}
 		next.Reserved = 0
@@ -240,7 +246,7 @@ type paymentEventData struct {
 func eventDataOf(p Payment) paymentEventData {
 	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
 		FailedReason: p.FailedReason, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
-		UpdatedAt: p.UpdatedAt.Format("2006-01-02T15:04:05.000Z")}
+		UpdatedAt: wire.Time(p.UpdatedAt)}
 }
 
 // transitionChanges is a transition's audit record, fields alphabetical
@@ -254,6 +260,6 @@ type transitionChanges struct {
 // LoadPayment reads a payment by id regardless of owner from the read pool;
 // the pipeline uses it to decide its next step outside any transaction.
 func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
-	p, err := scanPayment(db.R.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
+	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
 }

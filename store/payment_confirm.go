@@ -119,5 +119,5 @@ func scanVaultWithKey(row interface{ Scan(...any) error }) (VaultWithKey, error)
 // VaultWithKey reads the user's vault and its sealed signing key on a read
 // connection (confirm reads it there, off the single writer).
 func (db *DB) VaultWithKey(ctx context.Context, userID, id string) (VaultWithKey, error) {
-	return scanVaultWithKey(db.R.QueryRowContext(ctx, vaultWithKeySQL, id, userID))
+	return scanVaultWithKey(db.r.QueryRowContext(ctx, vaultWithKeySQL, id, userID))
 }

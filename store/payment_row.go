@@ -30,8 +30,8 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 }
 
 // Only confirm, the move out of INITIATED, assigns the funding vault, and
-// naming vault_id in the SET list costs a foreign-key lookup of the vault
-// (~13 us of a ~60 us UPDATE), so the other moves leave it out.
+// naming vault_id in the SET list costs a foreign-key lookup of the vault,
+// so the other moves leave it out.
 const (
 	movePayment = `UPDATE payments SET status = ?, reserved = ?, attempt = ?, failed_reason = ?, settlement_ref = ?,
 		settlement_rate = ?, amount_inr = ?, settled_at = ?, updated_at = ? WHERE id = ? AND status = ? AND attempt = ? AND updated_at = ?`

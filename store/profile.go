@@ -41,13 +41,11 @@ func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 // FindProfile reads a user's profile whether or not setup was completed;
 // callers that need a completed profile check SetupCompleted.
 func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
-	return scanProfile(db.R.QueryRowContext(ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+	return scanProfile(db.r.QueryRowContext(ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
 }
 
 func (tx *Tx) findProfile(userID string) (Profile, error) {
-	return setting(tx, settingKey{"profiles", userID}, ErrProfileNotFound, func() (Profile, error) {
-		return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
-	})
+	return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
 }
 
 // ProfilePatch is a partial update: nil fields are left alone. Values are

@@ -141,7 +141,7 @@ func (tx *Tx) findRecon(userID, paymentID string) (Reconciliation, error) {
 
 // FindReconciliation reads the user's reconciliation record for a payment.
 func (db *DB) FindReconciliation(ctx context.Context, userID, paymentID string) (Reconciliation, error) {
-	r, err := scanRecon(db.R.QueryRowContext(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
+	r, err := scanRecon(db.r.QueryRowContext(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
 	return r, notFound(err, ErrNotFound, "reconciliation record")
 }
 

@@ -36,13 +36,13 @@ func (tx *Tx) countRow(userID, kind, sub string) {
 func (db *DB) listTotal(ctx context.Context, maintained bool, userID, kind, sub, countSQL string, args []any) (int, error) {
 	var n int
 	if !maintained {
-		err := db.R.QueryRowContext(ctx, countSQL, args...).Scan(&n)
+		err := db.r.QueryRowContext(ctx, countSQL, args...).Scan(&n)
 		return n, err
 	}
 	if sub != "" {
 		kind += ":" + sub
 	}
-	err := db.R.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0) FROM row_counts WHERE user_id = ? AND kind = ?", userID, kind).Scan(&n)
+	err := db.r.QueryRowContext(ctx, "SELECT coalesce(sum(n), 0) FROM row_counts WHERE user_id = ? AND kind = ?", userID, kind).Scan(&n)
 	return n, err
 }
 
@@ -62,3 +62,7 @@ func countListRows(ctx context.Context, tx *Tx) error {
 		"ON CONFLICT (user_id, kind) DO UPDATE SET n = excluded.n")
 	return err
 }
+
+// RecountListRows sets row_counts from the rows, for tools that write
+// history rows in bulk (the bench's preseed).
+func (tx *Tx) RecountListRows() error { return countListRows(tx.ctx, tx) }

@@ -120,7 +120,7 @@ func TestListTotals(t *testing.T) {
 	}
 	is.Equal(countProblems(), []string(nil))
 	// A count that drifts from its rows is a problem check reports.
-	_, err := db.W.Exec("UPDATE row_counts SET n = n + 1 WHERE user_id = 'usr_lists' AND kind = 'firas'")
+	_, err := db.x.Writer().Exec("UPDATE row_counts SET n = n + 1 WHERE user_id = 'usr_lists' AND kind = 'firas'")
 	is.NoErr(err)
 	is.Equal(countProblems(), []string{"list count usr_lists firas: 26 recorded but 25 rows"})
 	_, n, err := db.ListFIRAs(ctx, FIRAFilter{UserID: "usr_lists", Page: 1, Limit: 10})
@@ -133,7 +133,7 @@ func TestListTotals(t *testing.T) {
 	v3, err := Open(ctx, path, schema)
 	is.NoErr(err)
 	seedListRows(t, v3, "usr_lists", 25, false)
-	_, err = v3.W.Exec("DROP TABLE row_counts; PRAGMA user_version = 3")
+	_, err = v3.x.Writer().Exec("DROP TABLE row_counts; PRAGMA user_version = 3")
 	is.NoErr(err)
 	is.NoErr(v3.Close())
 	v4, err := Open(ctx, path, schema)

@@ -10,7 +10,7 @@ import (
 
 // Keys known to open. Confirm checks that the funding vault's sealed key
 // opens and matches the vault's address: an AES-GCM open and an Ed25519
-// scalar multiplication, ~45 µs on the write connection for every confirm.
+// scalar multiplication on the write connection for every confirm.
 // The answer depends only on the vault id, its address, the sealed bytes
 // and the master key, and a Sealer's master key never changes, so each
 // Sealer remembers the keys that opened. Only a yes is kept, and the memo

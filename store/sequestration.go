@@ -18,14 +18,12 @@ type SequestrationPolicy struct {
 
 // SequestrationPolicy reads the user's policy; none means disabled.
 func (tx *Tx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
-	return setting(tx, settingKey{"sequestration_policies", userID}, "", func() (SequestrationPolicy, error) {
-		return scanPolicy(tx.QueryRowContext(tx.ctx, policySQL, userID), userID)
-	})
+	return scanPolicy(tx.QueryRowContext(tx.ctx, policySQL, userID), userID)
 }
 
 // SequestrationPolicy reads the user's policy outside a transaction.
 func (db *DB) SequestrationPolicy(ctx context.Context, userID string) (SequestrationPolicy, error) {
-	return scanPolicy(db.R.QueryRowContext(ctx, policySQL, userID), userID)
+	return scanPolicy(db.r.QueryRowContext(ctx, policySQL, userID), userID)
 }
 
 const policySQL = "SELECT enabled, rate_bp, trigger, updated_at FROM sequestration_policies WHERE user_id = ?"

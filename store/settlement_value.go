@@ -25,11 +25,22 @@ func (db *DB) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, 
 	return fromMS(at), err == nil, err
 }
 
-// ValueSettlement gives a payout that settled while no fresh rate was in
-// hand (CONFIRMED, amount_inr NULL) its INR value, and books the
-// settlement: a guarded UPDATE, so a second run finds it valued and fails.
+// SettleAwaitingValue records a live payout the network settled while no
+// fresh INR rate was in hand: CONFIRMED with no INR value, its amount still
+// reserved in the vault, nothing booked. The vault row and its ledger
+// account stay equal; the chain is ahead of both by the payout until
+// ValueSettlement books it (the chain sync counts it as gone).
+func (tx *Tx) SettleAwaitingValue(p *Payment) error {
+	settledAt := tx.now
+	return tx.transition(p, StatusConfirmed, func(n *Payment) { n.SettledAt = &settledAt })
+}
+
+// ValueSettlement gives a payout settled awaiting its value (CONFIRMED,
+// amount_inr NULL) its INR value, moves its reservation out of the vault
+// and books the settlement, as Settle does at once for a payout settled
+// with a fresh rate. A guarded UPDATE: a second run finds it valued.
 func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
-	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET amount_inr = ?, settlement_rate = ?, updated_at = ?
+	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?
 		WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
 	if err != nil {
 		return err
@@ -37,7 +48,13 @@ func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time
 	if n, _ := res.RowsAffected(); n != 1 {
 		return Errorf(ErrInvalidState, "payment %s is no longer waiting for its INR value", p.ID)
 	}
-	p.AmountINR, p.SettlementRate, p.UpdatedAt = &inr, rate, tx.now
+	reserved := p.Reserved
+	p.AmountINR, p.SettlementRate, p.Reserved, p.UpdatedAt = &inr, rate, 0, tx.now
+	if reserved > 0 {
+		if err := tx.adjustVault(p.VaultID, -reserved, -reserved); err != nil {
+			return err
+		}
+	}
 	if err := tx.RecordRateAsOf(p.ID, rate, asOf); err != nil {
 		return err
 	}
@@ -45,5 +62,14 @@ func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time
 		map[string]any{"amountInrPaise": inr, "rate": rate, "rateAsOf": asOf.UTC().Format(time.RFC3339)}); err != nil {
 		return err
 	}
-	return tx.PostSettlement(*p)
+	return tx.postSettlement(*p)
+}
+
+// awaitingValue is what the vault's payouts settled on chain but not yet
+// valued hold: gone from the account, still in the vault row.
+func (tx *Tx) awaitingValue(vaultID string) (int64, error) {
+	var n int64
+	err := tx.QueryRowContext(tx.ctx, `SELECT coalesce(sum(amount), 0) FROM payments
+		WHERE vault_id = ? AND status = ? AND amount_inr IS NULL`, vaultID, StatusConfirmed).Scan(&n)
+	return n, err
 }

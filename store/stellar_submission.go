@@ -173,7 +173,13 @@ func (tx *Tx) SyncVaultBalance(vaultID string, chain int64, read SubmissionMark)
 	if err != nil {
 		return 0, false, notFound(err, ErrWalletNotFound, "wallet")
 	}
-	switch delta = chain - v.Balance; {
+	// Payouts settled on chain but awaiting their INR value have left the
+	// account but not yet the vault row.
+	awaiting, err := tx.awaitingValue(vaultID)
+	if err != nil {
+		return 0, false, err
+	}
+	switch delta = chain + awaiting - v.Balance; {
 	case delta > 0:
 		return delta, false, tx.creditVault(v, delta, "Stellar deposit")
 	case delta < 0:

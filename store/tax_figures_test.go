@@ -42,14 +42,14 @@ func seedReceipts(tb testing.TB, db *DB, userID string, n int) {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO users (id, email, livemode, created_at) VALUES (?, ?, 0, 0)", userID, userID+"@example.com"); err != nil {
 			return err
 		}
-		pay, err := tx.PrepareContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+		pay, err := tx.SQL().PrepareContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 			destination_address, counterparty_country, amount_inr, settled_at, created_at, updated_at)
 			VALUES (?, ?, 0, ?, 'SEND', 'COMPLETED', ?, 'USD', 'G', ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer pay.Close()
-		rec, err := tx.PrepareContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
+		rec, err := tx.SQL().PrepareContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
 			settled_at, created_at) VALUES (?, ?, 0, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
@@ -124,7 +124,7 @@ func TestTaxFiguresAtScale(t *testing.T) {
 		return SumTaxDays(days, LUTWindow{})
 	}
 	var wantCount, wantSum, wantDomestic, wantIGST int64
-	is.NoErr(db.R.QueryRow(`SELECT count(*), sum(r.amount_inr), sum(p.counterparty_country = ''),
+	is.NoErr(db.r.QueryRow(`SELECT count(*), sum(r.amount_inr), sum(p.counterparty_country = ''),
 		sum(CASE WHEN p.counterparty_country != '' THEN (r.amount_inr * 18 + 50) / 100 ELSE 0 END)
 		FROM reconciliations r JOIN payments p ON p.id = r.payment_id WHERE r.status = 'RECONCILED'`).Scan(&wantCount, &wantSum, &wantDomestic, &wantIGST))
 	got := read()
@@ -141,7 +141,7 @@ func TestTaxFiguresAtScale(t *testing.T) {
 	t.Logf("FY read (TaxDays + SumTaxDays): %s each", time.Since(t0)/reads)
 
 	// One more reconciliation: the next refresh adds just that payout.
-	_, err := db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'usr_scale_0'")
+	_, err := db.x.Writer().Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'usr_scale_0'")
 	is.NoErr(err)
 	t.Logf("incremental refresh (one new reconciliation): %s", refresh(t, db, "usr_scale"))
 	is.Equal(read().All.Count, wantCount+1)
@@ -159,7 +159,7 @@ func queryPlan(t *testing.T, db *DB, from, to string) string {
 // explain is SQLite's query plan for query, one step per line.
 func explain(t *testing.T, db *DB, query string, args ...any) string {
 	t.Helper()
-	rows, err := db.R.Query("EXPLAIN QUERY PLAN "+query, args...)
+	rows, err := db.r.Query("EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestRefreshTaxFigures(t *testing.T) {
 	}
 	days := func() string {
 		var out []string
-		rows, err := db.R.Query(`SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at, last_settled_at
+		rows, err := db.r.Query(`SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at, last_settled_at
 			FROM tax_days WHERE user_id = 'usr_r' ORDER BY day, cross_border`)
 		is.NoErr(err)
 		defer rows.Close()
@@ -241,7 +241,7 @@ func TestRefreshTaxFigures(t *testing.T) {
 	// transaction commits; recording it again adds nothing.
 	settled := time.Date(2026, 4, 1, 10, 0, 0, 0, india.IST)
 	add("p5", "GB", PendingReconciliation, 100, settled) // the payment row; its record is replaced below
-	_, err := db.W.Exec("DELETE FROM reconciliations WHERE payment_id = 'p5'")
+	_, err := db.x.Writer().Exec("DELETE FROM reconciliations WHERE payment_id = 'p5'")
 	is.NoErr(err)
 	for _, wantInserted := range []bool{true, false} {
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
@@ -258,10 +258,10 @@ func TestRefreshTaxFigures(t *testing.T) {
 	is.Equal(days(), withP5)
 
 	// A resolved one waits in the queue for the next refresh.
-	_, err = db.W.Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'p4'")
+	_, err = db.x.Writer().Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'p4'")
 	is.NoErr(err)
 	var pending int
-	is.NoErr(db.R.QueryRow("SELECT count(*) FROM tax_pending WHERE user_id = 'usr_r'").Scan(&pending))
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM tax_pending WHERE user_id = 'usr_r'").Scan(&pending))
 	is.Equal(pending, 1)
 	is.Equal(days(), withP5)
 	refresh(t, db, "usr_r")
@@ -269,7 +269,7 @@ func TestRefreshTaxFigures(t *testing.T) {
 		"2026-04-01 false n=2 inr=525 igst=95 18:32..03:30; 2026-04-01 true n=2 inr=1665183 igst=299733 18:31..04:30"
 	is.Equal(days(), want)
 	// The same figures as a rebuild from scratch.
-	_, err = db.W.Exec("DELETE FROM tax_refresh_state WHERE user_id = 'usr_r'")
+	_, err = db.x.Writer().Exec("DELETE FROM tax_refresh_state WHERE user_id = 'usr_r'")
 	is.NoErr(err)
 	refresh(t, db, "usr_r")
 	is.Equal(days(), want)
@@ -277,7 +277,7 @@ func TestRefreshTaxFigures(t *testing.T) {
 	is.Equal(days(), want)
 
 	// An out-of-band edit of a reconciled row forces a rebuild.
-	_, err = db.W.Exec("UPDATE reconciliations SET amount_inr = 200 WHERE payment_id = 'p5'")
+	_, err = db.x.Writer().Exec("UPDATE reconciliations SET amount_inr = 200 WHERE payment_id = 'p5'")
 	is.NoErr(err)
 	refresh(t, db, "usr_r")
 	is.Equal(days(), strings.Replace(want, "n=2 inr=1665183 igst=299733", "n=2 inr=1665283 igst=299751", 1))

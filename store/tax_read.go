@@ -25,7 +25,7 @@ type TaxDay struct {
 // both inclusive: at most two rows per day, found by primary key, so a
 // year's figures cost the same at ten payments or a million.
 func (db *DB) TaxDays(ctx context.Context, userID, fromDay, toDay string) ([]TaxDay, error) {
-	rows, err := db.R.QueryContext(ctx, `SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at,
+	rows, err := db.r.QueryContext(ctx, `SELECT day, cross_border, txn_count, amount_inr, igst_18, first_settled_at,
 		last_settled_at FROM tax_days WHERE user_id = ? AND day >= ? AND day <= ? ORDER BY day, cross_border`,
 		userID, fromDay, toDay)
 	if err != nil {
@@ -49,7 +49,7 @@ func (db *DB) TaxDays(ctx context.Context, userID, fromDay, toDay string) ([]Tax
 // ok is false if it never has (the user has no reconciled receipt yet).
 func (db *DB) TaxRefreshedAt(ctx context.Context, userID string) (at time.Time, ok bool, err error) {
 	var v int64
-	err = db.R.QueryRowContext(ctx, "SELECT refreshed_at FROM tax_refresh_state WHERE user_id = ?", userID).Scan(&v)
+	err = db.r.QueryRowContext(ctx, "SELECT refreshed_at FROM tax_refresh_state WHERE user_id = ?", userID).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, false, nil
 	}

@@ -67,13 +67,13 @@ func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Seale
 // FindUserByEmail looks a user up by e-mail and mode.
 func (db *DB) FindUserByEmail(ctx context.Context, email string, livemode bool) (User, error) {
 	u := User{Email: strings.ToLower(strings.TrimSpace(email)), Livemode: livemode}
-	err := db.R.QueryRowContext(ctx, "SELECT id FROM users WHERE email = ? AND livemode = ?", u.Email, livemode).Scan(&u.ID)
+	err := db.r.QueryRowContext(ctx, "SELECT id FROM users WHERE email = ? AND livemode = ?", u.Email, livemode).Scan(&u.ID)
 	return u, notFound(err, ErrNotFound, "user")
 }
 
 // CountUsers reports how many users exist (first start creates a demo user).
 func (db *DB) CountUsers(ctx context.Context) (int, error) {
 	var n int
-	err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n)
+	err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n)
 	return n, err
 }

@@ -88,7 +88,7 @@ func (tx *Tx) FindVault(userID, id string) (Vault, error) {
 
 // FindVault reads a vault outside a transaction.
 func (db *DB) FindVault(ctx context.Context, userID, id string) (Vault, error) {
-	v, err := scanVault(db.R.QueryRowContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
+	v, err := scanVault(db.r.QueryRowContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
 	return v, notFound(err, ErrWalletNotFound, "wallet")
 }
 
@@ -100,7 +100,7 @@ func (tx *Tx) DefaultVault(userID string) (Vault, error) {
 
 // ListVaults lists the user's vaults, oldest first.
 func (db *DB) ListVaults(ctx context.Context, userID string) ([]Vault, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE user_id = ? ORDER BY created_at, id", userID)
+	rows, err := db.r.QueryContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE user_id = ? ORDER BY created_at, id", userID)
 	if err != nil {
 		return nil, err
 	}

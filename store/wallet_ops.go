@@ -59,7 +59,7 @@ func (tx *Tx) FundVault(userID, vaultID string, amount int64) (Vault, error) {
 // address. Vault.HasKey only says a key is stored; a master key replaced
 // since would leave it unusable.
 func (db *DB) UsableVaultKeys(ctx context.Context, userID string, sealer *Sealer) (map[string]bool, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT id, address, key_sealed FROM vaults WHERE user_id = ?", userID)
+	rows, err := db.r.QueryContext(ctx, "SELECT id, address, key_sealed FROM vaults WHERE user_id = ?", userID)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/wire"
 )
 
 // Webhook endpoint states.
@@ -99,7 +101,7 @@ func (tx *Tx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (Webhook
 
 // ListWebhookEndpoints lists a user's endpoints, oldest first.
 func (db *DB) ListWebhookEndpoints(ctx context.Context, userID string) ([]WebhookEndpoint, error) {
-	rows, err := db.R.QueryContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE user_id = ? ORDER BY created_at, id",
+	rows, err := db.r.QueryContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE user_id = ? ORDER BY created_at, id",
 		ms(db.Now()), userID)
 	if err != nil {
 		return nil, err
@@ -119,7 +121,7 @@ func (db *DB) ListWebhookEndpoints(ctx context.Context, userID string) ([]Webhoo
 // FindWebhookEndpoint returns one of the user's endpoints; another user's id
 // is not found, never forbidden.
 func (db *DB) FindWebhookEndpoint(ctx context.Context, userID, id string) (WebhookEndpoint, error) {
-	ep, err := scanWebhook(db.R.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND user_id = ?",
+	ep, err := scanWebhook(db.r.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND user_id = ?",
 		ms(db.Now()), id, userID))
 	return ep, webhookNotFound(err)
 }
@@ -127,7 +129,7 @@ func (db *DB) FindWebhookEndpoint(ctx context.Context, userID, id string) (Webho
 // LoadWebhookEndpoint returns an endpoint by id whoever owns it (delivery
 // workers act for the owner).
 func (db *DB) LoadWebhookEndpoint(ctx context.Context, id string) (WebhookEndpoint, error) {
-	ep, err := scanWebhook(db.R.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ?", ms(db.Now()), id))
+	ep, err := scanWebhook(db.r.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ?", ms(db.Now()), id))
 	return ep, webhookNotFound(err)
 }
 
@@ -183,7 +185,7 @@ func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) err
 	if err := tx.Audit(ep.UserID, ep.Livemode, "webhook.disabled", "webhook_endpoint", id, map[string]any{"reason": reason}); err != nil {
 		return err
 	}
-	payload := map[string]any{"webhookId": id, "url": ep.URL, "reason": reason, "disabledAt": tx.now.Format(eventTime)}
+	payload := map[string]any{"webhookId": id, "url": ep.URL, "reason": reason, "disabledAt": wire.Time(tx.now)}
 	for k, v := range data {
 		payload[k] = v
 	}

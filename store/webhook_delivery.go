@@ -31,7 +31,7 @@ type WebhookAttempt struct {
 // a rerun job does not send again what was accepted.
 func (db *DB) WebhookDelivered(ctx context.Context, endpointID, eventID string) (bool, error) {
 	var delivered bool
-	err := db.R.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
+	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
 		WHERE endpoint_id = ? AND event_id = ? AND status = ?)`, endpointID, eventID, DeliverySucceeded).Scan(&delivered)
 	return delivered, err
 }
@@ -82,10 +82,10 @@ func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]We
 		args = append(args, f.EventID)
 	}
 	var total int
-	if err := db.R.QueryRowContext(ctx, "SELECT count(*) FROM webhook_deliveries WHERE "+where, args...).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM webhook_deliveries WHERE "+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
+	rows, err := db.r.QueryContext(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
 		duration_ms, error, next_retry_at, created_at FROM webhook_deliveries WHERE `+where+`
 		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {

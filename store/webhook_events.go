@@ -12,13 +12,14 @@ import (
 const EventWebhookDisabled = "webhook.disabled"
 
 // EventTypes is every event type there is (DESIGN.md §8 plus
-// webhook.disabled): what endpoints may subscribe to and GET /events may
+// webhook.disabled and the tax payment events): what endpoints may subscribe to and GET /events may
 // filter by. A new Emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
 	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
+	"tax.payment.recorded", "tax.payment.reversed",
 }
 
 // KnownEventType reports whether typ is one of EventTypes.
@@ -30,9 +31,6 @@ func KnownEventType(typ string) bool {
 	}
 	return false
 }
-
-// eventTime is the wire format of timestamps inside event payloads.
-const eventTime = "2006-01-02T15:04:05.000Z"
 
 const eventCols = "id, user_id, livemode, type, resource_id, data, created_at"
 
@@ -47,7 +45,7 @@ func scanEvent(row interface{ Scan(...any) error }) (Event, error) {
 
 // FindEvent loads one event by id, whoever owns it (delivery workers).
 func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
-	ev, err := scanEvent(db.R.QueryRowContext(ctx, "SELECT "+eventCols+" FROM events WHERE id = ?", id))
+	ev, err := scanEvent(db.r.QueryRowContext(ctx, "SELECT "+eventCols+" FROM events WHERE id = ?", id))
 	return ev, notFound(err, ErrNotFound, "event")
 }
 
@@ -64,7 +62,7 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 	}
 	if f.After != "" {
 		var seq int64
-		err := db.R.QueryRowContext(ctx, "SELECT rowid FROM events WHERE id = ? AND user_id = ?", f.After, f.UserID).Scan(&seq)
+		err := db.r.QueryRowContext(ctx, "SELECT rowid FROM events WHERE id = ? AND user_id = ?", f.After, f.UserID).Scan(&seq)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, 0, &Error{Code: ErrValidation, Message: "request validation failed",
 				Fields: map[string]string{"after": "is not the id of one of your events"}}
@@ -79,7 +77,7 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.R.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+" ORDER BY rowid LIMIT ? OFFSET ?",
+	rows, err := db.r.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+" ORDER BY rowid LIMIT ? OFFSET ?",
 		append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {
 		return nil, 0, err

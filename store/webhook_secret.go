@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"time"
+
+	"github.com/payoutd/payoutd/wire"
 )
 
 // WebhookSecretPrefix starts every signing secret (Standard Webhooks).
@@ -78,7 +80,7 @@ func (tx *Tx) RotateWebhookSecret(userID, id string, sealer *Sealer) (WebhookEnd
 	}
 	ep.GraceUntil, ep.UpdatedAt = &until, tx.now
 	return ep, secret, tx.Audit(userID, ep.Livemode, "webhook.secret_rotated", "webhook_endpoint", id,
-		map[string]any{"previousSecretExpiresAt": until.Format(eventTime)})
+		map[string]any{"previousSecretExpiresAt": wire.Time(until)})
 }
 
 // WebhookSigningSecrets returns the key bytes that sign a delivery at now:
@@ -87,7 +89,7 @@ func (db *DB) WebhookSigningSecrets(ctx context.Context, endpointID string, now 
 	if sealer == nil {
 		return nil, errors.New("store: no sealer for webhook secrets")
 	}
-	rows, err := db.R.QueryContext(ctx, `SELECT id, sealed FROM webhook_secrets
+	rows, err := db.r.QueryContext(ctx, `SELECT id, sealed FROM webhook_secrets
 		WHERE endpoint_id = ? AND (expires_at IS NULL OR expires_at > ?)
 		ORDER BY expires_at IS NOT NULL, created_at DESC, id DESC`, endpointID, ms(now))
 	if err != nil {

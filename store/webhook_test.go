@@ -79,7 +79,7 @@ func TestRotateWebhookSecretCap(t *testing.T) {
 		other, _, err = tx.CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, URL: "https://example.com/2"}, sealer)
 		return err
 	}))
-	_, err = db.W.Exec(`UPDATE webhook_secrets SET sealed = (SELECT sealed FROM webhook_secrets WHERE endpoint_id = ? AND expires_at IS NULL)
+	_, err = db.x.Writer().Exec(`UPDATE webhook_secrets SET sealed = (SELECT sealed FROM webhook_secrets WHERE endpoint_id = ? AND expires_at IS NULL)
 		WHERE endpoint_id = ?`, ep.ID, other.ID)
 	is.NoErr(err)
 	_, err = db.WebhookSigningSecrets(ctx, other.ID, time.Now(), sealer)

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package store
+package sqlitex
 
 // threadCPU is not measured off Linux: the bench reports zero.
 func threadCPU() int64 { return 0 }

@@ -1,8 +1,9 @@
-package store
+package sqlitex
 
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,14 +12,14 @@ import (
 	"time"
 )
 
-// Group commit. A durable SQLite commit costs an fsync (about 0.5 ms here,
-// ~2,000 commits/s), so one commit per request caps the whole service at the
-// disk's fsync rate. Instead one goroutine owns the write connection: it
-// takes every transaction waiting at that moment, runs each inside its own
-// SAVEPOINT (so each still commits or rolls back alone), and makes them
-// durable with one COMMIT. A caller's WithTx returns only after that commit,
-// so an acknowledged write is as durable as before; under load many callers
-// share one fsync, and a lone caller pays no extra wait.
+// Group commit. A durable SQLite commit costs an fsync, so one commit per
+// request caps the whole service at the disk's fsync rate. Instead one
+// goroutine owns the write connection: it takes every transaction waiting
+// at that moment, runs each inside its own SAVEPOINT (so each still commits
+// or rolls back alone), and makes them durable with one COMMIT. A caller's
+// WithTx returns only after that commit, so an acknowledged write is as
+// durable as with a commit of its own; under load many callers share one
+// fsync, and a lone caller pays no extra wait.
 
 // maxBatch bounds how many transactions share one commit, so a burst cannot
 // hold the write connection (and River) for long.
@@ -28,28 +29,34 @@ const maxBatch = 256
 // batch under load, so more transactions share one commit.
 const lingerYields = 2
 
+// ErrNestedTx is WithTx called from inside a transaction's function. The
+// committer runs that function, so the inner call would wait for itself
+// forever; use the Tx already in hand.
+var ErrNestedTx = errors.New("sqlitex: WithTx inside a transaction would deadlock; use the Tx in hand")
+
 type txRequest struct {
 	ctx  context.Context
 	fn   func(*Tx) error
-	opts []TxOption
 	done chan error
 	tx   *Tx
 	err  error
 }
 
 type committer struct {
-	db   *DB
-	reqs chan *txRequest
-	quit chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
+	w     *sql.DB
+	hooks Hooks
+	reqs  chan *txRequest
+	quit  chan struct{}
+	wg    sync.WaitGroup
+	once  sync.Once
+	// goid is the committer goroutine's id and inFn is set while it runs a
+	// caller's function: together they catch a nested WithTx.
+	goid atomic.Int64
+	inFn atomic.Bool
 
-	lastBatch int                // size of the previous batch: linger only under load
-	counts    map[countKey]int64 // the batch's count deltas (counts.go)
-	// the batch's audit rows and events (log_rows.go)
-	auditRows, eventRows []any
-	dataVersion          int64
-	stats                CommitStats
+	lastBatch   int // size of the previous batch: linger only under load
+	dataVersion int64
+	stats       CommitStats
 
 	synced  chan []*txRequest // committed batches waiting for the WAL fsync
 	ckpt    *checkpointer
@@ -72,12 +79,19 @@ type CommitStats struct {
 	CPUNanos   atomic.Int64
 }
 
-// CommitStats returns the committer's counters (bench reports them).
-func (db *DB) CommitStats() *CommitStats { return &db.group.stats }
+// Stats returns the committer's counters (the bench reports them).
+func (db *DB) Stats() *CommitStats { return &db.group.stats }
 
-func startCommitter(db *DB, walPath string, ckpt *checkpointer) *committer {
-	c := &committer{db: db, reqs: make(chan *txRequest), quit: make(chan struct{}),
+func startCommitter(w *sql.DB, hooks Hooks, walPath string, ckpt *checkpointer) *committer {
+	if hooks.BeforeCommit == nil {
+		hooks.BeforeCommit = func(Execer) error { return nil }
+	}
+	if hooks.Forget == nil {
+		hooks.Forget = func() {}
+	}
+	c := &committer{w: w, hooks: hooks, reqs: make(chan *txRequest), quit: make(chan struct{}),
 		synced: make(chan []*txRequest, syncBacklog), walPath: walPath, ckpt: ckpt}
+	c.goid.Store(-1)
 	c.wg.Add(2)
 	go c.loop()
 	go c.syncLoop()
@@ -85,24 +99,30 @@ func startCommitter(db *DB, walPath string, ckpt *checkpointer) *committer {
 }
 
 func (c *committer) stop() {
-	c.once.Do(func() { close(c.quit) })
-	c.wg.Wait()
-	c.ckpt.stop()
-	if c.wal != nil {
-		c.wal.Close()
-	}
+	c.once.Do(func() {
+		close(c.quit)
+		c.wg.Wait()
+		c.ckpt.stop()
+		if c.wal != nil {
+			c.wal.Close()
+		}
+	})
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.
-// Inside fn only tx may be used: the write pool has a single connection, so
-// a nested WithTx or a query on db.W would wait for itself.
-func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
-	r := &txRequest{ctx: ctx, fn: fn, opts: opts, done: make(chan error, 1)}
+// Inside fn only tx may be used; WithTx called from inside fn fails at
+// once with ErrNestedTx.
+func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
+	c := db.group
+	if c.inFn.Load() && goid() == c.goid.Load() {
+		return ErrNestedTx
+	}
+	r := &txRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	select {
-	case db.group.reqs <- r:
+	case c.reqs <- r:
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-db.group.quit:
+	case <-c.quit:
 		return fmt.Errorf("store: database is closed")
 	}
 	// Once handed over the transaction may commit, so wait for the verdict
@@ -113,6 +133,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 func (c *committer) loop() {
 	defer c.wg.Done()
 	defer close(c.synced)
+	c.goid.Store(goid())
 	for {
 		var first *txRequest
 		select {
@@ -139,7 +160,10 @@ func (c *committer) loop() {
 	}
 }
 
-// run executes a batch in one SQLite transaction and reports to each caller.
+// run executes a batch in one SQLite transaction. If the batch as a whole
+// fails (its COMMIT, or a savepoint that could not be undone), each member
+// is run again in a transaction of its own, so a transaction that broke
+// the batch fails alone and the others are not failed for it.
 func (c *committer) run(batch []*txRequest) {
 	if err := c.broken.Load(); err != nil {
 		finish(batch, *err)
@@ -161,65 +185,61 @@ func (c *committer) run(batch []*txRequest) {
 		c.stats.Transactions.Add(int64(len(batch)))
 		c.stats.BusyNanos.Add(int64(time.Since(start)))
 	}()
-	sqlTx, err := c.db.W.BeginTx(context.Background(), nil)
-	if err != nil {
-		finish(batch, fmt.Errorf("begin: %w", err))
+	err := c.commit(batch)
+	if err == nil {
 		return
 	}
+	c.hooks.Forget()
+	if len(batch) == 1 {
+		finish(batch, err)
+		return
+	}
+	for _, r := range batch {
+		r.tx, r.err = nil, nil
+		if err := c.commit([]*txRequest{r}); err != nil {
+			c.hooks.Forget()
+			finish([]*txRequest{r}, err)
+		}
+	}
+}
+
+// commit runs the batch's transactions in one SQLite transaction and, once
+// committed, hands the batch to the syncer, which answers its callers.
+// On error nothing of the batch is written and nobody has been answered.
+func (c *committer) commit(batch []*txRequest) error {
+	sqlTx, err := c.w.BeginTx(context.Background(), nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
 	// Another process (the CLI) may have written since our last batch; its
-	// commits change data_version, and then the cached audit head is stale.
-	// The same statement tells which connection the batch runs on, for
-	// direct_exec.go.
+	// commits change data_version, and then what the hooks learnt is
+	// stale. The same statement tells which connection the batch runs on,
+	// for direct_exec.go.
 	var version int64
 	probe := &connProbe{}
 	err = sqlTx.QueryRowContext(context.WithValue(context.Background(), connProbeKey{}, probe), "PRAGMA data_version").Scan(&version)
 	if err != nil || version != c.dataVersion {
-		c.forgetMemories()
+		c.hooks.Forget()
 		c.dataVersion = version
 	}
 	ex := &directExecer{conn: probe.conn, sqlTx: sqlTx}
 	for _, r := range batch {
 		if err := c.runOne(ex, r); err != nil {
-			// The savepoint could not be undone: the whole batch is suspect.
-			c.abandon(sqlTx, batch, err)
-			return
+			_ = sqlTx.Rollback()
+			return err
 		}
 	}
-	if err := c.flushLogs(ex); err != nil {
-		c.abandon(sqlTx, batch, fmt.Errorf("audit rows and events: %w", err))
-		return
-	}
-	if err := c.flushCounts(ex); err != nil {
-		c.abandon(sqlTx, batch, fmt.Errorf("maintained counts: %w", err))
-		return
+	if err := c.hooks.BeforeCommit(ex); err != nil {
+		_ = sqlTx.Rollback()
+		return fmt.Errorf("before commit: %w", err)
 	}
 	if err := sqlTx.Commit(); err != nil {
-		c.abandon(sqlTx, batch, fmt.Errorf("commit: %w", err))
-		return
+		_ = sqlTx.Rollback() // a no-op unless the COMMIT left it open
+		return fmt.Errorf("commit: %w", err)
 	}
 	c.synced <- batch
 	c.ckpt.committed()
-}
-
-// abandon fails the whole batch and forgets what its transactions taught
-// the committer (after a failed Commit the Rollback is a no-op).
-func (c *committer) abandon(sqlTx *sql.Tx, batch []*txRequest, err error) {
-	_ = sqlTx.Rollback()
-	c.forgetMemories()
-	clear(c.counts)
-	c.auditRows, c.eventRows = c.auditRows[:0], c.eventRows[:0]
-	finish(batch, err)
-}
-
-// forgetMemories drops everything the committer remembers about the file
-// (the audit chain's head, users without webhook endpoints, ledger account
-// ids, settings rows): after another process wrote it, or after a batch
-// whose writes never landed.
-func (c *committer) forgetMemories() {
-	c.db.head.ok = false
-	c.db.hooks.forget()
-	c.db.accounts.forget()
-	c.db.settings.forget()
+	return nil
 }
 
 // runOne runs one caller's fn inside a savepoint. Its own failure is its
@@ -237,26 +257,17 @@ func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	// connection ignores it anyway, see stmt_cache.go); with a cancellable
 	// context database/sql would also start a goroutine to watch every
 	// query's rows, on the single writer's path.
-	tx := &Tx{Tx: ex.sqlTx, direct: directExecer{conn: ex.conn, sqlTx: ex.sqlTx}, ctx: context.WithoutCancel(r.ctx), now: c.db.Now().UTC().Truncate(time.Millisecond), jobs: c.db.jobs,
-		eventHook: c.db.eventHook, Actor: "system", head: &c.db.head, hooks: &c.db.hooks, accounts: &c.db.accounts, settings: &c.db.settings}
-	for _, o := range r.opts {
-		o(tx)
-	}
-	head := c.db.head
+	tx := &Tx{sql: ex.sqlTx, direct: directExecer{conn: ex.conn, sqlTx: ex.sqlTx}, ctx: context.WithoutCancel(r.ctx)}
+	c.inFn.Store(true)
 	r.tx, r.err = tx, protect(tx, r.fn)
+	c.inFn.Store(false)
 	// A tx kept past its fn must not reach the connection directly (outside
 	// any transaction once the batch commits); database/sql refuses it.
 	tx.direct.conn = nil
 	if r.err != nil {
-		c.db.head = head // its audit rows are dropped with it
 		if _, err := ex.ExecContext(bg, "ROLLBACK TO grp"); err != nil {
 			return fmt.Errorf("rollback to savepoint: %w", err)
 		}
-	} else {
-		c.db.accounts.learn(tx.learnt)
-		c.db.settings.learn(tx.readSettings)
-		c.addCounts(tx)
-		c.addLogs(tx)
 	}
 	if _, err := ex.ExecContext(bg, "RELEASE grp"); err != nil {
 		return fmt.Errorf("release savepoint: %w", err)
@@ -279,4 +290,19 @@ func finish(batch []*txRequest, err error) {
 	for _, r := range batch {
 		r.done <- err
 	}
+}
+
+// goid is the calling goroutine's id, read from the head of its stack
+// trace ("goroutine 123 [running]:").
+func goid() int64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	var id int64
+	for _, b := range buf[len("goroutine "):n] {
+		if b < '0' || b > '9' {
+			break
+		}
+		id = id*10 + int64(b-'0')
+	}
+	return id
 }

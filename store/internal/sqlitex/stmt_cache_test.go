@@ -1,4 +1,4 @@
-package store
+package sqlitex
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // own rows are still open, after a schema change, and past the cache's bound
 // still answers as an unprepared query would.
 func TestStatementCacheKeepsQueriesCorrect(t *testing.T) {
-	db, _ := openTestDB(t)
+	db := openTest(t)
 	ctx := context.Background()
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"); err != nil {
@@ -80,18 +80,24 @@ func TestStatementCacheKeepsQueriesCorrect(t *testing.T) {
 // LIMIT's bound value changes; the cache keeps one statement per value, so
 // two queues polling in turn reuse theirs instead of parsing again.
 func TestRiverFetchKeepsOneStatementPerLimit(t *testing.T) {
-	db, _ := openTestDB(t)
+	db := openTest(t)
 	ctx := context.Background()
+	if err := db.WithTx(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, "CREATE TABLE river_job (id INTEGER PRIMARY KEY, queue TEXT, scheduled_at TEXT)")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	const fetch = riverFetch + "\nSELECT id FROM river_job WHERE queue = ?2 AND scheduled_at <= ?1 LIMIT ?3"
 	for i := range 6 {
 		limit := []int64{100, 8}[i%2]
-		rows, err := db.W.QueryContext(ctx, fetch, fmt.Sprint("2026-11-22 01:00:0", i), "q", limit)
+		rows, err := db.w.QueryContext(ctx, fetch, fmt.Sprint("2026-11-22 01:00:0", i), "q", limit)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rows.Close()
 	}
-	conn, err := db.W.Conn(ctx)
+	conn, err := db.w.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package sqlitex
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 func TestDirectExec(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	db := openTaxDB(t)
+	db := openTest(t)
 	for _, table := range []string{"direct", "viasql"} {
-		_, err := db.W.Exec("CREATE TABLE " + table + " (i INTEGER, n INTEGER, f REAL, b INTEGER, s TEXT, raw BLOB, at TEXT, ns TEXT)")
+		_, err := db.w.Exec("CREATE TABLE " + table + " (i INTEGER, n INTEGER, f REAL, b INTEGER, s TEXT, raw BLOB, at TEXT, ns TEXT)")
 		is.NoErr(err)
 	}
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -48,14 +48,14 @@ func TestDirectExec(t *testing.T) {
 		return nil
 	}))
 	for _, args := range argRows {
-		_, err := db.W.Exec("INSERT INTO viasql VALUES (?, ?, ?, ?, ?, ?, ?, ?)", args...)
+		_, err := db.w.Exec("INSERT INTO viasql VALUES (?, ?, ?, ?, ?, ?, ?, ?)", args...)
 		is.NoErr(err)
 	}
-	_, err := db.W.Exec("UPDATE viasql SET s = s || ? WHERE i > ?", "!", 0)
+	_, err := db.w.Exec("UPDATE viasql SET s = s || ? WHERE i > ?", "!", 0)
 	is.NoErr(err)
 	dump := func(table string) string {
 		var out string
-		is.NoErr(db.R.QueryRow(`SELECT group_concat(quote(i) || ',' || quote(n) || ',' || quote(f) || ',' || quote(b) || ',' ||
+		is.NoErr(db.r.QueryRow(`SELECT group_concat(quote(i) || ',' || quote(n) || ',' || quote(f) || ',' || quote(b) || ',' ||
 			quote(s) || ',' || quote(raw) || ',' || quote(at) || ',' || quote(ns), ' | ') FROM ` + table).Scan(&out))
 		return out
 	}
@@ -65,6 +65,6 @@ func TestDirectExec(t *testing.T) {
 	_, err = kept.ExecContext(ctx, "INSERT INTO direct (i) VALUES (1)")
 	is.True(errors.Is(err, sql.ErrTxDone))
 	var n int
-	is.NoErr(db.R.QueryRow("SELECT count(*) FROM direct").Scan(&n))
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM direct").Scan(&n))
 	is.Equal(n, len(argRows))
 }

@@ -1,4 +1,4 @@
-package store
+package sqlitex
 
 import (
 	"database/sql"
@@ -9,7 +9,7 @@ import (
 // Background checkpoints. Left to itself SQLite checkpoints inside the
 // COMMIT that takes the WAL past 1,000 pages: that commit copies the pages
 // into the database file and fsyncs it while holding the only write
-// connection (half of all COMMIT time in the pipeline's profile). A PASSIVE
+// connection. A PASSIVE
 // checkpoint on a connection of its own does the same copy without blocking
 // the writer, so this goroutine runs one soon after each commit; the
 // writer's own automatic checkpoint then finds almost nothing left to copy

@@ -1,4 +1,4 @@
-package store
+package sqlitex
 
 import (
 	"context"
@@ -10,10 +10,9 @@ import (
 
 // Statement cache. database/sql prepares, runs and finalizes every query
 // that is not an explicit *sql.Stmt, and parsing SQL is the most expensive
-// thing modernc SQLite does for a small statement: profiles showed a quarter
-// of all CPU in sqlite3RunParser, most of it for River's own queries (its
-// SQLite driver runs plain QueryContext calls, ~0.4 ms of parse per job
-// insert and per job completion, all of it on the single write connection).
+// thing modernc SQLite does for a small statement, and most of it is for
+// River's own queries (its SQLite driver runs plain QueryContext calls for
+// every job insert and completion, all on the single write connection).
 // So every connection payoutd opens keeps each query it runs prepared, keyed
 // by its text, for the connection's lifetime: River, the committer and the
 // read pool all skip the parser after the first run of a query.
@@ -104,8 +103,8 @@ const riverFetch = "-- name: JobGetAvailable"
 // LIMIT and re-prepares (parses again) whenever that value changes; River's
 // fetch binds each queue's free worker slots there (100 for the default
 // queue, 8 for webhooks, alternating on the one write connection), so its
-// one cached statement was parsed again on almost every poll, ~0.7 ms of
-// the writer each time. Keyed by that value, each queue keeps its own.
+// one cached statement was parsed again on almost every poll, on the
+// writer. Keyed by that value, each queue keeps its own.
 func variantKey(query string, args []driver.NamedValue) string {
 	if !strings.HasPrefix(query, riverFetch) {
 		return ""

@@ -1,0 +1,133 @@
+package documents
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ITR4TaxesPaid is the year's tax paid by challan, as the liability counts
+// it: amounts are paise, the challans those not reversed, oldest first.
+type ITR4TaxesPaid struct {
+	Advance        int64
+	SelfAssessment int64
+	BalanceDue     int64 // tax due less taxes paid, never negative
+	RefundDue      int64 // taxes paid beyond the tax due
+	Challans       []ITR4Challan
+}
+
+// ITR4Challan is one challan of Schedule IT.
+type ITR4Challan struct {
+	BSRCode string // 7 digits
+	PaidOn  string // date of deposit, YYYY-MM-DD
+	Serial  string // 5 digits
+	Amount  int64  // paise
+}
+
+// itr4TaxPaid is TaxPaid: TDS and TCS are not known to payoutd and are 0
+// here (the notes say so), so TotalTaxesPaid is advance plus self-assessment.
+type itr4TaxPaid struct {
+	TaxesPaid     itr4TaxesPaidLines `json:"TaxesPaid"`
+	BalTaxPayable int64              `json:"BalTaxPayable"`
+}
+
+type itr4TaxesPaidLines struct {
+	AdvanceTax        int64 `json:"AdvanceTax"`
+	TDS               int64 `json:"TDS"`
+	TCS               int64 `json:"TCS"`
+	SelfAssessmentTax int64 `json:"SelfAssessmentTax"`
+	TotalTaxesPaid    int64 `json:"TotalTaxesPaid"`
+}
+
+type itr4ScheduleIT struct {
+	TaxPayment       []itr4TaxPayment `json:"TaxPayment"`
+	TotalTaxPayments int64            `json:"TotalTaxPayments"`
+}
+
+type itr4TaxPayment struct {
+	BSRCode      string `json:"BSRCode"`
+	DateDep      string `json:"DateDep"`
+	SrlNoOfChaln int64  `json:"SrlNoOfChaln"` // the schema types it as an integer
+	Amt          int64  `json:"Amt"`
+}
+
+// itr4ExactTaxPaid repeats the taxes-paid figures to the paisa beside the
+// other exact figures.
+type itr4ExactTaxPaid struct {
+	AdvanceTax        INR `json:"advanceTax"`
+	SelfAssessmentTax INR `json:"selfAssessmentTax"`
+	TotalTaxesPaid    INR `json:"totalTaxesPaid"`
+	BalanceDue        INR `json:"balanceDue"`
+	RefundDue         INR `json:"refundDue"`
+}
+
+const itr4NoteTaxPaid = "Indicative figures only. payoutd computed them under section 44ADA from " +
+	"its reconciled payouts alone: they leave out any other income, deductions, TDS and TCS; " +
+	"taxes paid are the advance and self-assessment tax challans recorded in payoutd. Check them, " +
+	"complete the parts listed in leftForFiler, and validate the return with the income-tax " +
+	"department's utility before filing."
+
+// checkITR4TaxesPaid refuses figures no liability can produce.
+func checkITR4TaxesPaid(tp *ITR4TaxesPaid) error {
+	if tp == nil {
+		return nil
+	}
+	if tp.Advance < 0 || tp.SelfAssessment < 0 || tp.BalanceDue < 0 || tp.RefundDue < 0 {
+		return fmt.Errorf("%w: taxes paid must not be negative", ErrITR4Input)
+	}
+	for _, c := range tp.Challans {
+		if len(c.BSRCode) != 7 || len(c.Serial) != 5 || len(c.PaidOn) != 10 || c.Amount <= 0 {
+			return fmt.Errorf("%w: challan %s/%s/%s is not complete", ErrITR4Input, c.BSRCode, c.PaidOn, c.Serial)
+		}
+		if _, err := strconv.ParseInt(c.Serial, 10, 64); err != nil {
+			return fmt.Errorf("%w: challan serial %q is not a number", ErrITR4Input, c.Serial)
+		}
+	}
+	return nil
+}
+
+// itr4AddTaxPaid fills TaxPaid and Schedule IT from the liability's taxes
+// paid. Each TaxesPaid line is the liability's figure rounded half-up to the
+// rupee, and BalTaxPayable is its balance due, so the return and
+// GET /tax/liability agree to the rupee. Schedule IT rounds each challan on
+// its own; when challans carry paise the rounded rows may add up to a rupee
+// or so away from the lines, which a warning points out.
+func itr4AddTaxPaid(ret *itr4Return, notes *itr4Notes, in ITR4Input) {
+	tp := in.TaxesPaid
+	if tp == nil {
+		return
+	}
+	adv, self := rupeesHalfUp(tp.Advance), rupeesHalfUp(tp.SelfAssessment)
+	ret.TaxPaid = &itr4TaxPaid{
+		TaxesPaid:     itr4TaxesPaidLines{AdvanceTax: adv, SelfAssessmentTax: self, TotalTaxesPaid: adv + self},
+		BalTaxPayable: rupeesHalfUp(tp.BalanceDue),
+	}
+	if len(tp.Challans) > 0 {
+		sched := &itr4ScheduleIT{TaxPayment: make([]itr4TaxPayment, 0, len(tp.Challans))}
+		for _, c := range tp.Challans {
+			serial, _ := strconv.ParseInt(c.Serial, 10, 64)
+			row := itr4TaxPayment{BSRCode: c.BSRCode, DateDep: c.PaidOn, SrlNoOfChaln: serial, Amt: rupeesHalfUp(c.Amount)}
+			sched.TaxPayment = append(sched.TaxPayment, row)
+			sched.TotalTaxPayments += row.Amt
+		}
+		ret.ScheduleIT = sched
+		if sched.TotalTaxPayments != adv+self {
+			notes.Warnings = append(notes.Warnings, fmt.Sprintf("Challans with paise: Schedule IT rows, each rounded to the rupee, total ₹%d "+
+				"while TaxesPaid (advance ₹%d + self-assessment ₹%d) is rounded from the exact sums; adjust one line so they agree.",
+				sched.TotalTaxPayments, adv, self))
+		}
+	}
+	notes.Note = itr4NoteTaxPaid
+	notes.ExactFigures.itr4ExactTaxPaid = &itr4ExactTaxPaid{AdvanceTax: INR(tp.Advance), SelfAssessmentTax: INR(tp.SelfAssessment),
+		TotalTaxesPaid: INR(tp.Advance + tp.SelfAssessment), BalanceDue: INR(tp.BalanceDue), RefundDue: INR(tp.RefundDue)}
+	for i, g := range notes.LeftForFiler {
+		if strings.HasPrefix(g.Part, "ITR.ITR4.TaxPaid") {
+			notes.LeftForFiler[i] = itr4Gap{"ITR.ITR4.TaxPaid.TaxesPaid (TDS, TCS), TDSonOthThanSals, ScheduleTCS",
+				"TDS and TCS are not recorded by payoutd; add them, and TotalTaxesPaid and BalTaxPayable change with them"}
+		}
+	}
+	if tp.RefundDue > 0 {
+		notes.LeftForFiler = append(notes.LeftForFiler, itr4Gap{"ITR.ITR4.Refund.RefundDue",
+			fmt.Sprintf("taxes paid exceed the tax due by ₹%s (exactFigures.refundDue); claim it with the refund bank account", FormatINR(tp.RefundDue))})
+	}
+}

@@ -1,0 +1,201 @@
+package sqlitex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// openTest opens a fresh file with one table, t(v), for the committer's
+// tests.
+func openTest(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "x.db"), Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func createT(t testing.TB, db *DB) {
+	t.Helper()
+	err := db.WithTx(context.Background(), func(tx *Tx) error {
+		_, err := tx.ExecContext(tx.Context(), "CREATE TABLE t (v INTEGER NOT NULL)")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func countT(t testing.TB, db *DB) int {
+	t.Helper()
+	var n int
+	if err := db.r.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestNestedWithTxFailsFast: WithTx called inside a transaction's function
+// would wait for the committer that is running it; it fails at once
+// instead, and the outer transaction can go on.
+func TestNestedWithTxFailsFast(t *testing.T) {
+	db := openTest(t)
+	createT(t, db)
+	ctx := context.Background()
+	done := make(chan error, 1)
+	go func() {
+		done <- db.WithTx(ctx, func(tx *Tx) error {
+			inner := db.WithTx(ctx, func(*Tx) error { return nil })
+			if !errors.Is(inner, ErrNestedTx) {
+				return errors.New("nested WithTx did not fail with ErrNestedTx")
+			}
+			_, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (1)")
+			return err
+		})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("nested WithTx deadlocked")
+	}
+	if n := countT(t, db); n != 1 {
+		t.Fatalf("%d rows, want 1", n)
+	}
+}
+
+// TestFailedCommitRetriesMembersAlone: one transaction of a batch leaves a
+// deferred foreign-key violation, which only COMMIT detects and which fails
+// the whole batch. The committer runs the members again one by one: the
+// culprit fails alone, every other caller succeeds.
+func TestFailedCommitRetriesMembersAlone(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		for _, q := range []string{
+			"CREATE TABLE parent (id INTEGER PRIMARY KEY)",
+			"CREATE TABLE child (parent_id INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)",
+			"CREATE TABLE t (v INTEGER NOT NULL)",
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hold the committer so the next transactions queue up and share a batch.
+	hold, held := make(chan struct{}), make(chan struct{})
+	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
+	<-held
+	const n = 20
+	results := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = db.WithTx(ctx, func(tx *Tx) error {
+				q := "INSERT INTO t VALUES (1)"
+				if i == 7 {
+					q = "INSERT INTO child VALUES (42)" // no parent 42: fails at COMMIT
+				}
+				_, err := tx.ExecContext(ctx, q)
+				return err
+			})
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // all twenty wait for the held batch
+	before := db.Stats().Batches.Load()
+	close(hold)
+	wg.Wait()
+	for i, err := range results {
+		if i == 7 && err == nil {
+			t.Fatal("the transaction that broke the commit succeeded")
+		}
+		if i != 7 && err != nil {
+			t.Fatalf("transaction %d failed for another's violation: %v", i, err)
+		}
+	}
+	if got := countT(t, db); got != n-1 {
+		t.Fatalf("%d rows, want %d", got, n-1)
+	}
+	// The held batch, then the twenty together (retried one by one inside
+	// the same run): had they not shared a batch, nothing was tested.
+	if b := db.Stats().Batches.Load() - before; b > 3 {
+		t.Fatalf("%d batches: the twenty did not share one", b)
+	}
+}
+
+// TestUnsyncedCommitIsNotAcknowledged: a batch is answered only after the
+// WAL fsync that makes it durable; when that fsync fails the caller hears
+// the failure instead of success, and so does every later writer.
+func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
+	db := openTest(t)
+	createT(t, db)
+	ctx := context.Background()
+	write := func() error {
+		return db.WithTx(ctx, func(tx *Tx) error { _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (1)"); return err })
+	}
+	if err := write(); err != nil {
+		t.Fatal(err)
+	}
+	// The syncer's WAL handle is closed under it: its next fsync fails.
+	if err := db.group.wal.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(); err == nil {
+		t.Fatal("a write whose WAL fsync failed was acknowledged")
+	}
+	// Even once an fsync would succeed again, the committer stays closed:
+	// the frames the failed fsync covered may never reach the disk.
+	db.group.wal = nil
+	if err := write(); err == nil {
+		t.Fatal("a write after a failed WAL fsync was acknowledged")
+	}
+}
+
+// TestCheckpointsRunInTheBackground: a commit far below SQLite's automatic
+// checkpoint threshold still reaches the database file soon, copied there by
+// the background checkpointer rather than by the writer.
+func TestCheckpointsRunInTheBackground(t *testing.T) {
+	db := openTest(t)
+	createT(t, db)
+	ctx := context.Background()
+	size := func() int64 {
+		fi, err := os.Stat(db.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE blobs (b BLOB)"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO blobs VALUES (zeroblob(200000))")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for size() < before+200000 {
+		if time.Now().After(deadline) {
+			t.Fatalf("database file still %d bytes (was %d): the commit was not checkpointed", size(), before)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,122 @@
+package sqlitex
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"modernc.org/sqlite"
+)
+
+// DB is one SQLite file: a single write connection owned by the committer
+// (and shared with River, which runs its own short transactions on it) and
+// a small read pool.
+type DB struct {
+	w, r  *sql.DB
+	path  string
+	group *committer
+}
+
+// Hooks are what the owner of the file does once per batch of
+// transactions rather than once per transaction.
+type Hooks struct {
+	// BeforeCommit runs after the batch's transactions and before its
+	// COMMIT, on the batch's connection: the place to write rows the
+	// transactions left to be written together. Its failure fails the
+	// batch, whose members are then retried one by one.
+	BeforeCommit func(ex Execer) error
+	// Forget runs on the committer goroutine whenever what was learnt
+	// from earlier batches may be wrong: another process wrote the file,
+	// or a batch did not commit.
+	Forget func()
+}
+
+// Execer runs a statement.
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// driver opens every connection.
+var sqliteDriver = &sqlite.Driver{}
+
+// pragmas are applied on every connection. Durability across power loss
+// comes from the committer's own WAL fsync before it answers (wal_sync.go).
+var pragmas = []string{
+	"busy_timeout(10000)",
+	"journal_mode(WAL)",
+	"foreign_keys(1)",
+	"temp_store(MEMORY)",
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	// A bigger page cache keeps the hot indexes of a busy file in memory
+	// instead of re-reading them through the VFS on every statement. The
+	// writer gets most; the four readers share the rest.
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+		q.Add("_pragma", "cache_size(-6144)")
+	} else {
+		// NORMAL: the committer fsyncs the WAL itself before it
+		// acknowledges a batch (wal_sync.go), off the connection.
+		q.Set("_txlock", "immediate")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Add("_pragma", "cache_size(-32768)")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the file at path and starts its
+// committer.
+func Open(ctx context.Context, path string, hooks Hooks) (*DB, error) {
+	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true})
+	// One writer: SQLite serialises writes anyway, and a second writer
+	// connection only turns waiting into SQLITE_BUSY errors.
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// Durability rests on fsyncing the WAL file: refuse a file system
+	// where SQLite could not switch to WAL instead of losing commits.
+	var mode, file string
+	if err := w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		w.Close()
+		return nil, fmt.Errorf("open %s: journal mode %q, payoutd needs WAL (%v)", path, mode, err)
+	}
+	// The WAL sits beside the file SQLite actually opened (symlinks
+	// resolved), which is what it reports here.
+	if err := w.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil || file == "" {
+		w.Close()
+		return nil, fmt.Errorf("open %s: database file: %v", path, err)
+	}
+	r := sql.OpenDB(&connector{dsn: dsn(path, true), drv: sqliteDriver})
+	// Busy readers starve the single writer, so the read pool stays small.
+	r.SetMaxOpenConns(4)
+	r.SetMaxIdleConns(4)
+	db := &DB{w: w, r: r, path: path}
+	db.group = startCommitter(w, hooks, file+"-wal", startCheckpointer(path))
+	return db, nil
+}
+
+// Reader is the read pool: queries only, outside any transaction.
+func (db *DB) Reader() *sql.DB { return db.r }
+
+// Writer is the write connection, for River alone: its driver runs its own
+// short transactions between the committer's batches. Nothing else may
+// write through it.
+func (db *DB) Writer() *sql.DB { return db.w }
+
+// Close stops the committer and closes both pools; closing again does
+// nothing.
+func (db *DB) Close() error {
+	db.group.stop()
+	return errors.Join(db.r.Close(), db.w.Close())
+}

@@ -1,0 +1,59 @@
+package store
+
+import "context"
+
+// FindTaxPayment returns the user's tax payment; another user's is not found.
+func (db *DB) FindTaxPayment(ctx context.Context, userID, id string) (TaxPayment, error) {
+	p, err := scanTaxPayment(db.QueryRowContext(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
+	return p, notFound(err, ErrNotFound, "tax payment")
+}
+
+// TaxPaymentFilter selects a page of a user's tax payments, newest challan
+// first; FY "" is every year.
+type TaxPaymentFilter struct {
+	UserID string
+	FY     string
+	Page   int
+	Limit  int
+}
+
+// ListTaxPayments returns one page, reversed entries included, and the
+// total matching. A user records a handful of challans a year, so the total
+// is counted rather than maintained.
+func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPayment, int, error) {
+	where, args := "user_id = ?", []any{f.UserID}
+	if f.FY != "" {
+		where += " AND fy = ?"
+		args = append(args, f.FY)
+	}
+	var total int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM tax_payments WHERE "+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	out, err := db.taxPayments(ctx, "WHERE "+where+" ORDER BY paid_on DESC, created_at DESC, id DESC LIMIT ? OFFSET ?",
+		append(args, f.Limit, (f.Page-1)*f.Limit)...)
+	return out, total, err
+}
+
+// TaxPaymentsOfYear returns the payments of a financial year that count
+// (not reversed), oldest challan first: the liability's and the ITR-4's.
+func (db *DB) TaxPaymentsOfYear(ctx context.Context, userID, fy string) ([]TaxPayment, error) {
+	return db.taxPayments(ctx, "WHERE user_id = ? AND fy = ? AND reversed_at IS NULL ORDER BY paid_on, created_at, id", userID, fy)
+}
+
+func (db *DB) taxPayments(ctx context.Context, tail string, args ...any) ([]TaxPayment, error) {
+	rows, err := db.QueryContext(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments "+tail, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []TaxPayment{}
+	for rows.Next() {
+		p, err := scanTaxPayment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
