@@ -66,29 +66,33 @@ func transient(call string, err error) error {
 // CheckPayment is what a live confirm checks before it reserves funds: the
 // payout can be expressed as a Stellar payment at all.
 func (r *Rail) CheckPayment(p store.Payment) error {
+	if field, why := r.refuse(p); field != "" {
+		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{field: why}}
+	}
+	return nil
+}
+
+// refuse names the first field that keeps p from being a Stellar payment.
+func (r *Rail) refuse(p store.Payment) (field, why string) {
 	if _, err := r.Assets.For(p.Currency); err != nil {
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
+		return "currency", err.Error()
 	}
 	if _, err := Memo(p.Memo); err != nil {
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"memo": err.Error()}}
+		return "memo", err.Error()
 	}
 	cur, _ := money.Lookup(p.Currency)
 	if _, err := ToStroops(p.Amount, cur); err != nil {
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"amount": err.Error()}}
+		return "amount", err.Error()
 	}
-	return nil
+	return "", ""
 }
 
 // Sign builds and signs p's payment from its vault's account with the next
 // sequence number. It sends nothing.
 func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, store.SubmissionMark, error) {
 	var mark store.SubmissionMark
-	if err := r.CheckPayment(p); err != nil {
-		var e *store.Error
-		errors.As(err, &e)
-		for f, m := range e.Fields {
-			return store.Submission{}, mark, &payout.Refusal{Reason: f + " " + m}
-		}
+	if field, why := r.refuse(p); field != "" {
+		return store.Submission{}, mark, &payout.Refusal{Reason: field + " " + why}
 	}
 	asset, _ := r.Assets.For(p.Currency)
 	memo, _ := Memo(p.Memo)

@@ -391,3 +391,44 @@ func TestLiveStaleRateWaits(t *testing.T) {
 	is.True(ok && !asOf.IsZero())
 	e.vaultMatchesChain()
 }
+
+// TestLiveRefusal: a payout the rail cannot express (here a memo confirm
+// would have refused, reaching the pipeline another way) fails without
+// anything signed or sent, and releases its funds.
+func TestLiveRefusal(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(100)
+	p, err := e.pay(e.destination(true, true), 5_00, strings.Repeat("m", 29))
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusFailed)
+	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_REJECTED: memo is 29 bytes"))
+	is.Equal(e.Net.Sends(), 0)
+	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	is.NoErr(err)
+	is.Equal(len(subs), 0)
+	e.vaultMatchesChain()
+}
+
+// TestLiveSyncFollowsChain: money arriving and leaving the vault's account
+// outside payoutd is posted to the ledger as funding either way.
+func TestLiveSyncFollowsChain(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(100)
+	e.vaultMatchesChain()
+	e.Net.Trust(e.Vault.Address, usdc, 25_5500001) // a deposit, with dust below a cent
+	is.NoErr(e.Rail.SyncVaults(e.ctx))
+	var balance int64
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(125_55)) // the dust is not counted
+	e.Net.Trust(e.Vault.Address, usdc, -50_5500001) // spent by another wallet with the same key
+	is.NoErr(e.Rail.SyncVaults(e.ctx))
+	e.vaultMatchesChain()
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(75_00))
+	var n int
+	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
+	is.Equal(n, 1)
+}
