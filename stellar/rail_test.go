@@ -422,7 +422,7 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	var balance int64
 	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
-	is.Equal(balance, int64(125_55)) // the dust is not counted
+	is.Equal(balance, int64(125_55))                // the dust is not counted
 	e.Net.Trust(e.Vault.Address, usdc, -50_5500001) // spent by another wallet with the same key
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	e.vaultMatchesChain()
