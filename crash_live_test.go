@@ -52,16 +52,20 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 	armed, phase := false, false // phase: kill after the network applied (true) or before
 	holding := false             // sends are lost unapplied, as on a flaky network
 	killed := make(chan bool, 1)
-	fake.OnSend(func(applied bool) bool {
+	// A crash interrupts the first send of an envelope never interrupted
+	// before: a payout's job killed again and again would only wait out
+	// River's growing retry backoff.
+	interrupted := map[string]bool{}
+	fake.OnSend(func(hash string, applied bool) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if holding && !applied {
 			return true
 		}
-		if !armed || applied != phase {
+		if !armed || applied != phase || interrupted[hash] {
 			return false
 		}
-		armed = false
+		armed, interrupted[hash] = false, true
 		syscall.Kill(cur.cmd.Process.Pid, syscall.SIGKILL)
 		killed <- applied
 		return !applied

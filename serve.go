@@ -53,6 +53,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if c.jobTimeout < time.Second {
+		return fmt.Errorf("-job-timeout %s: at least 1s", c.jobTimeout)
+	}
 	if c.mode != "sandbox" && c.mode != "live" {
 		return fmt.Errorf("-mode must be sandbox or live, not %q", c.mode)
 	}

@@ -65,12 +65,12 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 		s.dropped[resp.Hash] = true
 		return resp, nil, false
 	}
-	if s.crash != nil && s.crash(false) {
+	if s.crash != nil && s.crash(resp.Hash, false) {
 		return resp, nil, true
 	}
 	s.apply(env, resp.Hash, b64, a, fee)
 	if s.crash != nil {
-		s.crash(true)
+		s.crash(resp.Hash, true)
 	}
 	return resp, nil, fault == LoseReply
 }

@@ -52,7 +52,7 @@ type Server struct {
 	down     bool // every call fails at the connection
 	applied  map[string]int
 	dropped  map[string]bool
-	crash    func(applied bool) bool
+	crash    func(hash string, applied bool) bool
 	sends    int
 }
 
@@ -271,7 +271,7 @@ func (s *Server) Now() time.Time {
 // applying drops the send unapplied and unanswered. A crash test kills the
 // client from it: before applying is a client dead between storing its
 // envelope and sending it, after is one dead before recording the outcome.
-func (s *Server) OnSend(hook func(applied bool) bool) {
+func (s *Server) OnSend(hook func(hash string, applied bool) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.crash = hook
