@@ -44,6 +44,15 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 		if err := out.Record(tx); err != nil {
 			return err
 		}
+		// The vault's account is free for its next transaction: that
+		// payout's job runs now rather than when its snooze ends.
+		if next, ok, err := tx.NextWaiting(*p); err != nil {
+			return err
+		} else if ok {
+			if err := Enqueue(tx, next); err != nil {
+				return err
+			}
+		}
 	}
 	switch out.State {
 	case Failed:

@@ -240,3 +240,15 @@ func (db *DB) VaultKey(ctx context.Context, vaultID string) (VaultWithKey, error
 	v.Vault, err = scanVault(db.QueryRowContext(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE id = ?", vaultID), &v.Sealed)
 	return v, notFound(err, ErrWalletNotFound, "wallet")
 }
+
+// NextWaiting is the user's oldest other PROCESSING payout from the vault:
+// the one to submit next when the vault's envelope becomes final.
+func (tx *Tx) NextWaiting(p Payment) (Payment, bool, error) {
+	n, err := scanPayment(tx.QueryRowContext(tx.ctx, "SELECT "+paymentCols+` FROM payments
+		WHERE user_id = ? AND status = ? AND vault_id = ? AND id != ? ORDER BY created_at, id LIMIT 1`,
+		p.UserID, StatusProcessing, p.VaultID, p.ID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return n, false, nil
+	}
+	return n, err == nil, err
+}
