@@ -49,6 +49,7 @@ type app struct {
 	pipeline *payout.Pipeline
 	river    *river.Client[*sql.Tx]
 	srv      *server.Server
+	log      *slog.Logger
 }
 
 func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
@@ -89,14 +90,17 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	if err != nil {
 		return nil, err
 	}
-	return &app{db: db, sealer: sealer, pipeline: pl, river: rc, srv: srv}, nil
+	return &app{db: db, sealer: sealer, pipeline: pl, river: rc, srv: srv, log: c.log}, nil
 }
 
 // start runs the background work: River's workers, which move every
 // confirmed payout (a killed process's running jobs are rescued by River),
 // and the sandbox KYC reviewer.
 func (a *app) start(ctx context.Context) error {
-	if err := a.river.Start(ctx); err != nil {
+	// River hard-stops (cancelling every running job) when its Start
+	// context ends; the signal that ends ctx must begin a soft stop
+	// instead, which stop does.
+	if err := a.river.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
 	// The sandbox KYC provider reviews submitted documents in the background.
@@ -104,9 +108,24 @@ func (a *app) start(ctx context.Context) error {
 	return nil
 }
 
-// stop ends the background work; jobs still queued run at the next start.
+// cancelWait is how long jobs get to wind down once their contexts are
+// cancelled after the grace period.
+const cancelWait = 5 * time.Second
+
+// stop ends the background work: no new jobs are fetched, and jobs in
+// flight (a webhook being delivered, a payout being submitted) finish
+// until ctx ends, so they are not cut and run again at the next start.
+// Only then are the stragglers' contexts cancelled. Jobs still queued run
+// at the next start.
 func (a *app) stop(ctx context.Context) error {
-	return a.river.Stop(ctx)
+	err := a.river.Stop(ctx)
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	a.log.Warn("jobs still running after the shutdown grace period; cancelling them")
+	hard, cancel := context.WithTimeout(context.Background(), cancelWait)
+	defer cancel()
+	return a.river.StopAndCancel(hard)
 }
 
 // httpServer wraps the handler with the production timeouts.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -13,19 +11,21 @@ import (
 )
 
 func reviewCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) < 2 || (args[0] != "approve" && args[0] != "reject") {
-		return errors.New("review: want approve|reject PAYMENT_ID [--reason TEXT]")
-	}
-	decision, id := args[0], args[1]
+	cmd := newCommand("review", "review approve|reject PAYMENT_ID [flags]",
+		"Resolves a payout waiting in MANUAL_REVIEW: approve sends it on, reject fails it. The running server's\n"+
+			"workers carry it on.", stdout, stderr)
 	var c common
-	fs := flag.NewFlagSet("review", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs, getenv)
-	reason := fs.String("reason", "", "why (recorded in the audit log and, on reject, failedReason)")
-	if _, err := parseInterleaved(fs, args[2:]); err != nil {
+	c.register(cmd.FlagSet, getenv, false)
+	reason := cmd.String("reason", "", "why (recorded in the audit log and, on reject, failedReason)")
+	positional, err := cmd.parse(args)
+	if err != nil {
 		return err
 	}
-	db, _, err := c.open(ctx)
+	if len(positional) != 2 || (positional[0] != "approve" && positional[0] != "reject") {
+		return fmt.Errorf("review: want approve|reject PAYMENT_ID (see payoutd review -h)")
+	}
+	decision, id := positional[0], positional[1]
+	db, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,15 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 func checkCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	db, err := openForCommand(ctx, "check", args, getenv, stderr)
+	cmd := newCommand("check", "check [flags]",
+		"Verifies an existing database: the audit log's hash chain and the ledger's balance invariants.\n"+
+			"Safe while the server runs. Exits non-zero on any problem.", stdout, stderr)
+	var c common
+	c.register(cmd.FlagSet, getenv, false)
+	if err := cmd.parseNone(args); err != nil {
+		return err
+	}
+	db, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
@@ -60,32 +68,26 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 		fmt.Fprintln(stdout, "FAIL", p)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("check found %d problem(s)", len(problems))
+		return fmt.Errorf("check found %d problem(s) in %s", len(problems), c.db)
 	}
 	fmt.Fprintln(stdout, "ok: audit chain intact, books balanced")
 	return nil
 }
 
 func migrateCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	db, err := openForCommand(ctx, "migrate", args, getenv, stderr)
+	cmd := newCommand("migrate", "migrate [flags]",
+		"Creates the database, or brings an older one to this binary's schema, and exits. serve does the same\n"+
+			"at every start; a database from a newer binary is refused.", stdout, stderr)
+	var c common
+	c.register(cmd.FlagSet, getenv, true)
+	if err := cmd.parseNone(args); err != nil {
+		return err
+	}
+	db, _, err := c.open(ctx, createDB, false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	fmt.Fprintf(stdout, "schema at version %d\n", store.SchemaVersion)
 	return nil
-}
-
-// openForCommand parses the common flags of a subcommand that takes no
-// others and opens the database (applying the schema, as every start does).
-func openForCommand(ctx context.Context, name string, args []string, getenv func(string) string, stderr io.Writer) (*store.DB, error) {
-	var c common
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs, getenv)
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	db, _, err := c.open(ctx)
-	return db, err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,27 +22,30 @@ const kycUsage = "kyc: want list [--status S] | show USER | documents USER --out
 // It works beside a running server (SQLite in WAL; the server's workers
 // deliver the kyc.updated events it records).
 func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return errors.New(kycUsage)
-	}
-	sub, args := args[0], args[1:]
+	cmd := newCommand("kyc", "kyc list|show|documents|approve|reject [USER] [flags]",
+		"Reviews live users' KYC (live mode has no verification provider): list the records awaiting a decision,\n"+
+			"show one (identity and each document's name, type, size and SHA-256), write its documents to --out,\n"+
+			"approve or reject it. USER is a user id or e-mail. Safe while the server runs; its workers deliver the\n"+
+			"kyc.updated events.", stdout, stderr)
 	var c common
-	fs := flag.NewFlagSet("kyc "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs, getenv)
-	status := fs.String("status", "", "list only records in this status (default: those awaiting a decision)")
-	out := fs.String("out", "", "directory the documents are written to")
-	reason := fs.String("reason", "", "why (recorded in the audit log; on reject, shown to the user)")
-	env := fs.String("env", "production", "production (live users) or sandbox")
-	positional, err := parseInterleaved(fs, args)
+	c.register(cmd.FlagSet, getenv, true)
+	status := cmd.String("status", "", "list only records in this status (default: those awaiting a decision)")
+	out := cmd.String("out", "", "directory the documents are written to")
+	reason := cmd.String("reason", "", "why (recorded in the audit log; on reject, shown to the user)")
+	env := cmd.String("env", "production", "production (live users) or sandbox")
+	positional, err := cmd.parse(args)
 	if err != nil {
 		return err
 	}
+	if len(positional) == 0 {
+		return errors.New(kycUsage)
+	}
+	sub, positional := positional[0], positional[1:]
 	if *env != "sandbox" && *env != "production" {
 		return fmt.Errorf("--env must be sandbox or production, not %q", *env)
 	}
 	live := *env == "production"
-	db, sealer, err := c.open(ctx)
+	db, sealer, err := c.open(ctx, existingDB, sub == "documents")
 	if err != nil {
 		return err
 	}

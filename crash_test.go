@@ -23,6 +23,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	}
 	is := is.New(t)
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "crash@example.com", "--name", "Crash Test", "--rate-exempt")
 	p := start(t, dir, "-mode", "live")
 	const n = 200

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
@@ -109,8 +110,14 @@ func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logge
 		return nil, fmt.Errorf("-rates-max-age %s: must be positive", f.maxAge)
 	}
 	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now}
-	if file != "" {
-		if err := src.LoadFile(file); err != nil {
+	switch t := strings.TrimSpace(file); {
+	case strings.HasPrefix(t, "{"):
+		// Inline -rates: a bare object is as of now, when it was given.
+		if err := src.Load([]byte(t), "-rates", time.Now()); err != nil {
+			return nil, err
+		}
+	case t != "":
+		if err := src.LoadFile(t); err != nil {
 			return nil, err
 		}
 	}

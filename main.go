@@ -6,6 +6,8 @@ import (
 	"context"
 	"embed"
 	_ "embed"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,41 +30,58 @@ func main() {
 	}
 }
 
-// run dispatches the subcommand; tests call it directly.
+// run dispatches the subcommand; tests call it directly. A help request
+// (payoutd -h, payoutd help, payoutd CMD -h) prints to stdout and succeeds.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "serve":
-		return serve(ctx, args, getenv, stdout, stderr)
-	case "keys":
-		return keysCmd(ctx, args, getenv, stdout, stderr)
-	case "review":
-		return reviewCmd(ctx, args, getenv, stdout, stderr)
-	case "kyc":
-		return kycCmd(ctx, args, getenv, stdout, stderr)
-	case "check":
-		return checkCmd(ctx, args, getenv, stdout, stderr)
-	case "migrate":
-		return migrateCmd(ctx, args, getenv, stdout, stderr)
-	case "bench":
-		return benchCmd(ctx, args, getenv, stdout, stderr)
-	case "help", "-h", "--help":
+	if len(args) > 0 && isHelp(args[0]) {
+		if args[0] == "help" && len(args) > 1 && commands[args[1]] != nil {
+			return run(ctx, []string{args[1], "-h"}, getenv, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+	name := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	cmd := commands[name]
+	if cmd == nil {
+		return fmt.Errorf("unknown command %q\n\n%s", name, usage)
+	}
+	err := cmd(ctx, args, getenv, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
 }
 
-const usage = `usage:
-  payoutd [serve]  [-addr :8080] [-db payoutd.db] [-base-url URL] [-mode sandbox|live]
-  payoutd keys create --email E [--name N] [--env sandbox|production] [--scopes a,b|all]
-  payoutd keys list --email E [--env sandbox|production] | rotate KEY_ID | revoke KEY_ID
-  payoutd review approve|reject PAYMENT_ID [--reason TEXT]
-  payoutd kyc list [--status S] | show USER | documents USER --out DIR | approve|reject USER [--reason TEXT]
-  payoutd check       verify ledger invariants and the audit hash chain
-  payoutd migrate     apply schema changes and exit
-  payoutd bench [-duration 10s] [-json]   loopback load run; prints storage, API, pipeline and read-path figures
+type commandFunc func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+
+var commands map[string]commandFunc
+
+func init() {
+	commands = map[string]commandFunc{
+		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
+		"backup": backupCmd, "health": healthCmd, "bench": benchCmd,
+	}
+}
+
+const usage = `payoutd is a self-hosted payout server for Indian freelancers.
+
+usage: payoutd [COMMAND] [flags]
+
+commands:
+  serve      run the server (the default command); creates the database on first start
+  keys       create, list, rotate and revoke API keys
+  review     approve or reject a payout waiting in MANUAL_REVIEW
+  kyc        review live users' KYC: list, show, documents, approve, reject
+  check      verify the audit hash chain and the ledger's balance invariants
+  migrate    create or upgrade the database schema and exit
+  backup     write a consistent copy of the database while the server runs
+  health     exit 0 when a running server's /readyz answers ready
+  bench      loopback load run: storage, API, pipeline and read-path figures
+  help       this text; "payoutd help COMMAND" or "payoutd COMMAND -h" for a command's flags
+
+Only serve and migrate create a database; the other commands refuse a path
+that holds none. Every flag with an env variable is listed by COMMAND -h.
 `

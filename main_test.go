@@ -58,8 +58,14 @@ func freePort(t *testing.T) string {
 // start runs `payoutd serve` in dir and waits until /readyz answers.
 func start(t *testing.T, dir string, args ...string) *proc {
 	t.Helper()
+	return startDB(t, dir, filepath.Join(dir, "payoutd.db"), args...)
+}
+
+// startDB is start on the database at db.
+func startDB(t *testing.T, dir, db string, args ...string) *proc {
+	t.Helper()
 	addr := freePort(t)
-	cmd := exec.Command(binary, append([]string{"serve", "-addr", addr, "-db", filepath.Join(dir, "payoutd.db"), "-log-level", "warn"}, args...)...)
+	cmd := exec.Command(binary, append([]string{"serve", "-addr", addr, "-db", db, "-log-level", "warn"}, args...)...)
 	cmd.Dir = dir
 	out := &bytes.Buffer{}
 	cmd.Stdout = out
@@ -85,6 +91,27 @@ func start(t *testing.T, dir string, args ...string) *proc {
 			t.Fatalf("payoutd did not become ready: %v", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// get answers the status of an unauthenticated GET.
+func (p *proc) get(path string) (int, error) {
+	res, err := http.Get(p.url + path)
+	if err != nil {
+		return 0, err
+	}
+	res.Body.Close()
+	return res.StatusCode, nil
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (p *proc) stop(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("payoutd exit after SIGTERM: %v", err)
 	}
 }
 
@@ -154,6 +181,7 @@ func TestFirstStartPrintsWorkingKey(t *testing.T) {
 func TestKeysCLI(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "cli@example.com", "--name", "Asha Rao")
 	is.True(strings.HasPrefix(key, "sk_sandbox_"))
 	p := start(t, dir, "-mode", "live") // live mode: no demo user
@@ -182,6 +210,7 @@ func TestKeysCLI(t *testing.T) {
 func TestReviewCLI(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "review@example.com", "--name", "Review Test")
 	p := start(t, dir, "-mode", "live")
 	wait := func(id, want string) {

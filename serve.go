@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 
 type serveConfig struct {
 	common
+	logLevel      string
 	addr          string
 	baseURL       string
 	mode          string
@@ -27,6 +27,7 @@ type serveConfig struct {
 	workers       int
 	limits        string
 	webhookRetry  string
+	grace         time.Duration
 	stellar       stellarFlags
 	liveRates     rateFlags
 	jobTimeout    time.Duration
@@ -34,23 +35,28 @@ type serveConfig struct {
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var c serveConfig
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs, getenv)
+	cmd := newCommand("serve", "[serve] [flags]",
+		"Runs the HTTP API and the background jobs on one SQLite file, creating it (and the master key beside it)\n"+
+			"on first start and migrating an older one. SIGTERM or SIGINT stops it gracefully.", stdout, stderr)
+	fs := cmd.FlagSet
+	c.register(fs, getenv, true)
+	fs.StringVar(&c.logLevel, "log-level", envOr(getenv, "PAYOUTD_LOG_LEVEL", "info"), "debug, info, warn or error; JSON logs on stderr (env PAYOUTD_LOG_LEVEL)")
 	fs.StringVar(&c.addr, "addr", envOr(getenv, "PAYOUTD_ADDR", ":8080"), "listen address (env PAYOUTD_ADDR)")
 	fs.StringVar(&c.baseURL, "base-url", getenv("PAYOUTD_BASE_URL"), "public base URL (default http://localhost<addr>; env PAYOUTD_BASE_URL)")
 	fs.StringVar(&c.mode, "mode", envOr(getenv, "PAYOUTD_MODE", "sandbox"), "sandbox or live (env PAYOUTD_MODE)")
-	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), "JSON file of currency → INR rates overriding the sandbox table")
+	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), `currency → INR rates overriding the sandbox table: inline JSON such as {"USD":"83.25"}, or the path of a file holding it (env PAYOUTD_RATES)`)
 	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", 30*time.Second, "how long a sandbox .99 payout stays UNKNOWN")
 	fs.IntVar(&c.workers, "workers", 100, "concurrent background jobs (more workers make bigger group commits)")
 	fs.StringVar(&c.webhookRetry, "webhook-retries", envOr(getenv, "PAYOUTD_WEBHOOK_RETRIES", "5s,30s,2m,10m,1h,6h"),
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
+	fs.DurationVar(&c.grace, "shutdown-grace", 15*time.Second,
+		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
 		"longest run of one background job; a killed process's jobs run again this plus 5s after they started")
-	if err := fs.Parse(args); err != nil {
+	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
 	if c.jobTimeout < time.Second {
@@ -59,11 +65,20 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if c.mode != "sandbox" && c.mode != "live" {
 		return fmt.Errorf("-mode must be sandbox or live, not %q", c.mode)
 	}
-	log, err := c.logger(stderr)
+	log, err := logger(c.logLevel, stderr)
 	if err != nil {
 		return err
 	}
 	limits, err := parseLimits(c.limits)
+	if err != nil {
+		return err
+	}
+	// Every flag is checked before the database is touched.
+	rateTable, err := loadRates(c.rates)
+	if err != nil {
+		return err
+	}
+	webhookSchedule, err := jobs.ParseWebhookSchedule(c.webhookRetry)
 	if err != nil {
 		return err
 	}
@@ -72,7 +87,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer lock.Close()
-	db, sealer, err := c.open(ctx)
+	db, sealer, err := c.open(ctx, createDB, true)
 	if err != nil {
 		return err
 	}
@@ -87,14 +102,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	c.baseURL = strings.TrimRight(c.baseURL, "/")
 
-	rateTable, err := rates.Load(c.rates)
-	if err != nil {
-		return err
-	}
-	webhookSchedule, err := jobs.ParseWebhookSchedule(c.webhookRetry)
-	if err != nil {
-		return err
-	}
 	var rail *stellar.Rail
 	var live *liveRates
 	if c.mode == "live" {
@@ -105,9 +112,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable, stellar: rail,
-		stellarSync: c.stellar.syncInterval, liveRates: live,
-		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log})
+	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
+		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log,
+		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout})
 	if err != nil {
 		return err
 	}
@@ -129,13 +136,27 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	log.Info("shutting down", "grace", c.grace.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), c.grace)
 	defer cancel()
+	// Requests and jobs in flight finish side by side within the grace
+	// period; anything not done is picked up on the next start.
+	jobsDone := make(chan error, 1)
+	go func() { jobsDone <- a.stop(shutdownCtx) }()
 	err = hs.Shutdown(shutdownCtx)
-	// Jobs in flight finish; anything not done is picked up on next start.
-	err = errors.Join(err, a.stop(shutdownCtx))
-	return err
+	return errors.Join(err, <-jobsDone)
+}
+
+// loadRates reads -rates: inline JSON (what starts with "{") or a file.
+func loadRates(v string) (rates.Table, error) {
+	if t := strings.TrimSpace(v); strings.HasPrefix(t, "{") {
+		return rates.Parse([]byte(t), "-rates")
+	}
+	t, err := rates.Load(v)
+	if err != nil {
+		return nil, fmt.Errorf("-rates: %w", err)
+	}
+	return t, nil
 }
 
 // quiet keeps River's own logging to warnings and above.

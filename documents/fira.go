@@ -20,11 +20,16 @@ type FIRA struct {
 	PurposeDescription   string
 	InvoiceRef           string
 	SettlementRef        string
+	RemitterName         string
 	BeneficiaryName      string
+	BeneficiaryPAN       string
+	BeneficiaryAddress   string
 	BeneficiaryEmail     string
-	AmountForeign        int64 // minor units of ForeignCurrency
-	ForeignExponent      int   // ISO 4217 exponent of ForeignCurrency
-	AmountINR            int64 // paise
+	VaultID              string // the vault the payout settled through
+	BeneficiaryWallet    string // the beneficiary's own receiving wallet
+	AmountForeign        int64  // minor units of ForeignCurrency
+	ForeignExponent      int    // ISO 4217 exponent of ForeignCurrency
+	AmountINR            int64  // paise
 	AmountINRWords       string
 	SettlementRate       string    // INR per unit of ForeignCurrency, exact decimal text
 	RateAsOf             time.Time // when the rate was true (live rates); zero: not recorded
@@ -53,6 +58,10 @@ type firaRow struct {
 // reads as "none" rather than as a rendering fault.
 const firaDash = "—"
 
+// FIRAIssuer is the issuer line of every advice, in the PDF and the JSON.
+const FIRAIssuer = "Issued by payoutd, the beneficiary's own payout service, from its settlement records; " +
+	"not issued by a bank. The e-FIRA of the AD (Authorised Dealer) bank that received the funds remains the legal record."
+
 // firaSections lists every field the advice shows, in reading order.
 func firaSections(f FIRA) []firaSection {
 	mode := "Live"
@@ -60,23 +69,31 @@ func firaSections(f FIRA) []firaSection {
 		mode = "Sandbox (test data, no money moved)"
 	}
 	return []firaSection{
-		{"Remittance", []firaRow{
-			{"FIRA number", f.ID, false},
-			{"Payment ID", f.PaymentID, false},
-			{"Remitting bank", f.RemittingBank, false},
-			{"Remitting country", firaCountry(f), false},
-			{"Settled on", firaTime(f.SettledAt), false},
-			{"Settlement reference", f.SettlementRef, false},
+		{"Remitter", []firaRow{
+			{"Name", f.RemitterName, false},
+			{"Country", firaCountry(f), false},
+			{"Bank", f.RemittingBank, false},
 		}},
 		{"Beneficiary", []firaRow{
 			{"Name", f.BeneficiaryName, false},
+			{"PAN", f.BeneficiaryPAN, false},
+			{"Address", firaAddress(f.BeneficiaryAddress), false},
 			{"Email", f.BeneficiaryEmail, false},
+			{"Receiving vault", f.VaultID, false},
+			{"Receiving wallet", f.BeneficiaryWallet, false},
 		}},
 		{"Amount", []firaRow{
 			{"Amount remitted", firaForeign(f), false},
-			{"Settlement rate", firaRate(f), false},
+			{"Exchange rate", firaRateAsOf(f), false},
 			{"Amount credited", "₹" + FormatINR(f.AmountINR), true},
 			{"Amount in words", f.AmountINRWords, false},
+		}},
+		{"Settlement", []firaRow{
+			{"Settlement date", firaDate(f.SettledAt), true},
+			{"Settled at", firaTime(f.SettledAt), false},
+			{"Settlement reference", f.SettlementRef, false},
+			{"Payment ID", f.PaymentID, false},
+			{"Advice generated", firaTime(f.GeneratedAt), false},
 		}},
 		{"Purpose and references", []firaRow{
 			{"Purpose code", f.PurposeCode, false},
@@ -115,11 +132,38 @@ func firaRate(f FIRA) string {
 	return rate
 }
 
-// firaTime prints times in UTC, as the API returns them, with the zone named
-// so nobody reads them as IST.
+// firaAddress joins an address's lines with commas: the row wraps it anew.
+func firaAddress(a string) string {
+	lines := strings.FieldsFunc(a, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range lines {
+		lines[i] = strings.TrimRight(strings.TrimSpace(lines[i]), ",")
+	}
+	return strings.Join(lines, ", ")
+}
+
+// firaRateAsOf is the rate with the moment it was fixed: at settlement.
+func firaRateAsOf(f FIRA) string {
+	rate := firaRate(f)
+	if rate == "" || f.SettledAt.IsZero() {
+		return rate
+	}
+	return rate + ", as of " + firaTime(f.SettledAt)
+}
+
+// firaDate is the Indian date of t, the one that decides the financial year
+// and the GST month.
+func firaDate(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(ist).Format("2 Jan 2006") + " (IST)"
+}
+
+// firaTime prints a time in IST, the zone of every Indian date, with UTC
+// (the API's zone) beside it.
 func firaTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format("2 Jan 2006, 15:04 UTC")
+	return t.In(ist).Format("2 Jan 2006, 15:04 IST") + " (" + t.UTC().Format("2 Jan 2006, 15:04 UTC") + ")"
 }

@@ -35,14 +35,16 @@ var (
 	colWarnFg = rgb{133, 77, 14}
 )
 
-// firaFooter is the disclaimer DESIGN.md §7 asks for: the advice is payoutd's
+// firaFooter is the disclaimer every advice carries: the advice is payoutd's
 // own, and only the bank's e-FIRA is the legal record.
 const firaFooter = "This is payoutd's own advice of the inward remittance described above, " +
 	"produced from its settlement records; it is not issued by a bank. The e-FIRA issued " +
 	"by the AD (Authorised Dealer) bank that received the funds remains the legal record " +
-	"of this remittance."
+	"of this remittance. Dates are Indian Standard Time (IST); the settlement date decides " +
+	"the financial year and, without an invoice date, the GST month."
 
-// RenderFIRA draws the advice as a one-page A4 PDF. The bytes depend only on
+// RenderFIRA draws the advice as a one-page A4 PDF: when long values would
+// push the table past the footer, the table is set smaller until it fits. The bytes depend only on
 // f: the document dates are GeneratedAt, resources are written in sorted
 // order and page streams are left uncompressed, so the same FIRA always
 // renders to the same file and can be re-generated instead of stored.
@@ -64,7 +66,7 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 	pdf.SetMargins(margin, margin, margin)
 	pdf.SetAutoPageBreak(false, 0)
 
-	d := &firaDoc{pdf: pdf}
+	d := &firaDoc{pdf: pdf, scale: 1}
 	pdf.SetFooterFunc(d.footer)
 	pdf.AddPage()
 	d.header(f)
@@ -72,7 +74,9 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 		d.sandboxBanner()
 	}
 	d.summary(f)
-	for _, s := range firaSections(f) {
+	sections := firaSections(f)
+	d.scale = d.fit(sections)
+	for _, s := range sections {
 		d.section(s)
 	}
 
@@ -83,10 +87,57 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// firaDoc keeps the drawing helpers small; y is where the next block starts.
+// firaDoc keeps the drawing helpers small; y is where the next block starts
+// and scale sizes the table (fonts, line heights and padding).
 type firaDoc struct {
-	pdf *gofpdf.Fpdf
-	y   float64
+	pdf   *gofpdf.Fpdf
+	y     float64
+	scale float64
+}
+
+// firaScales are the table sizes tried, largest first; the last is the
+// smallest the advice is ever set in (about 4.5 pt text), which the longest
+// values every field accepts still fit at.
+var firaScales = []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5}
+
+// fit returns the largest scale at which the sections end above the footer.
+func (d *firaDoc) fit(sections []firaSection) float64 {
+	for _, sc := range firaScales {
+		h := 0.0
+		for _, s := range sections {
+			h += d.sectionHeight(s, sc)
+		}
+		if d.y+h <= tableBottom {
+			return sc
+		}
+	}
+	return firaScales[len(firaScales)-1]
+}
+
+func (d *firaDoc) sectionHeight(s firaSection, sc float64) float64 {
+	h := (bandH + sectionGap) * sc
+	for _, r := range s.rows {
+		h += d.rowHeight(r, sc)
+	}
+	return h
+}
+
+// rowHeight is the height of r's wrapped value at scale sc.
+func (d *firaDoc) rowHeight(r firaRow, sc float64) float64 {
+	return float64(len(d.rowLines(r, sc)))*lineH*sc + 2*cellPad*sc
+}
+
+func (d *firaDoc) rowLines(r firaRow, sc float64) []string {
+	value := clean(r.value)
+	if value == "" {
+		value = firaDash
+	}
+	style := ""
+	if r.strong {
+		style = "B"
+	}
+	d.pdf.SetFont(fontFamily, style, 9*sc)
+	return d.pdf.SplitText(value, contentW-labelW-2*cellPad)
 }
 
 func (d *firaDoc) font(style string, size float64, c rgb) {
@@ -107,13 +158,16 @@ func (d *firaDoc) header(f FIRA) {
 	d.text(margin, margin, contentW, 9, "Foreign Inward Remittance Advice", "L")
 	d.font("", 9, colMuted)
 	d.text(margin, margin+9, contentW, 5, "payoutd · advice of a cross-border receipt credited in INR", "L")
+	d.font("", 7, colMuted)
+	d.pdf.SetXY(margin, margin+14)
+	d.pdf.MultiCell(contentW, 3.2, FIRAIssuer, "", "L", false)
 
 	d.draw(colAccent)
 	d.pdf.SetLineWidth(0.6)
-	d.pdf.Line(margin, margin+16, margin+contentW, margin+16)
+	d.pdf.Line(margin, margin+21.5, margin+contentW, margin+21.5)
 
-	top := margin + 19
-	for i, kv := range [][2]string{{"FIRA NUMBER", f.ID}, {"GENERATED", firaTime(f.GeneratedAt)}} {
+	top := margin + 24
+	for i, kv := range [][2]string{{"FIRA NUMBER", f.ID}, {"SETTLEMENT DATE (IST)", firaDate(f.SettledAt)}} {
 		x := margin + float64(i)*contentW/2
 		d.font("", 7.5, colMuted)
 		d.text(x, top, contentW/2, 4, kv[0], "L")
@@ -147,16 +201,28 @@ func (d *firaDoc) summary(f FIRA) {
 	d.fill(colAccent)
 	d.pdf.Rect(margin, d.y, 1.4, h, "F")
 
+	// The two figures share the band; very large amounts are set smaller
+	// rather than run into each other.
+	credited, remitted := "₹"+FormatINR(f.AmountINR), clean(firaForeign(f))
+	inrSize, fxSize := 21.0, 12.0
+	for ; inrSize > 10; inrSize, fxSize = inrSize-1, max(fxSize-0.5, 8) {
+		d.pdf.SetFont(fontFamily, "B", inrSize)
+		w := d.pdf.GetStringWidth(credited)
+		d.pdf.SetFont(fontFamily, "B", fxSize)
+		if w+d.pdf.GetStringWidth(remitted)+6 <= contentW-12 {
+			break
+		}
+	}
 	d.font("", 7.5, colMuted)
 	d.text(margin+6, d.y+3, 90, 4, "AMOUNT CREDITED", "L")
-	d.font("B", 21, colAccent)
-	d.text(margin+6, d.y+7.5, 100, 10, "₹"+FormatINR(f.AmountINR), "L")
+	d.font("B", inrSize, colAccent)
+	d.text(margin+6, d.y+7.5, 100, 10, credited, "L")
 
 	right := margin + contentW - 6 - 80
 	d.font("", 7.5, colMuted)
 	d.text(right, d.y+3, 80, 4, "AMOUNT REMITTED", "R")
-	d.font("B", 12, colInk)
-	d.text(right, d.y+7.7, 80, 6, firaForeign(f), "R")
+	d.font("B", fxSize, colInk)
+	d.text(right, d.y+7.7, 80, 6, remitted, "R")
 	if rate := firaRate(f); rate != "" {
 		d.font("", 8.5, colMuted)
 		d.text(right, d.y+14, 80, 4.5, "at "+rate, "R")
@@ -164,43 +230,44 @@ func (d *firaDoc) summary(f FIRA) {
 	d.y += h + 5
 }
 
+// Section geometry at scale 1, in millimetres.
+const (
+	bandH      = 6.5
+	sectionGap = 3.0
+)
+
 // section draws a titled band followed by its label/value rows.
 func (d *firaDoc) section(s firaSection) {
-	const bandH = 6.5
-	d.ensure(bandH + lineH + 2*cellPad)
+	sc := d.scale
+	d.ensure((bandH + lineH + 2*cellPad) * sc)
 	d.fill(colTint)
-	d.pdf.Rect(margin, d.y, contentW, bandH, "F")
-	d.font("B", 8.5, colAccent)
-	d.text(margin+3, d.y+1, contentW-6, bandH-2, strings.ToUpper(s.title), "L")
-	d.y += bandH
+	d.pdf.Rect(margin, d.y, contentW, bandH*sc, "F")
+	d.font("B", 8.5*sc, colAccent)
+	d.text(margin+3, d.y+sc, contentW-6, (bandH-2)*sc, strings.ToUpper(s.title), "L")
+	d.y += bandH * sc
 	for _, r := range s.rows {
 		d.row(r)
 	}
-	d.y += 3
+	d.y += sectionGap * sc
 }
 
 // row wraps the value to the column, so long bank names or purpose texts
 // grow the row instead of running off the page.
 func (d *firaDoc) row(r firaRow) {
-	value := clean(r.value)
-	if value == "" {
-		value = firaDash
-	}
+	sc := d.scale
 	style := ""
 	if r.strong {
 		style = "B"
 	}
-	d.font(style, 9, colInk)
-	valueW := contentW - labelW
-	lines := d.pdf.SplitText(value, valueW-2*cellPad)
-	h := float64(len(lines))*lineH + 2*cellPad
+	lines := d.rowLines(r, sc)
+	h := d.rowHeight(r, sc)
 	d.ensure(h)
 
-	d.font("", 8.5, colMuted)
-	d.text(margin+3, d.y+cellPad, labelW-3, lineH, r.label, "L")
-	d.font(style, 9, colInk)
+	d.font("", 8.5*sc, colMuted)
+	d.text(margin+3, d.y+cellPad*sc, labelW-3, lineH*sc, r.label, "L")
+	d.font(style, 9*sc, colInk)
 	for i, l := range lines {
-		d.text(margin+labelW, d.y+cellPad+float64(i)*lineH, valueW, lineH, l, "L")
+		d.text(margin+labelW, d.y+(cellPad+float64(i)*lineH)*sc, contentW-labelW, lineH*sc, l, "L")
 	}
 	d.y += h
 	d.draw(colRule)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/payoutd/payoutd/india"
 )
 
 func testFIRA() FIRA {
@@ -25,8 +26,13 @@ func testFIRA() FIRA {
 		PurposeDescription:   "Software consultancy/implementation (other than those covered in SOFTEX form)",
 		InvoiceRef:           "INV-2026-0042",
 		SettlementRef:        "stl_7f3a9c21e4b8",
+		RemitterName:         "Acme Inc",
 		BeneficiaryName:      "Asha Raghunathan",
+		BeneficiaryPAN:       "ABCPR1234K",
+		BeneficiaryAddress:   "12 MG Road, Indiranagar, Bengaluru 560038, Karnataka",
 		BeneficiaryEmail:     "asha@example.in",
+		VaultID:              "vlt_01JD6Q0A1B2C3D4E5F6G",
+		BeneficiaryWallet:    "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ",
 		AmountForeign:        150000, // USD 1,500.00
 		ForeignExponent:      2,
 		AmountINR:            12487680, // 1,500.00 × 83.2512
@@ -72,6 +78,44 @@ func TestRenderFIRA(t *testing.T) {
 		is.True(bytes.HasPrefix(pdf, []byte("%PDF-")))
 	})
 
+	t.Run("SettlementDateIsIST", func(t *testing.T) {
+		// 31 March 23:59 IST is 18:29 UTC; 1 April 00:01 IST is 18:31 UTC,
+		// still 31 March in UTC: the advice prints the Indian date.
+		for _, c := range []struct {
+			settled time.Time
+			date    string
+		}{
+			{time.Date(2026, 3, 31, 18, 29, 0, 0, time.UTC), "31 Mar 2026 (IST)"},
+			{time.Date(2026, 3, 31, 18, 31, 0, 0, time.UTC), "1 Apr 2026 (IST)"},
+		} {
+			is := is.New(t)
+			f := testFIRA()
+			f.SettledAt = c.settled
+			text := string(pdfText(t, f))
+			is.True(strings.Contains(text, c.date))
+			is.True(strings.Contains(text, c.settled.Format("2 Jan 2006, 15:04 UTC")))
+		}
+	})
+
+	t.Run("WorstCaseFitsOnePage", func(t *testing.T) {
+		is := is.New(t)
+		f := longestFIRA()
+		pdf, err := RenderFIRA(f)
+		is.NoErr(err)
+		is.Equal(pageCount(pdf), 1)
+		text := string(pdfText(t, f))
+		is.Equal(strings.Count(text, "\f"), 1) // pdftotext: one form feed per page
+		// Every row is on the page, down to the last, and the footer.
+		for _, label := range []string{"REMITTER", "Bank", "BENEFICIARY", "Receiving wallet", "Amount in words",
+			"SETTLEMENT", "Advice generated", "Invoice reference", "Environment", "remains the legal record"} {
+			is.True(strings.Contains(text, label))
+		}
+		// Nothing of the longest values was cut off: their characters all print.
+		flat := strings.Join(strings.Fields(text), "")
+		is.True(strings.Contains(flat, strings.Repeat("W", 60)))
+		is.Equal(strings.Count(flat, "Ж"), 76) // one in the remitter, 75 in the address
+	})
+
 	t.Run("ErrIncomplete", func(t *testing.T) {
 		is := is.New(t)
 		f := testFIRA()
@@ -81,12 +125,48 @@ func TestRenderFIRA(t *testing.T) {
 	})
 }
 
+// longestFIRA has every field at the longest the service accepts: the
+// payout's counterparty name and bank (256), invoice reference (128), the
+// profile's name (100), address (300) and email (254), the longest RBI
+// purpose description and country name, the words of the largest amount,
+// and a 64-character settlement hash. Wide letters make it the worst case.
+func longestFIRA() FIRA {
+	f := testFIRA()
+	wide := func(n int, marker string) string {
+		return strings.Repeat("W", n-len(marker)) + marker
+	}
+	f.RemitterName = wide(256, "Ж")
+	f.RemittingBank = strings.Repeat("Mw ", 85) + "M"
+	f.RemittingCountry, f.RemittingCountryName = "GB", "United Kingdom of Great Britain and Northern Ireland"
+	f.InvoiceRef = wide(128, "")
+	f.BeneficiaryName = strings.Repeat("W", 100)
+	f.BeneficiaryAddress = strings.Repeat("WЖW ", 75)
+	f.BeneficiaryEmail = strings.Repeat("w", 64) + "@" + strings.Repeat("m", 185) + ".com"
+	f.PurposeCode = "P0028"
+	f.PurposeDescription, _ = india.PurposeDescription("P0028")
+	f.SettlementRef = strings.Repeat("f", 64)
+	f.AmountINR = 99_99_99_99_99_999_99
+	f.AmountINRWords = india.AmountInWordsINR(f.AmountINR)
+	f.AmountForeign, f.ForeignExponent, f.ForeignCurrency = 999_999_999_999_999, 3, "KWD"
+	f.SettlementRate = "12345678.123456"
+	return f
+}
+
+// pageCount counts the page objects of an uncompressed PDF.
+func pageCount(pdf []byte) int {
+	return bytes.Count(pdf, []byte("/Type /Page\n")) + bytes.Count(pdf, []byte("/Type /Page ")) +
+		bytes.Count(pdf, []byte("/Type /Page/"))
+}
+
 // pdfText renders f and extracts its text with poppler's pdftotext, which
 // also proves the PDF parses and that "₹" maps back to U+20B9.
 func pdfText(t *testing.T, f FIRA) []byte {
 	t.Helper()
 	is := is.New(t)
 	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext not on PATH: .ci/run installs poppler-utils")
+		}
 		t.Skip("pdftotext not on PATH: install poppler-utils to run the FIRA text tests")
 	}
 	pdf, err := RenderFIRA(f)

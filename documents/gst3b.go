@@ -1,6 +1,10 @@
 package documents
 
-import "time"
+import (
+	"time"
+
+	"github.com/payoutd/payoutd/india"
+)
 
 // GST3BInput is one GST month of reconciled receipts, already bucketed in IST
 // and summed in paise by the caller.
@@ -10,11 +14,14 @@ type GST3BInput struct {
 	ZeroRatedTaxable int64 // paise: exports, GSTR-3B Table 3.1(b) taxable value
 	ZeroRatedIGST    int64 // paise: IGST on those exports (0 under a LUT)
 	NilExemptTaxable int64 // paise: nil-rated and exempt supplies, Table 3.1(c)
-	GeneratedAt      time.Time
+	// How many receipts were placed in the month by their invoice date and
+	// how many, having none, by their IST settlement date.
+	ByInvoiceDate, BySettlementDate int64
+	GeneratedAt                     time.Time
 }
 
 // GST3B is the GET /tax/exports/gst3b body. The first four fields are the
-// SPEC's shape, in the SPEC's order; SupDetails repeats the same figures
+// API's documented shape, in its order; SupDetails repeats the same figures
 // under the GSTN's own GSTR-3B JSON keys so a filer (or a filing tool) can
 // map them onto the return without guessing which row is which.
 type GST3B struct {
@@ -23,9 +30,17 @@ type GST3B struct {
 	OutwardSupplies GST3BOutwardSupplies `json:"outwardSupplies"`
 	GeneratedAt     string               `json:"generatedAt"` // RFC 3339 UTC, milliseconds
 	SupDetails      GST3BSupDetails      `json:"sup_details"`
+	TimeOfSupply    TimeOfSupply         `json:"timeOfSupply"`
 }
 
-// GST3BOutwardSupplies is Table 3.1 as the SPEC names it.
+// TimeOfSupply says which date placed the receipts in the period.
+type TimeOfSupply struct {
+	ByInvoiceDate    int64  `json:"byInvoiceDate"`
+	BySettlementDate int64  `json:"bySettlementDate"`
+	Rule             string `json:"rule"`
+}
+
+// GST3BOutwardSupplies is Table 3.1 as the API names it.
 type GST3BOutwardSupplies struct {
 	ZeroRated GST3BTaxed  `json:"zeroRated"`
 	NilExempt GST3BAmount `json:"nilExempt"`
@@ -82,5 +97,7 @@ func BuildGST3B(in GST3BInput) GST3B {
 			OsupZero:    GST3BOsupZero{Txval: zero.TaxableValue, Iamt: zero.IGST},
 			OsupNilExmp: GST3BTxval{Txval: nilExempt.TaxableValue},
 		},
+		TimeOfSupply: TimeOfSupply{ByInvoiceDate: in.ByInvoiceDate, BySettlementDate: in.BySettlementDate,
+			Rule: india.GSTTimeOfSupplyRule},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/payoutd/payoutd/india"
 )
 
 func testGST3BInput() GST3BInput {
@@ -15,6 +16,8 @@ func testGST3BInput() GST3BInput {
 		ZeroRatedTaxable: 37463040, // ₹3,74,630.40
 		ZeroRatedIGST:    0,        // exported under LUT
 		NilExemptTaxable: 1500050,  // ₹15,000.50
+		ByInvoiceDate:    3,
+		BySettlementDate: 1,
 		GeneratedAt:      time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
 	}
 }
@@ -36,7 +39,8 @@ func TestBuildGST3B(t *testing.T) {
 			`"nilExempt":{"taxableValue":15000.50},"total":{"taxableValue":389630.90}},`+
 			`"generatedAt":"2026-11-21T10:00:00.000Z",`+
 			`"sup_details":{"osup_zero":{"txval":374630.40,"iamt":0.00,"csamt":0.00},`+
-			`"osup_nil_exmp":{"txval":15000.50}}}`)
+			`"osup_nil_exmp":{"txval":15000.50}},`+
+			`"timeOfSupply":{"byInvoiceDate":3,"bySettlementDate":1,"rule":"`+india.GSTTimeOfSupplyRule+`"}}`)
 	})
 
 	t.Run("IGSTWithoutLUT", func(t *testing.T) {

@@ -1,7 +1,7 @@
 package documents
 
 // INR is an amount in paise that marshals to JSON as a number of rupees with
-// exactly two decimals (123450 → 1234.50). The GST exports and the SPEC's
+// exactly two decimals (123450 → 1234.50). The GST exports'
 // "numbers in INR" want decimal rupees; writing them from integer paise keeps
 // the value exact where a float64 would print 1234.5 or drift.
 type INR int64

@@ -31,10 +31,12 @@ type ITR4Input struct {
 	Rebate87A         int64
 	Surcharge         int64
 	Cess              int64
-	TaxDue            int64
+	TaxDue            int64 // the total of the lines rounded to ₹10 (s.288B)
 
 	TransactionCount int
 	GeneratedAt      time.Time
+	// Provisional labels a year whose slabs are not enacted yet; "" otherwise.
+	Provisional string
 
 	// TaxesPaid fills TaxPaid and Schedule IT; nil leaves them to the filer.
 	TaxesPaid *ITR4TaxesPaid
@@ -50,12 +52,12 @@ const itr4Description = "For Individuals, HUFs and Firms (other than LLP) being 
 // Indian period in payoutd; a fixed zone needs no tz database.
 var ist = time.FixedZone("IST", 5*3600+30*60)
 
-// BuildITR4 returns indented ITR-4 JSON prefilled with the 44ADA figures, in
-// whole rupees rounded half-up from paise. Each tax line is rounded on its
-// own and the totals are summed from the rounded lines, so the return's own
-// cross-checks (gross liability = tax after rebate + cess) hold exactly even
-// when that differs by a rupee from rounding TaxDue itself. What payoutd
-// cannot know is left out and listed in the "_payoutd" object.
+// BuildITR4 returns indented ITR-4 JSON prefilled with the 44ADA figures in
+// whole rupees: gross receipts rounded half-up, and every other amount as the
+// liability states it (already whole rupees), so the return and the liability
+// agree to the rupee and the return's own cross-checks (gross liability = tax
+// after rebate + cess) hold exactly. The file holds the return alone; what
+// payoutd cannot know is listed by BuildITR4Notes instead.
 func BuildITR4(in ITR4Input) ([]byte, error) {
 	fyStart, ayStart, err := itr4Years(in.FY, in.AssessmentYear)
 	if err != nil {
@@ -104,22 +106,20 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 		ret.PersonalInfo.Address.MobileNo = mobile
 	}
 
+	// The notes are served apart (BuildITR4Notes); building them here keeps
+	// one code path for what taxes paid add to the return and to them.
 	notes := itr4BuildNotes(in, fyStart, mobileOK)
 	itr4AddTaxPaid(&ret, &notes, in)
-	file := itr4File{
-		ITR:     itr4Root{ITR4: ret},
-		Payoutd: notes,
-	}
-	out, err := json.MarshalIndent(file, "", "  ")
+	out, err := json.MarshalIndent(itr4File{ITR: itr4Root{ITR4: ret}}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("documents: encode ITR-4: %w", err)
 	}
 	return append(out, '\n'), nil
 }
 
-// itr4Tax fills TaxComputation from individually rounded lines. Surcharge has
-// no line here: it only arises above ₹50 lakh, where ITR-4 cannot be used,
-// and the notes warn about it instead.
+// itr4Tax fills TaxComputation from the liability's whole-rupee lines.
+// Surcharge has no line: it only arises above ₹50 lakh of income, where
+// ITR-4 cannot be used (itr4CheckAmounts refuses it).
 func itr4Tax(in ITR4Input) itr4TaxComputation {
 	tax := rupeesHalfUp(in.TaxOnIncome)
 	rebate := min(rupeesHalfUp(in.Rebate87A), tax)
@@ -210,6 +210,13 @@ func itr4CheckAmounts(in ITR4Input) error {
 	}
 	if in.TransactionCount < 0 {
 		return fmt.Errorf("%w: TransactionCount is negative", ErrITR4Input)
+	}
+	// s.44ADA deems at least 50% of the receipts the return reports.
+	if gross := rupeesHalfUp(in.GrossReceipts); 2*rupeesHalfUp(in.PresumptiveIncome) < gross {
+		return fmt.Errorf("%w: PresumptiveIncome is below 50%% of GrossReceipts (₹%d)", ErrITR4Input, gross)
+	}
+	if in.Surcharge > 0 {
+		return fmt.Errorf("%w: a surcharge arises only above ₹50 lakh of income, where ITR-4 cannot be used", ErrITR4Input)
 	}
 	return nil
 }

@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// itr4Notes is the "_payoutd" object beside the return: what the figures
-// are, where they came from, and what the filer still has to supply. It sits
-// outside "ITR" so that the return itself holds schema fields only.
-type itr4Notes struct {
+// ITR4Notes travel with the ITR-4 file but outside it (the prefill's notes
+// field): what the figures are, where they came from, and what the filer
+// still has to supply. The file itself holds schema fields only.
+type ITR4Notes struct {
 	Generator        string    `json:"generator"`
 	Indicative       bool      `json:"indicative"`
 	Note             string    `json:"note"`
@@ -49,6 +49,10 @@ const itr4Note = "Indicative figures only. payoutd computed them under section 4
 	"and taxes already paid. Check them, complete the parts listed in leftForFiler, and " +
 	"validate the return with the income-tax department's utility before filing."
 
+const itr4Rounding = "amounts in ITR are whole rupees: gross receipts rounded half-up; presumptive income 50% of that, " +
+	"rounded up so it is never below half; total income rounded to ₹10 (s.288A); each tax line as the liability " +
+	"endpoint states it; the tax payable rounded to ₹10 (s.288B) is taxDue in exactFigures"
+
 // itr4FixedGaps are always left out: payoutd never holds this information.
 var itr4FixedGaps = []itr4Gap{
 	{"ITR.ITR4.CreationInfo (SWCreatedBy, JSONCreatedBy, IntermediaryCity, Digest)", "set by the ITD-registered utility that uploads the return"},
@@ -63,15 +67,20 @@ var itr4FixedGaps = []itr4Gap{
 	{"ITR.ITR4.Verification", "only the filer can verify the return"},
 }
 
-// Thresholds for the warnings, in paise. ITR-4 is for total income up to
-// ₹50 lakh; 44ADA allows gross receipts up to ₹75 lakh when cash receipts
-// are at most 5%, which is always so for bank-credited remittances.
-const (
-	itr4IncomeLimit  = 50_00_000_00
-	itr4ReceiptLimit = 75_00_000_00
-)
+// BuildITR4Notes returns the notes for the file BuildITR4 makes from in.
+func BuildITR4Notes(in ITR4Input) (ITR4Notes, error) {
+	fyStart, _, err := itr4Years(in.FY, in.AssessmentYear)
+	if err != nil {
+		return ITR4Notes{}, err
+	}
+	_, mobileOK := indianMobile(in.Phone)
+	notes := itr4BuildNotes(in, fyStart, mobileOK)
+	var ret itr4Return
+	itr4AddTaxPaid(&ret, &notes, in)
+	return notes, nil
+}
 
-func itr4BuildNotes(in ITR4Input, fyStart int, mobileOK bool) itr4Notes {
+func itr4BuildNotes(in ITR4Input, fyStart int, mobileOK bool) ITR4Notes {
 	gaps := append([]itr4Gap(nil), itr4FixedGaps[:1]...)
 	if strings.TrimSpace(in.Name) == "" {
 		gaps = append(gaps, itr4Gap{"ITR.ITR4.PersonalInfo.AssesseeName.SurNameOrOrgName", "no name on the profile"})
@@ -91,7 +100,7 @@ func itr4BuildNotes(in ITR4Input, fyStart int, mobileOK bool) itr4Notes {
 		gaps = append(gaps, itr4Gap{"ITR.ITR4.PersonalInfo.Address (CountryCodeMobile, MobileNo)", "no 10-digit Indian mobile number on the profile"})
 	}
 	ay := fmt.Sprintf("%d-%02d", fyStart+1, (fyStart+2)%100)
-	return itr4Notes{
+	return ITR4Notes{
 		Generator:        "payoutd",
 		Indicative:       true,
 		Note:             itr4Note,
@@ -100,7 +109,7 @@ func itr4BuildNotes(in ITR4Input, fyStart int, mobileOK bool) itr4Notes {
 		Section:          "44ADA",
 		Source:           "reconciled payouts only",
 		TransactionCount: in.TransactionCount,
-		Rounding:         "amounts in ITR are whole rupees, each rounded half-up from paise; totals are sums of the rounded lines",
+		Rounding:         itr4Rounding,
 		ExactFigures: itr4Exact{
 			GrossReceipts: INR(in.GrossReceipts), PresumptiveIncome: INR(in.PresumptiveIncome),
 			TaxableIncome: INR(in.TaxableIncome), TaxOnIncome: INR(in.TaxOnIncome),
@@ -113,19 +122,11 @@ func itr4BuildNotes(in ITR4Input, fyStart int, mobileOK bool) itr4Notes {
 	}
 }
 
-// itr4Warnings flags inputs for which ITR-4 or 44ADA may not be available;
-// the export is still produced so the filer can see the figures.
+// itr4Warnings: the only caveat left once ITR-4 applies at all (the
+// service refuses the file above the s.44ADA limit) is a provisional year.
 func itr4Warnings(in ITR4Input) []string {
-	w := []string{}
-	if in.TaxableIncome > itr4IncomeLimit {
-		w = append(w, "Total income is above ₹50,00,000: ITR-4 is only for total income up to ₹50 lakh.")
+	if in.Provisional != "" {
+		return []string{in.Provisional}
 	}
-	if in.Surcharge > 0 {
-		w = append(w, "A surcharge of ₹"+FormatINR(in.Surcharge)+" applies; ITR-4 has no line for it "+
-			"(surcharge arises only above ₹50 lakh), so it is not in TaxComputation.")
-	}
-	if in.GrossReceipts > itr4ReceiptLimit {
-		w = append(w, "Gross receipts are above ₹75,00,000, the section 44ADA limit: presumptive taxation may not be available.")
-	}
-	return w
+	return []string{}
 }

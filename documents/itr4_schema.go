@@ -6,12 +6,11 @@ package documents
 // Structs rather than maps fix the key order, so the export is byte-stable.
 // Amounts are whole rupees, as the schema requires.
 
-// itr4File is the whole download: the return under "ITR", and payoutd's own
-// notes beside it so a schema-aware tool can drop them without touching the
-// return.
+// itr4File is the whole download: the return under "ITR" and nothing else,
+// so the file is exactly what the department's utility reads. payoutd's notes
+// on it are served separately (ITR4Notes).
 type itr4File struct {
-	ITR     itr4Root  `json:"ITR"`
-	Payoutd itr4Notes `json:"_payoutd"`
+	ITR itr4Root `json:"ITR"`
 }
 
 type itr4Root struct {

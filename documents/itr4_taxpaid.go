@@ -92,7 +92,7 @@ func checkITR4TaxesPaid(tp *ITR4TaxesPaid) error {
 // GET /tax/liability agree to the rupee. Schedule IT rounds each challan on
 // its own; when challans carry paise the rounded rows may add up to a rupee
 // or so away from the lines, which a warning points out.
-func itr4AddTaxPaid(ret *itr4Return, notes *itr4Notes, in ITR4Input) {
+func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
 	tp := in.TaxesPaid
 	if tp == nil {
 		return

@@ -5,8 +5,8 @@
 // s.44ADA liability, and amounts in words for documents.
 //
 // Every tax figure carries its source in a comment. The sources are the ones
-// collected in facts/india.md (tax-practitioner pages and public code, not the
-// gazette); figures that file marks UNCONFIRMED are marked so here too.
+// collected for this package (tax-practitioner pages and public code, not the
+// gazette); figures those sources leave unconfirmed are marked so here too.
 //
 // Money is int64 paise (INR minor units) throughout; nothing here uses floats.
 package india

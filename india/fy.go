@@ -7,7 +7,7 @@ import (
 )
 
 // IST is India Standard Time, UTC+05:30. Indian periods (financial year, GST
-// month) are bucketed in IST (DESIGN.md §5). A fixed zone, not tzdata: India
+// month) are bucketed in IST. A fixed zone, not tzdata: India
 // has had no daylight saving or offset change since 1945, and a fixed zone
 // works on hosts without a zoneinfo database.
 var IST = time.FixedZone("IST", 5*60*60+30*60)
@@ -17,7 +17,7 @@ var ErrInvalidFY = errors.New("invalid financial year")
 
 // FY is an Indian financial year, 1 April of StartYear to 31 March of
 // StartYear+1 (IST). From 1 April 2026 the Income-tax Act, 2025 calls the same
-// period the "tax year" (facts/india.md, preamble).
+// period the "tax year".
 type FY struct {
 	StartYear int
 }
@@ -67,8 +67,8 @@ func (f FY) End() time.Time {
 	return FY{StartYear: f.StartYear + 1}.Start()
 }
 
-// AssessmentYear is the year in which the income of f is assessed, AY = FY + 1
-// (facts/india.md, preamble): "2026-27" for FY 2025-26.
+// AssessmentYear is the year in which the income of f is assessed, AY = FY + 1:
+// "2026-27" for FY 2025-26.
 func (f FY) AssessmentYear() string {
 	return FY{StartYear: f.StartYear + 1}.String()
 }

@@ -10,12 +10,12 @@ import (
 var ErrInvalidGSTIN = errors.New("invalid GSTIN")
 
 // gstinAlphabet maps characters to values for the check character:
-// '0'–'9' = 0–9, 'A'–'Z' = 10–35, modulus 36 (facts/india.md §3, "Checksum").
+// '0'–'9' = 0–9, 'A'–'Z' = 10–35, modulus 36.
 const gstinAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // ValidateGSTIN checks a 15-character GST identification number the way
 // python-stdnum's stdnum/in_/gstin.py does (commit
-// 1184fd825c2f30bb5f6b6437f345254d9cbd0889, quoted in facts/india.md §3):
+// 1184fd825c2f30bb5f6b6437f345254d9cbd0889):
 //
 //	^([0][1-9]|[1-2][0-9]|[3][0-7])[A-Z]{3}[ABCFGHLJPTK][A-Z]\d{4}[A-Z][1-9A-Z][Z][\dA-Z]$
 //
@@ -25,7 +25,7 @@ const gstinAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 // so that the error names the part that is wrong and the PAN part shares
 // ValidatePAN's checks; a test and a fuzz target hold it equal to the regexp.
 // Codes above 37 (e.g. 97, 99) are refused, as python-stdnum does;
-// whether they are issued is UNCONFIRMED (facts/india.md §3). Input must
+// whether they are issued is UNCONFIRMED. Input must
 // already be upper case and without spaces.
 func ValidateGSTIN(s string) error {
 	if len(s) != 15 {
@@ -55,7 +55,7 @@ func ValidateGSTIN(s string) error {
 }
 
 // GSTINCheckChar computes the 15th (check) character for the first 14
-// characters of a GSTIN with the "Luhn mod 36" algorithm of facts/india.md §3
+// characters of a GSTIN with the "Luhn mod 36" algorithm
 // (repo srikanthlogic/gstin-validator src/index.js; python-stdnum
 // luhn.validate with the 36-character alphabet): walking left to right the
 // weights are 1, 2, 1, 2, …; each product p adds p/36 + p%36; the check value

@@ -23,7 +23,7 @@ func validGSTIN(t testing.TB, first14 string) string {
 func TestValidateGSTIN(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		for _, s := range []string{
-			"27AAPFU0939F1ZV",               // python-stdnum's valid example (facts/india.md §3)
+			"27AAPFU0939F1ZV",               // python-stdnum's valid example
 			validGSTIN(t, "01AAAAA0001A1Z"), // lowest state code
 			validGSTIN(t, "37ABCPK9999Z9Z"), // highest state code, holder K
 			validGSTIN(t, "29AABCT1332LAZ"), // entity number A
@@ -64,7 +64,7 @@ func TestGSTINCheckChar(t *testing.T) {
 		is := is.New(t)
 		c, err := india.GSTINCheckChar("27AAPFU0939F1Z")
 		is.NoErr(err)
-		is.Equal(c, byte('V')) // facts/india.md §3: "it gives V for 27AAPFU0939F1Z"
+		is.Equal(c, byte('V')) // python-stdnum: "it gives V for 27AAPFU0939F1Z"
 	})
 	t.Run("ErrLength", func(t *testing.T) {
 		_, err := india.GSTINCheckChar("27AAPFU0939F1")

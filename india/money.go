@@ -10,13 +10,30 @@ const (
 
 // maxGrossReceipts bounds the input of ComputeLiability so that every
 // intermediate product (amount × percent) stays far inside int64: ₹10^13,
-// ten times DESIGN.md §5's largest single amount (10^12 major units).
+// ten times the largest single amount accepted (10^12 major units).
 const maxGrossReceipts int64 = 10_000_000_000_000 * paisePerRupee
 
 // percentHalfUp returns pct per cent of amount (paise, ≥ 0), rounded half-up
 // to the paisa. Every rate in the tax tables is a whole percentage.
 func percentHalfUp(amount, pct int64) int64 {
 	return (amount*pct + 50) / 100
+}
+
+// rupeesHalfUp rounds paise (≥ 0) half-up to whole rupees, as the return's
+// whole-rupee lines are stated.
+func rupeesHalfUp(amount int64) int64 {
+	return (amount + paisePerRupee/2) / paisePerRupee * paisePerRupee
+}
+
+// percentToRupee is pct per cent of amount (paise, ≥ 0) rounded half-up to
+// whole rupees: each tax line (surcharge, cess) is a whole-rupee figure.
+func percentToRupee(amount, pct int64) int64 {
+	return (amount*pct + 50*paisePerRupee) / (100 * paisePerRupee) * paisePerRupee
+}
+
+// ceilRupees rounds paise (≥ 0) up to whole rupees.
+func ceilRupees(amount int64) int64 {
+	return (amount + paisePerRupee - 1) / paisePerRupee * paisePerRupee
 }
 
 // roundToTenRupees applies the rounding of s.288A (total income) and s.288B
@@ -26,7 +43,7 @@ func percentHalfUp(amount, pct int64) int64 {
 // Sources: scbc.co/detail/2122.aspx (text of s.288A);
 // taxmanagementindia.com/visitor/detail_act.asp?ID=3492 (text of s.288B).
 // The Income-tax Act, 2025 keeps the rule in one section, s.516
-// (aubsp.com/income-tax-act-2025-section-516). Not in facts/india.md.
+// (aubsp.com/income-tax-act-2025-section-516).
 // amount must be ≥ 0.
 func roundToTenRupees(amount int64) int64 {
 	rupees := amount / paisePerRupee

@@ -12,14 +12,14 @@ var ErrInvalidPAN = errors.New("invalid PAN")
 // panHolderTypes are the letters allowed as the 4th character of a PAN:
 // P Individual, C Company, H HUF, F Firm, A AOP, B BOI, G Government,
 // J Artificial juridical person, L Local authority, T Trust, K Krish.
-// Source: facts/india.md §3 "PAN format", from repo arthurdejong/python-stdnum,
+// Source: repo arthurdejong/python-stdnum,
 // stdnum/in_/pan.py (commit 02fc2b561e0d471bfe9cc4675a6ff5898a68ff4e).
 const panHolderTypes = "PCHFABGJLTK"
 
 // ValidatePAN checks a Permanent Account Number: ^[A-Z]{5}[0-9]{4}[A-Z]$,
 // serial (characters 6–9) not 0000, and a known holder type in the 4th
 // character. The last letter is a check letter from an undocumented
-// algorithm, so it cannot be verified (facts/india.md §3). Input must already
+// algorithm, so it cannot be verified. Input must already
 // be upper case and without spaces; callers normalise if they want to.
 func ValidatePAN(s string) error {
 	if reason := panProblem(s); reason != "" {

@@ -16,7 +16,7 @@ func TestValidatePAN(t *testing.T) {
 		}
 	})
 	t.Run("OKEveryHolderType", func(t *testing.T) {
-		for _, h := range "PCHFABGJLTK" { // facts/india.md §3
+		for _, h := range "PCHFABGJLTK" { // every holder type
 			is.New(t).NoErr(india.ValidatePAN("ABC" + string(h) + "D1234E"))
 		}
 	})

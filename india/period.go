@@ -12,8 +12,8 @@ var ErrInvalidPeriod = errors.New("invalid period")
 
 // ParsePeriod parses a GST return period "YYYY-MM" (GSTR-3B is monthly) and
 // returns the calendar month in IST as the half-open interval [start, end).
-// Both instants are returned in UTC, like every timestamp the API returns
-// (DESIGN.md §5); use .In(IST) to show them as Indian dates.
+// Both instants are returned in UTC, like every timestamp the API returns;
+// use .In(IST) to show them as Indian dates.
 func ParsePeriod(s string) (start, end time.Time, err error) {
 	if len(s) != 7 || s[4] != '-' {
 		return time.Time{}, time.Time{}, fmt.Errorf("%w: %q is not YYYY-MM", ErrInvalidPeriod, s)
@@ -31,3 +31,16 @@ func ParsePeriod(s string) (start, end time.Time, err error) {
 func PeriodOf(t time.Time) string {
 	return t.In(IST).Format("2006-01")
 }
+
+// DateOf is the Indian calendar date "YYYY-MM-DD" of t: the date that
+// decides a receipt's financial year and GST month, and the one documents
+// print.
+func DateOf(t time.Time) string {
+	return t.In(IST).Format(time.DateOnly)
+}
+
+// GSTTimeOfSupplyRule is the service's one wording of how a receipt is
+// placed in a GST month.
+const GSTTimeOfSupplyRule = "A receipt falls in the GST month of its invoice date when the payment carries invoiceDate, " +
+	"else of its settlement date in IST: the time of supply of a service is normally the date of the invoice issued " +
+	"for it (s.13 CGST Act, applied to IGST by s.20 IGST Act). Give invoiceDate so the month matches GSTR-1."

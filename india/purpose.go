@@ -8,7 +8,7 @@ import (
 )
 
 // purposeCodesTSV is the complete inward ("P") purpose-code table of the
-// facts/india.md appendix (source and caveats in the file's header).
+// RBI's list (source and caveats in the file's header).
 //
 //go:embed data/purpose_codes.tsv
 var purposeCodesTSV string

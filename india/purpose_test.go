@@ -10,7 +10,7 @@ import (
 func TestPurposeCodes(t *testing.T) {
 	t.Run("Count", func(t *testing.T) {
 		is := is.New(t)
-		// facts/india.md appendix: 149 current codes in 17 groups plus 15 legacy.
+		// The source table: 149 current codes in 17 groups plus 15 legacy.
 		all := india.PurposeCodes()
 		is.Equal(len(all), 164)
 		legacy := 0
@@ -28,7 +28,7 @@ func TestPurposeCodes(t *testing.T) {
 		is.Equal(legacy, 15)
 	})
 	t.Run("Descriptions", func(t *testing.T) {
-		// Copied from the facts/india.md appendix.
+		// Copied from the source table.
 		for code, want := range map[string]string{
 			"P0001": "Repatriation of Indian Portfolio investment abroad in equity capital (shares)",
 			"P0014": `Receipts o/a Non-Resident deposits (FCNR(B)/NR(E)RA, etc.) {ADs should report these even if funds are not "swapped" into Rupees}`,

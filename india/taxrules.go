@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // ErrUnsupportedFY is returned (wrapped) for a financial year with no tax
-// table (DESIGN.md §7: an unsupported fy is a 400).
+// table; the API answers it with a 400.
 var ErrUnsupportedFY = errors.New("unsupported financial year")
 
 // Slab is one row of an income-tax slab table: the part of taxable income
@@ -34,6 +35,12 @@ type Rules struct {
 	RegimeSection      string
 	RebateSection      string
 	PresumptiveSection string
+	// AdvanceTaxSection holds the instalment schedule ((1)(a): four
+	// instalments; (1)(b) or (2): all by 15 March for s.44ADA), and
+	// AdvanceTaxMinimumSection the ₹10,000 floor below which none is due.
+	AdvanceTaxSection        string
+	AdvanceTaxMinimumSection string
+	RoundingSection          string // ₹10 rounding of income and of tax
 
 	Slabs []Slab // ascending From, the first From is 0
 
@@ -50,7 +57,7 @@ type Rules struct {
 	PresumptivePercent int64 // deemed income as a share of gross receipts
 	// Receipts limits for using s.44ADA: the basic one, and the higher one
 	// available when cash receipts are at most PresumptiveCashMaxPercent of
-	// gross receipts. ComputeLiability does not enforce them; callers warn.
+	// gross receipts. Compute reports whether they are met (Presumptive).
 	PresumptiveReceiptsLimit        int64
 	PresumptiveReceiptsLimitLowCash int64
 	PresumptiveCashMaxPercent       int64
@@ -69,21 +76,54 @@ func RulesFor(fy FY) (Rules, error) {
 	return c, nil
 }
 
-// rulesFor returns the shared table itself, so ComputeLiability does not copy.
+// rulesFor returns the shared table itself, so Compute does not copy.
 func rulesFor(fy FY) (*Rules, error) {
 	for i := range taxTables {
 		if taxTables[i].FY == fy {
 			return &taxTables[i], nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %s (supported: %s to %s)", ErrUnsupportedFY, fy,
-		taxTables[0].FY, taxTables[len(taxTables)-1].FY)
+	return nil, fmt.Errorf("%w: %s (tables exist for %s to %s)", ErrUnsupportedFY, fy,
+		taxTables[0].FY, LatestTableFY())
+}
+
+// LatestTableFY is the last year whose Finance Act figures are in the tables.
+func LatestTableFY() FY { return taxTables[len(taxTables)-1].FY }
+
+// rulesOrLatest returns fy's own table, or for a year after the last one
+// (its Finance Act not yet passed) the latest table and provisional = true:
+// the latest enacted figures are the only reasonable estimate until then.
+// A year before the first table is ErrUnsupportedFY.
+func rulesOrLatest(fy FY) (r *Rules, provisional bool, err error) {
+	if last := LatestTableFY(); fy.StartYear > last.StartYear {
+		return &taxTables[len(taxTables)-1], true, nil
+	}
+	r, err = rulesFor(fy)
+	return r, false, err
+}
+
+// SupportedYears is the range of financial years the tax endpoints answer on
+// today: from the first table to the year after the later of the current
+// year (IST) and the latest table, so next year's figures can be planned
+// (provisionally) and the current year never falls out of range when a new
+// year starts before its Finance Act is added here.
+func SupportedYears(today time.Time) (first, last FY) {
+	last = LatestTableFY()
+	if cur := FYOf(today); cur.StartYear > last.StartYear {
+		last = cur
+	}
+	return taxTables[0].FY, FY{StartYear: last.StartYear + 1}
 }
 
 // slabTax is the income-tax on taxable income ti before rebate, surcharge and
-// cess. Slab bounds are whole lakhs and ti is whole tens of rupees, so each
-// product is a whole number of paise and the division is exact.
+// cess, rounded half-up to whole rupees as the return states it. Slab bounds
+// are whole lakhs and ti is whole tens of rupees, so each slab's product is a
+// whole number of paise and only the total is rounded.
 func (r *Rules) slabTax(ti int64) int64 {
+	return rupeesHalfUp(r.exactSlabTax(ti))
+}
+
+func (r *Rules) exactSlabTax(ti int64) int64 {
 	var tax int64
 	for i, s := range r.Slabs {
 		if ti <= s.From {
@@ -135,12 +175,12 @@ func (r *Rules) surcharge(ti, tax int64) int64 {
 	if band < 0 {
 		return 0
 	}
-	s := percentHalfUp(tax, r.surchargeRate(band))
+	s := percentToRupee(tax, r.surchargeRate(band))
 
 	threshold := r.SurchargeBands[band].Above
 	atThreshold := r.taxAfterRebate(threshold)
 	if band > 0 {
-		atThreshold += percentHalfUp(atThreshold, r.surchargeRate(band-1))
+		atThreshold += percentToRupee(atThreshold, r.surchargeRate(band-1))
 	}
 	// Never negative: tax grows by at most the top slab rate (< 100%) of the
 	// income above the threshold.

@@ -1,11 +1,10 @@
 package india
 
 // The new-regime tax tables, one per supported financial year. Every figure
-// is from facts/india.md §1–§2; the source named beside it is the one that
-// file gives. None is a gazette or the Act's text (see the file's preamble).
+// has its source named beside it. None is a gazette or the Act's text.
 
 // Slabs of FY 2023-24 and FY 2024-25 under s.115BAC.
-// Source: taxwinner.in/income-tax-slab-rate-under-new-tax-regime (facts §2).
+// Source: taxwinner.in/income-tax-slab-rate-under-new-tax-regime.
 var (
 	slabsFY2023 = []Slab{
 		{From: 0, RatePercent: 0},          // 0–3 L: nil
@@ -23,10 +22,10 @@ var (
 		{From: 12 * lakh, RatePercent: 20}, // 12–15 L: 20%
 		{From: 15 * lakh, RatePercent: 30}, // above 15 L: 30%
 	}
-	// FY 2025-26: incometaxmanagement.in/?p=3633 ; studycafe.in (facts §2).
+	// FY 2025-26: incometaxmanagement.in/?p=3633 ; studycafe.in.
 	// FY 2026-27 keeps them under Act 2025 s.202: upstox.com ; businesstoday.in ;
 	// outlookmoney.com and a Budget-2026 live blog ("no revisions to the tax
-	// slabs") (facts §2).
+	// slabs").
 	slabsFY2025 = []Slab{
 		{From: 0, RatePercent: 0},          // 0–4 L: nil
 		{From: 4 * lakh, RatePercent: 5},   // 4–8 L: 5%
@@ -41,7 +40,7 @@ var (
 // Surcharge on income-tax for individuals: above 50 L 10%, above 1 Cr 15%,
 // above 2 Cr 25%, above 5 Cr 37% in the old regime, capped at 25% in the new
 // regime. Source: savetaxs.com/glossary/surcharge ; studycafe.in ("highest
-// surcharge 25% above ₹2 Cr", new regime) (facts §2, "Cess and surcharge").
+// surcharge 25% above ₹2 Cr", new regime).
 // Marginal relief (surcharge cannot exceed the income above the threshold):
 // wp.jjknowledgebase.com/surcharge-marginal-relief-and-health-education-cess.
 // The sources give the bands without a year; they are applied unchanged to
@@ -73,25 +72,32 @@ const (
 )
 
 // Rebate u/s 87A in the new regime with marginal relief: above the limit, tax
-// after rebate is capped at the income above the limit. facts/india.md §2
-// shows it only through a public AY 2026-27 test file (TI ₹12,30,000: tax
+// after rebate is capped at the income above the limit. The checked sources
+// show it only through a public AY 2026-27 test file (TI ₹12,30,000: tax
 // ₹64,500, rebate ₹34,500, tax ₹30,000, cess ₹1,200), and taxguru.in
 // (marginal-relief-u-s-87a-tax-regime-u-s-115bac1a) quotes the proviso the
 // Finance Act 2023 added for the ₹7 lakh limit. UNCONFIRMED as law: no
 // statutory text was checked, for any year.
 const rebateMarginalRelief = true
 
-// taxTables, ascending by year; rulesFor searches it and names the first and
-// last entries in its error.
+// taxTables, one self-contained entry per financial year, ascending and
+// without gaps (TestTaxTablesContiguous). When a Finance Act sets the figures
+// of a new year, append its entry: until then rulesOrLatest answers for that
+// year from the last entry, marked provisional.
 var taxTables = []Rules{
 	{
 		FY:                 FY{StartYear: 2023},
 		RegimeSection:      "s.115BAC",
 		RebateSection:      "s.87A",
 		PresumptiveSection: "s.44ADA",
-		Slabs:              slabsFY2023,
+		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
+		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
+		AdvanceTaxSection:        "s.211",
+		AdvanceTaxMinimumSection: "s.208",
+		RoundingSection:          "ss.288A and 288B",
+		Slabs:                    slabsFY2023,
 		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; onlytech.com
-		// (Budget 2023 raised the limit from ₹5 L to ₹7 L) (facts §2).
+		// (Budget 2023 raised the limit from ₹5 L to ₹7 L).
 		RebateLimit:          7 * lakh,
 		RebateMax:            25_000 * paisePerRupee,
 		RebateMarginalRelief: rebateMarginalRelief,
@@ -109,8 +115,13 @@ var taxTables = []Rules{
 		RegimeSection:      "s.115BAC",
 		RebateSection:      "s.87A",
 		PresumptiveSection: "s.44ADA",
-		Slabs:              slabsFY2024,
-		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; taxwinner.in (facts §2).
+		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
+		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
+		AdvanceTaxSection:        "s.211",
+		AdvanceTaxMinimumSection: "s.208",
+		RoundingSection:          "ss.288A and 288B",
+		Slabs:                    slabsFY2024,
+		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; taxwinner.in.
 		RebateLimit:          7 * lakh,
 		RebateMax:            25_000 * paisePerRupee,
 		RebateMarginalRelief: rebateMarginalRelief,
@@ -128,9 +139,14 @@ var taxTables = []Rules{
 		RegimeSection:      "s.115BAC",
 		RebateSection:      "s.87A",
 		PresumptiveSection: "s.44ADA",
-		Slabs:              slabsFY2025,
+		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
+		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
+		AdvanceTaxSection:        "s.211",
+		AdvanceTaxMinimumSection: "s.208",
+		RoundingSection:          "ss.288A and 288B",
+		Slabs:                    slabsFY2025,
 		// ₹60,000 if TI ≤ ₹12 L (up from ₹25,000): incometaxmanagement.in/?p=3633 ;
-		// studycafe.in (facts §2).
+		// studycafe.in.
 		RebateLimit:          12 * lakh,
 		RebateMax:            60_000 * paisePerRupee,
 		RebateMarginalRelief: rebateMarginalRelief,
@@ -146,11 +162,16 @@ var taxTables = []Rules{
 	{
 		// Tax year 2026-27, the first under the Income-tax Act, 2025.
 		FY:                 FY{StartYear: 2026},
-		RegimeSection:      "Income-tax Act 2025 s.202", // upstox.com ; businesstoday.in (facts §2)
-		RebateSection:      "Income-tax Act 2025 s.156", // upstox.com (facts §2)
+		RegimeSection:      "Income-tax Act 2025 s.202", // upstox.com ; businesstoday.in
+		RebateSection:      "Income-tax Act 2025 s.156", // upstox.com
 		PresumptiveSection: "Income-tax Act 2025 s.58(2) Table Sl. No. 3",
-		Slabs:              slabsFY2025, // unchanged: Budget 2026 (facts §2)
-		// ₹60,000 if TI ≤ ₹12 L, now in s.156: upstox.com (facts §2).
+		// The same rules renumbered: s.408 (schedule, cabkgoyal.com), s.404
+		// (₹10,000 floor) and s.516 (rounding) (aubsp.com section map).
+		AdvanceTaxSection:        "Income-tax Act 2025 s.408",
+		AdvanceTaxMinimumSection: "Income-tax Act 2025 s.404",
+		RoundingSection:          "Income-tax Act 2025 s.516",
+		Slabs:                    slabsFY2025, // unchanged: Budget 2026
+		// ₹60,000 if TI ≤ ₹12 L, now in s.156: upstox.com.
 		RebateLimit:          12 * lakh,
 		RebateMax:            60_000 * paisePerRupee,
 		RebateMarginalRelief: rebateMarginalRelief,

@@ -39,7 +39,7 @@ type ClientConfig struct {
 
 // NewClient builds the River client on the store's single write connection.
 // PollOnly because SQLite has no LISTEN/NOTIFY; the short poll interval and
-// cooldown are what make River fast on SQLite (DESIGN.md §1).
+// cooldown are what make River fast on SQLite.
 func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Client[*sql.Tx], error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &payout.AdvanceWorker{P: pl})

@@ -87,30 +87,66 @@ func CheckWebhookURL(ctx context.Context, raw string, live bool, lookup LookupFu
 
 func mustPrefix(s string) netip.Prefix { return netip.MustParsePrefix(s) }
 
-// reserved are non-public ranges beyond what netip's predicates cover.
-var reserved = []struct {
+// specialPurpose is every range a live webhook may not reach: the IANA
+// IPv4 and IPv6 Special-Purpose Address Registries (documentation and
+// benchmarking ranges included, and the globally reachable anycast entries
+// too, since no receiver lives there), plus multicast and the deprecated
+// site-local range. The first matching row names the reason, so narrower
+// rows come before the ranges that contain them.
+var specialPurpose = []struct {
 	p   netip.Prefix
 	why string
 }{
+	{mustPrefix("0.0.0.0/32"), "unspecified"},
 	{mustPrefix("0.0.0.0/8"), "this-network"},
+	{mustPrefix("10.0.0.0/8"), "private"},
 	{mustPrefix("100.64.0.0/10"), "carrier-grade NAT"},
-	{mustPrefix("192.0.0.0/24"), "reserved"},
-	{mustPrefix("198.18.0.0/15"), "reserved"},
+	{mustPrefix("127.0.0.0/8"), "loopback"},
+	{mustPrefix("169.254.0.0/16"), "link-local"},
+	{mustPrefix("172.16.0.0/12"), "private"},
+	{mustPrefix("192.0.0.0/24"), "reserved"}, // IETF protocol assignments
+	{mustPrefix("192.0.2.0/24"), "documentation"},
+	{mustPrefix("192.31.196.0/24"), "reserved"}, // AS112
+	{mustPrefix("192.52.193.0/24"), "reserved"}, // AMT
+	{mustPrefix("192.88.99.0/24"), "reserved"},  // deprecated 6to4 relay anycast
+	{mustPrefix("192.168.0.0/16"), "private"},
+	{mustPrefix("192.175.48.0/24"), "reserved"}, // AS112 direct delegation
+	{mustPrefix("198.18.0.0/15"), "benchmarking"},
+	{mustPrefix("198.51.100.0/24"), "documentation"},
+	{mustPrefix("203.0.113.0/24"), "documentation"},
+	{mustPrefix("224.0.0.0/4"), "multicast"},
+	{mustPrefix("255.255.255.255/32"), "broadcast"},
 	{mustPrefix("240.0.0.0/4"), "reserved"},
-	{mustPrefix("::/96"), "reserved"},
-	{mustPrefix("100::/64"), "reserved"},
+
+	{mustPrefix("::/128"), "unspecified"},
+	{mustPrefix("::1/128"), "loopback"},
+	{mustPrefix("::/96"), "reserved"}, // deprecated IPv4-compatible
 	{mustPrefix("64:ff9b:1::/48"), "private"},
-	{mustPrefix("2001::/32"), "tunnel"}, // Teredo hides an IPv4 address
-	{mustPrefix("fec0::/10"), "private"},
+	{mustPrefix("100::/64"), "reserved"},        // discard-only
+	{mustPrefix("100:0:0:1::/64"), "reserved"},  // dummy prefix
+	{mustPrefix("2001::/32"), "tunnel"},         // Teredo hides an IPv4 address
+	{mustPrefix("2001:2::/48"), "benchmarking"}, // inside 2001::/23, named first
+	{mustPrefix("2001:db8::/32"), "documentation"},
+	{mustPrefix("2001::/23"), "reserved"},         // IETF protocol assignments
+	{mustPrefix("2620:4f:8000::/48"), "reserved"}, // AS112 direct delegation
+	{mustPrefix("3fff::/20"), "documentation"},
+	{mustPrefix("5f00::/16"), "reserved"}, // SRv6 SIDs
+	{mustPrefix("fc00::/7"), "private"},
+	{mustPrefix("fe80::/10"), "link-local"},
+	{mustPrefix("fec0::/10"), "private"}, // deprecated site-local
+	{mustPrefix("ff00::/8"), "multicast"},
 }
 
 // nat64 and sixToFour embed an IPv4 address, which is what gets reached.
 var nat64, sixToFour = mustPrefix("64:ff9b::/96"), mustPrefix("2002::/16")
 
 // blockedAddr names why a live webhook may not go to a, or "" if it may:
-// loopback, private, link-local, unspecified, multicast, CGNAT and reserved
-// ranges, including IPv4 addresses wrapped in IPv6 (mapped, NAT64, 6to4).
+// any special-purpose range, including IPv4 addresses wrapped in IPv6
+// (mapped, NAT64, 6to4).
 func blockedAddr(a netip.Addr) string {
+	if !a.IsValid() {
+		return "invalid"
+	}
 	a = a.Unmap()
 	if a.Is6() {
 		b := a.As16()
@@ -121,21 +157,8 @@ func blockedAddr(a netip.Addr) string {
 			return blockedAddr(netip.AddrFrom4([4]byte(b[2:6])))
 		}
 	}
-	switch {
-	case !a.IsValid():
-		return "invalid"
-	case a.IsUnspecified():
-		return "unspecified"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsPrivate():
-		return "private"
-	case a.IsLinkLocalUnicast():
-		return "link-local"
-	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
-		return "multicast"
-	}
-	for _, r := range reserved {
+	a = a.WithZone("")
+	for _, r := range specialPurpose {
 		if r.p.Contains(a) {
 			return r.why
 		}

@@ -36,7 +36,20 @@ func TestBlockedAddr(t *testing.T) {
 		"ff02::1":                "multicast",
 		"100.64.0.1":             "carrier-grade NAT",
 		"100.127.255.255":        "carrier-grade NAT",
-		"255.255.255.255":        "reserved",
+		"255.255.255.255":        "broadcast",
+		"240.0.0.1":              "reserved",
+		"192.0.2.1":              "documentation",
+		"198.51.100.7":           "documentation",
+		"203.0.113.200":          "documentation",
+		"2001:db8::1":            "documentation",
+		"3fff::1":                "documentation",
+		"198.19.255.255":         "benchmarking",
+		"2001:2::1":              "benchmarking",
+		"fe80::1%eth0":           "link-local",
+		"64:ff9b::c000:201":      "documentation", // NAT64 of 192.0.2.1
+		"198.17.255.255":         "",
+		"198.20.0.0":             "",
+		"203.0.114.1":            "",
 		"64:ff9b::a00:1":         "private",  // NAT64 of 10.0.0.1
 		"2002:7f00:1::":          "loopback", // 6to4 of 127.0.0.1
 		"8.8.8.8":                "",
@@ -50,7 +63,7 @@ func TestBlockedAddr(t *testing.T) {
 		"::ffff:93.184.216.34":   "",
 		"2002:5db8:d822::":       "", // 6to4 of a public address
 		"192.0.0.8":              "reserved",
-		"198.18.0.1":             "reserved",
+		"198.18.0.1":             "benchmarking",
 		"2001:0:4136:e378::1":    "tunnel",
 		"fec0::1":                "private",
 		"100::1":                 "reserved",
@@ -60,6 +73,68 @@ func TestBlockedAddr(t *testing.T) {
 		t.Run(addr, func(t *testing.T) {
 			is := is.New(t)
 			is.Equal(blockedAddr(netip.MustParseAddr(addr)), want)
+		})
+	}
+}
+
+// ianaSpecialPurpose is the IANA IPv4 and IPv6 Special-Purpose Address
+// Registries as published, plus multicast and site-local, written out here
+// apart from the code's table so a row missing there fails a test here.
+var ianaSpecialPurpose = []string{
+	"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+	"192.0.0.0/24", "192.0.0.0/29", "192.0.0.8/32", "192.0.0.9/32", "192.0.0.10/32", "192.0.0.170/32",
+	"192.0.0.171/32", "192.0.2.0/24", "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24",
+	"192.168.0.0/16", "192.175.48.0/24", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
+	"240.0.0.0/4", "255.255.255.255/32", "224.0.0.0/4",
+	"::1/128", "::/128", "::ffff:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "100:0:0:1::/64",
+	"2001::/23", "2001::/32", "2001:1::1/128", "2001:1::2/128", "2001:1::3/128", "2001:2::/48",
+	"2001:3::/32", "2001:4:112::/48", "2001:10::/28", "2001:20::/28", "2001:30::/28", "2001:db8::/32",
+	"2002::/16", "2620:4f:8000::/48", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
+}
+
+// lastAddr is the highest address of p.
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
+}
+
+// TestSpecialPurposeRanges: the first and the last address of every
+// special-purpose range are refused, as a literal live webhook URL too.
+func TestSpecialPurposeRanges(t *testing.T) {
+	for _, row := range ianaSpecialPurpose {
+		t.Run(row, func(t *testing.T) {
+			p := netip.MustParsePrefix(row)
+			for _, a := range []netip.Addr{p.Masked().Addr(), lastAddr(p)} {
+				if why := blockedAddr(a); why == "" {
+					t.Errorf("%s (in %s) is not refused", a, p)
+				}
+				u := "http://" + netip.AddrPortFrom(a, 443).String() + "/hook"
+				if err := CheckWebhookURL(context.Background(), u, true, nil); store.ErrorCode(err) != store.ErrValidation {
+					t.Errorf("live webhook %s: got %v, want a 400 on url", u, err)
+				}
+			}
+		})
+	}
+	// Each row of the code's table refuses its own first address with its
+	// own reason unless a narrower row before it claims that address.
+	for i, r := range specialPurpose {
+		t.Run("table/"+r.p.String(), func(t *testing.T) {
+			a, why := r.p.Addr(), blockedAddr(r.p.Addr())
+			for _, earlier := range specialPurpose[:i] {
+				if earlier.p.Contains(a) {
+					if why != earlier.why {
+						t.Errorf("%s: %q, want the earlier row's %q", a, why, earlier.why)
+					}
+					return
+				}
+			}
+			if why != r.why {
+				t.Errorf("%s: %q, want %q", a, why, r.why)
+			}
 		})
 	}
 }
@@ -103,6 +178,10 @@ func TestCheckWebhookURL(t *testing.T) {
 		{"ErrLivePrivate", "http://10.0.0.5/hook", true, nil, "private"},
 		{"ErrLiveMetadata", "http://169.254.169.254/latest", true, nil, "link-local"},
 		{"ErrLiveCGNAT", "http://100.64.1.1/", true, nil, "carrier-grade NAT"},
+		{"ErrLiveDocumentation", "https://203.0.113.5/hook", true, nil, "documentation"},
+		{"ErrLiveDocumentationV6", "https://[2001:db8::5]/hook", true, nil, "documentation"},
+		{"ErrLiveBenchmarking", "https://198.18.0.5/hook", true, nil, "benchmarking"},
+		{"ErrLiveResolvesDocumentation", "https://docs.example.com/", true, fixedLookup("192.0.2.10"), "documentation"},
 		{"ErrLiveLocalhost", "http://localhost:3000/hook", true, nil, "loopback name"},
 		{"ErrLiveLocalhostSub", "http://api.localhost./hook", true, nil, "loopback name"},
 		{"ErrLiveResolvesPrivate", "https://intranet.example.com/", true, fixedLookup("10.9.8.7"), "private"},

@@ -10,7 +10,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// Sandbox outcome triggers: the amount's minor-unit remainder (DESIGN.md §6).
+// Sandbox outcome triggers: the amount's minor-unit remainder.
 const (
 	TriggerSettlementRejected = 13
 	TriggerTransient          = 42

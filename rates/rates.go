@@ -37,18 +37,24 @@ func Default() Table {
 // Load reads a JSON object of currency → INR rate (decimal strings or
 // numbers) and lays it over the sandbox table.
 func Load(path string) (Table, error) {
-	r := Default()
 	if path == "" {
-		return r, nil
+		return Default(), nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	// The as-of time matters only to live valuation (Source); any will do.
-	quotes, err := Parse(b, time.Unix(0, 0))
+	return Parse(b, "rates file "+path)
+}
+
+// Parse reads a rates document, as Load does; source names it in errors.
+// Either form of ParseQuotes is accepted; the as-of time matters only to
+// live valuation (Source).
+func Parse(b []byte, source string) (Table, error) {
+	r := Default()
+	quotes, err := ParseQuotes(b, time.Unix(0, 0))
 	if err != nil {
-		return nil, fmt.Errorf("rates file %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	for c, q := range quotes {
 		r[c] = q.Rate

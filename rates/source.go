@@ -50,8 +50,8 @@ type fileFormat struct {
 	Rates map[string]json.Number `json:"rates"`
 }
 
-// Parse reads a rates document; fallback is the as-of of a bare object.
-func Parse(b []byte, fallback time.Time) (map[string]Quote, error) {
+// ParseQuotes reads a rates document; fallback is the as-of of a bare object.
+func ParseQuotes(b []byte, fallback time.Time) (map[string]Quote, error) {
 	var doc fileFormat
 	if err := json.Unmarshal(b, &doc); err != nil || doc.Rates == nil {
 		var bare map[string]json.Number
@@ -87,11 +87,17 @@ func (s *Source) LoadFile(path string) error {
 	if err != nil {
 		return err
 	}
-	q, err := Parse(b, st.ModTime())
+	return s.Load(b, "rates file "+path, st.ModTime())
+}
+
+// Load merges a rates document given inline; fallback is the as-of of a
+// bare object.
+func (s *Source) Load(b []byte, origin string, fallback time.Time) error {
+	q, err := ParseQuotes(b, fallback)
 	if err != nil {
-		return fmt.Errorf("rates file %s: %w", path, err)
+		return fmt.Errorf("%s: %w", origin, err)
 	}
-	s.merge(q, path, nil)
+	s.merge(q, origin, nil)
 	return nil
 }
 
@@ -115,7 +121,7 @@ func (s *Source) Fetch(ctx context.Context, client *http.Client, url string) err
 		if err != nil {
 			return err
 		}
-		q, err := Parse(b, time.Time{})
+		q, err := ParseQuotes(b, time.Time{})
 		if err != nil {
 			return fmt.Errorf("%s: %w", url, err)
 		}

@@ -17,7 +17,7 @@ import (
 
 var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
-func TestParse(t *testing.T) {
+func TestParseQuotes(t *testing.T) {
 	mtime := now.Add(-time.Hour)
 	for _, tc := range []struct {
 		name, doc string
@@ -34,7 +34,7 @@ func TestParse(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			q, err := Parse([]byte(tc.doc), mtime)
+			q, err := ParseQuotes([]byte(tc.doc), mtime)
 			if tc.err != "" {
 				is.True(err != nil && strings.Contains(err.Error(), tc.err))
 				return

@@ -61,7 +61,7 @@ func (s *Server) handleAuditList(w http.ResponseWriter, c *call) error {
 }
 
 // handleAuditVerify walks the whole chain. The chain spans every user of the
-// file (one hash chain, DESIGN.md §10), so rows, brokenAt and lastHash
+// file (one hash chain), so rows, brokenAt and lastHash
 // describe it as a whole; no other user's row content is revealed.
 func (s *Server) handleAuditVerify(w http.ResponseWriter, c *call) error {
 	v, err := s.db.VerifyAudit(c.r.Context())

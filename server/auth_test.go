@@ -163,6 +163,39 @@ func TestSessionTokens(t *testing.T) {
 		tok = signToken(t, keys[0].KID, keys[0].Priv, e.UserID, e.keyID(), time.Now())
 		is.Equal(e.reqAs(tok, "GET", "/api/v1/payments", nil).Status, http.StatusOK)
 	})
+	// A token signed with the server's own key is still refused when it has
+	// no exp or iat, or lives longer than the server ever issues.
+	t.Run("ErrLifetime", func(t *testing.T) {
+		keys, err := e.DB.SigningKeys(ctx, e.Sealer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		cases := []struct {
+			name     string
+			iat, exp *time.Time
+			want     int
+		}{
+			{"OKFull", ptr(now), ptr(now.Add(15 * time.Minute)), http.StatusOK},
+			{"OKShort", ptr(now), ptr(now.Add(time.Minute)), http.StatusOK},
+			{"ErrNoExp", ptr(now), nil, http.StatusUnauthorized},
+			{"ErrNoIat", nil, ptr(now.Add(10 * time.Minute)), http.StatusUnauthorized},
+			{"ErrTooLong", ptr(now), ptr(now.Add(15*time.Minute + time.Second)), http.StatusUnauthorized},
+			{"ErrYear", ptr(now), ptr(now.Add(365 * 24 * time.Hour)), http.StatusUnauthorized},
+			{"ErrExpBeforeIat", ptr(now), ptr(now.Add(-time.Second)), http.StatusUnauthorized},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				is := is.New(t)
+				tok := signClaims(t, keys[0].KID, keys[0].Priv, e.UserID, e.keyID(), c.iat, c.exp)
+				r := e.reqAs(tok, "GET", "/api/v1/payments", nil)
+				is.Equal(r.Status, c.want)
+				if c.want == http.StatusUnauthorized {
+					is.Equal(r.errCode(t), "ERR_UNAUTHORIZED")
+				}
+			})
+		}
+	})
 	t.Run("ErrForeignSigner", func(t *testing.T) {
 		is := is.New(t)
 		keys, _ := e.DB.SigningKeys(ctx, e.Sealer)
@@ -194,4 +227,32 @@ func signToken(t *testing.T, kid string, priv ed25519.PrivateKey, sub, keyID str
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// signClaims signs a session token with only the given iat and exp set.
+func signClaims(t *testing.T, kid string, priv ed25519.PrivateKey, sub, keyID string, iat, exp *time.Time) string {
+	t.Helper()
+	k, err := jwk.FromRaw(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Set(jwk.KeyIDKey, kid)
+	b := jwt.NewBuilder().Issuer("http://payoutd.test").Subject(sub).Claim("key_id", keyID).Claim("scope", "payments:read")
+	if iat != nil {
+		b = b.IssuedAt(*iat)
+	}
+	if exp != nil {
+		b = b.Expiration(*exp)
+	}
+	tok, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := jwt.Sign(tok, jwt.WithKey(jwa.EdDSA, k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(signed)
 }

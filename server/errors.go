@@ -14,7 +14,12 @@ const (
 	errBodyTooLarge    = "ERR_BODY_TOO_LARGE"
 	errUnsupportedType = "ERR_UNSUPPORTED_MEDIA_TYPE"
 	errInternal        = "ERR_INTERNAL"
+	errStorageFull     = "ERR_STORAGE_FULL"
 )
+
+// storageRetryAfter is the Retry-After of a write refused for lack of
+// space, in seconds: long enough for an operator to free some.
+const storageRetryAfter = "60"
 
 // statusOf is the single mapping from application error code to HTTP status.
 func statusOf(code string) int {
@@ -28,7 +33,7 @@ func statusOf(code string) int {
 		return http.StatusForbidden
 	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrProfileNotFound, store.ErrFIRANotFound:
 		return http.StatusNotFound
-	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning:
+	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning, errITR4NotApplicable:
 		return http.StatusConflict
 	case errBodyTooLarge:
 		return http.StatusRequestEntityTooLarge
@@ -38,7 +43,7 @@ func statusOf(code string) int {
 		return http.StatusUnprocessableEntity
 	case errRateLimited:
 		return http.StatusTooManyRequests
-	case store.ErrRailUnavailable:
+	case errStorageFull, store.ErrRailUnavailable:
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
@@ -60,7 +65,14 @@ type errorDetail struct {
 // logged with the request id and answered without detail.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *store.Error
-	if !errors.As(err, &e) {
+	if store.IsStorageFull(err) {
+		// Nothing was written; the request can be retried as it is once
+		// space is freed, and /readyz says so until then.
+		s.storageFull.Store(true)
+		s.log.ErrorContext(r.Context(), "storage full", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
+		w.Header().Set("Retry-After", storageRetryAfter)
+		e = &store.Error{Code: errStorageFull, Message: "the server's storage is full and nothing was written; retry later with the same Idempotency-Key"}
+	} else if !errors.As(err, &e) {
 		s.log.ErrorContext(r.Context(), "internal error", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
 		e = &store.Error{Code: errInternal, Message: "internal error; it is safe to retry with the same Idempotency-Key"}
 	}

@@ -26,8 +26,34 @@ type firaView struct {
 	InvoiceRef         string      `json:"invoiceRef"`
 	SettlementRef      string      `json:"settlementRef"`
 	SettledAt          string      `json:"settledAt"`
-	GeneratedAt        string      `json:"generatedAt"`
-	DownloadURL        string      `json:"downloadUrl"`
+	// SettlementDate is the Indian (IST) date of SettledAt, the date that
+	// decides the financial year and, without an invoice date, the GST month.
+	SettlementDate string          `json:"settlementDate"`
+	RateAsOf       string          `json:"rateAsOf"`
+	Remitter       firaRemitter    `json:"remitter"`
+	Beneficiary    firaBeneficiary `json:"beneficiary"`
+	Issuer         string          `json:"issuer"`
+	GeneratedAt    string          `json:"generatedAt"`
+	DownloadURL    string          `json:"downloadUrl"`
+}
+
+// firaRemitter is who sent the money, as the payout named them.
+type firaRemitter struct {
+	Name        string `json:"name"`
+	Country     string `json:"country"`
+	CountryName string `json:"countryName"`
+	Bank        string `json:"bank"`
+}
+
+// firaBeneficiary is the user as the profile stood when the advice was
+// generated, with where the money was received.
+type firaBeneficiary struct {
+	Name          string `json:"name"`
+	PAN           string `json:"pan"`
+	Address       string `json:"address"`
+	Email         string `json:"email"`
+	VaultID       string `json:"vaultId"`
+	WalletAddress string `json:"walletAddress"`
 }
 
 func (s *Server) viewFIRA(f store.FIRA) firaView {
@@ -36,7 +62,12 @@ func (s *Server) viewFIRA(f store.FIRA) firaView {
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
 		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
 		PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef, SettlementRef: f.SettlementRef,
-		SettledAt: ts(f.SettledAt), GeneratedAt: ts(f.GeneratedAt),
+		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(f.SettledAt),
+		Remitter: firaRemitter{Name: f.RemitterName, Country: f.RemittingCountry, CountryName: india.CountryName(f.RemittingCountry),
+			Bank: f.RemittingBank},
+		Beneficiary: firaBeneficiary{Name: f.BeneficiaryName, PAN: f.BeneficiaryPAN, Address: f.BeneficiaryAddress,
+			Email: f.BeneficiaryEmail, VaultID: f.VaultID, WalletAddress: f.BeneficiaryWallet},
+		Issuer: documents.FIRAIssuer, GeneratedAt: ts(f.GeneratedAt),
 		DownloadURL: s.cfg.BaseURL + "/api/v1/compliance/fira/" + f.ID + "/pdf",
 	}
 }
@@ -104,7 +135,9 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
 		PurposeCode: f.PurposeCode, PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef,
-		SettlementRef: f.SettlementRef, BeneficiaryName: f.BeneficiaryName, BeneficiaryEmail: f.BeneficiaryEmail,
+		SettlementRef: f.SettlementRef, RemitterName: f.RemitterName, BeneficiaryName: f.BeneficiaryName,
+		BeneficiaryPAN: f.BeneficiaryPAN, BeneficiaryAddress: f.BeneficiaryAddress, BeneficiaryEmail: f.BeneficiaryEmail,
+		VaultID: f.VaultID, BeneficiaryWallet: f.BeneficiaryWallet,
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: asOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,

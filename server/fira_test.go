@@ -23,6 +23,15 @@ func firaEnv(t *testing.T) (e *env, full, bare, unlisted, pending, domestic stri
 	e = newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	e.approveKYC(e.UserID)
 	e.fixClock(ist(2026, time.November, 21, 15, 30))
+	// The beneficiary details a FIRA freezes from the profile.
+	for path, body := range map[string]map[string]any{
+		"/api/v1/profile":             {"pan": testPAN, "address": "12 MG Road, Indiranagar, Bengaluru 560038, Karnataka"},
+		"/api/v1/profile/link-wallet": {"walletAddress": testAddress},
+	} {
+		if r := e.req("PATCH", path, body); r.Status != http.StatusOK {
+			t.Fatalf("PATCH %s: %d %s", path, r.Status, r.Body)
+		}
+	}
 	// One at a time, so the FIRAs are generated in this order.
 	pay := func(usd string, extra map[string]any) string {
 		id := e.pay(usd, extra)
@@ -74,6 +83,21 @@ func TestFIRA(t *testing.T) {
 		for k, v := range want {
 			is.Equal(at(one, k), v)
 		}
+		// What a bank's advice carries: remitter, beneficiary with PAN,
+		// address and where the money landed, the rate's time, the IST
+		// settlement date beside the UTC time, and the issuer.
+		for k, v := range map[string]string{
+			"remitter.name": "Acme Inc", "remitter.country": "US", "remitter.countryName": "United States of America",
+			"remitter.bank":    "JPMorgan Chase Bank, N.A., New York",
+			"beneficiary.name": "Asha Rao", "beneficiary.pan": testPAN,
+			"beneficiary.address": "12 MG Road, Indiranagar, Bengaluru 560038, Karnataka",
+			"beneficiary.email":   at(one, "beneficiary.email"), "beneficiary.vaultId": e.VaultID, "beneficiary.walletAddress": testAddress,
+			"settlementDate": "2026-11-21", "rateAsOf": "2026-11-21T10:00:00.000Z",
+		} {
+			is.Equal(at(one, k), v)
+		}
+		is.True(at(one, "beneficiary.email") != "")
+		is.True(strings.Contains(at(one, "issuer"), "not issued by a bank"))
 		rec := e.req("GET", "/api/v1/ledger/reconciliation/"+full, nil).JSON(t)
 		is.Equal(rec["firaId"], id)
 	})
@@ -218,6 +242,9 @@ func TestFIRA(t *testing.T) {
 // collapsed: -layout pads columns by the rendered width of those ids.
 func TestFIRAPDFGolden(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext not on PATH: .ci/run installs poppler-utils")
+		}
 		t.Skip("pdftotext not on PATH: install poppler-utils (.ci/run does)")
 	}
 	e, full, _, _, _, _ := firaEnv(t)
@@ -230,7 +257,8 @@ func TestFIRAPDFGolden(t *testing.T) {
 	is.NoErr(os.WriteFile(in, r.Body, 0o644))
 	out, err := exec.Command("pdftotext", "-layout", "-enc", "UTF-8", in, "-").Output()
 	is.NoErr(err)
-	text := strings.NewReplacer(id, "fira_ID", full, "pay_ID", "sbx_"+strings.TrimPrefix(full, "pay_"), "sbx_REF").Replace(string(out))
+	text := strings.NewReplacer(id, "fira_ID", full, "pay_ID", "sbx_"+strings.TrimPrefix(full, "pay_"), "sbx_REF",
+		e.VaultID, "vlt_ID").Replace(string(out))
 	text = regexp.MustCompile(` {2,}`).ReplaceAllString(text, "  ")
 	text = regexp.MustCompile(`(?m) +$`).ReplaceAllString(text, "")
 	golden(t, "fira.golden.txt", []byte(text))

@@ -9,6 +9,14 @@ import (
 // form15caThreshold is INR 5,00,000 in paise: at or above it, part C.
 const form15caThreshold = 5_00_000_00
 
+// form15caRule says who files the form and why this payment needs none: the
+// payer of a sum to a non-resident files it (rule 37BB), and a payment here
+// is the user's own receipt for services exported, never a remittance they
+// make.
+const form15caRule = "Form 15CA is filed by a resident who remits a sum to a non-resident (rule 37BB), before remitting. " +
+	"This payment is your receipt for services you exported, so you file no Form 15CA and need no Form 15CB for it. " +
+	"Part and requiresCA below say what would apply if you paid this amount to a non-resident and it were chargeable to tax in India: "
+
 type form15caView struct {
 	Part               string `json:"part"`
 	RemittanceAmount   string `json:"remittanceAmount"`
@@ -21,7 +29,10 @@ type form15caView struct {
 	BeneficiaryBank    string `json:"beneficiaryBank"`
 	SettlementTxRef    string `json:"settlementTxRef"`
 	RequiresCA         bool   `json:"requiresCA"`
-	Note               string `json:"note"`
+	// Applies is false: no payment payoutd records is a remittance by the
+	// user to a non-resident (form15caRule).
+	Applies bool   `json:"applies"`
+	Note    string `json:"note"`
 }
 
 // handleForm15CA prepares the Form 15CA details of a payout. The INR value is
@@ -43,11 +54,12 @@ func (s *Server) handleForm15CA(w http.ResponseWriter, c *call, id string) error
 		Part: "A", RemittanceAmount: money.Format(p.Amount, cur), Currency: p.Currency, RemittanceINR: money.Format(inr, inrCur),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, BeneficiaryName: p.CounterpartyName,
 		BeneficiaryCountry: p.CounterpartyCountry, BeneficiaryBank: p.CounterpartyBank, SettlementTxRef: p.SettlementRef,
-		Note: "Part A: remittance below INR 5,00,000. File Form 15CA online before remitting; Form 15CA/15CB apply to payments to non-residents that are chargeable to tax (rule 37BB).",
+		Note: form15caRule + "Part A, for a remittance below INR 5,00,000; no Form 15CB.",
 	}
 	if inr >= form15caThreshold {
 		v.Part, v.RequiresCA = "C", true
-		v.Note = "Part C: remittance of INR 5,00,000 or above. A chartered accountant's certificate in Form 15CB is needed before filing Form 15CA (rule 37BB)."
+		v.Note = form15caRule + "Part C, for INR 5,00,000 or above, with a chartered accountant's certificate in Form 15CB " +
+			"(Part B instead if an order under s.197 or s.195(2)/(3) covers it; Part D if the sum is not chargeable to tax)."
 	}
 	writeJSON(w, http.StatusOK, v)
 	return nil

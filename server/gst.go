@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
@@ -44,14 +45,28 @@ type gstSummaryView struct {
 	Liable        liableView   `json:"liable"`
 	// Domestic receipts count for income tax but are not classified for GST
 	// (docs/tax.md); shown so the three groups add up to the year.
-	Domestic        receiptsView `json:"domestic"`
-	IGSTRatePercent int64        `json:"igstRatePercent"`
-	AsOf            string       `json:"asOf"`
+	Domestic        receiptsView           `json:"domestic"`
+	IGSTRatePercent int64                  `json:"igstRatePercent"`
+	TimeOfSupply    documents.TimeOfSupply `json:"timeOfSupply"`
+	Unreconciled    unreconciledView       `json:"unreconciled"`
+	AsOf            string                 `json:"asOf"`
+}
+
+// gstTotals sums the user's GST days (invoice date, else IST settlement
+// day) over [start, end); income-tax slabs play no part.
+func (s *Server) gstTotals(ctx context.Context, userID string, start, end time.Time, lut store.LUTWindow) (store.GSTTotals, error) {
+	from, to := istDays(start, end)
+	days, err := s.db.GSTDays(ctx, userID, from, to)
+	if err != nil {
+		return store.GSTTotals{}, err
+	}
+	return store.SumGSTDays(days, lut), nil
 }
 
 // handleGSTSummary is the year-to-date GST position: cross-border receipts
-// settled on a day the profile's LUT covers are zero-rated, the rest are
-// liable to 18% IGST, charged per receipt and rounded half-up to the paisa.
+// whose GST day (invoice date, else IST settlement day) the profile's LUT
+// covers are zero-rated, the rest are liable to 18% IGST, charged per
+// receipt and rounded half-up to the paisa.
 func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()
 	fy, err := s.fyParam(c.r)
@@ -63,7 +78,11 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	lut := store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil)
-	t, err := s.taxTotals(ctx, c.p.UserID, fy.Start(), fy.End(), lut)
+	t, err := s.gstTotals(ctx, c.p.UserID, fy.Start(), fy.End(), lut)
+	if err != nil {
+		return err
+	}
+	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
 	if err != nil {
 		return err
 	}
@@ -80,7 +99,10 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 		Liable:          liableView{TransactionCount: t.Liable.Count, TotalINR: inr(t.Liable.AmountINR), GSTDue: inr(t.Liable.IGST)},
 		Domestic:        receiptsView{TransactionCount: t.Domestic.Count, TotalINR: inr(t.Domestic.AmountINR)},
 		IGSTRatePercent: store.IGSTPercent,
-		AsOf:            asOf,
+		TimeOfSupply: documents.TimeOfSupply{ByInvoiceDate: t.ByInvoiceDate, BySettlementDate: t.BySettlementDate,
+			Rule: india.GSTTimeOfSupplyRule},
+		Unreconciled: unrec,
+		AsOf:         asOf,
 	}
 	if prof.LUTValidUntil != "" {
 		v.LUT.ValidUntil = &prof.LUTValidUntil
@@ -107,7 +129,7 @@ func (s *Server) handleGST3B(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.taxTotals(ctx, c.p.UserID, start, end, store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil))
+	t, err := s.gstTotals(ctx, c.p.UserID, start, end, store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil))
 	if err != nil {
 		return err
 	}
@@ -116,6 +138,8 @@ func (s *Server) handleGST3B(w http.ResponseWriter, c *call) error {
 		GSTIN:            prof.GSTIN,
 		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR,
 		ZeroRatedIGST:    t.Liable.IGST,
+		ByInvoiceDate:    t.ByInvoiceDate,
+		BySettlementDate: t.BySettlementDate,
 		GeneratedAt:      s.db.Now(),
 	}))
 	return nil

@@ -13,14 +13,25 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleReadyz answers 200 only when the database answers.
+// handleReadyz answers 200 only when the database answers and, after a
+// write failed for lack of space, only once a probe write commits again.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.db.Ping(r.Context()); err != nil {
+		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
+	if s.storageFull.Load() {
+		if err := s.db.ProbeStorage(r.Context()); err != nil {
+			w.Header().Set("Retry-After", storageRetryAfter)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "storage_full"})
+			return
+		}
+		s.storageFull.Store(false)
+	}
 	var one int
 	if err := s.db.QueryRowContext(r.Context(), "SELECT 1").Scan(&one); err != nil {
+		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/payoutd/payoutd/store"
@@ -16,12 +17,25 @@ var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 // has been stored.
 type idemState struct {
 	apiKeyID string
+	userID   string
 	key      string
 	hash     []byte
 	saved    bool
 }
 
-func (st *idemState) slot() string { return st.apiKeyID + "\x00" + st.key }
+// newIdemState reads an Idempotency-Key. A UUID is the same key in any
+// letter case, so it is kept in lower case.
+func newIdemState(p principal, key string, hash []byte) (*idemState, error) {
+	if !uuidRE.MatchString(key) {
+		return nil, fieldError("Idempotency-Key", "must be a UUID")
+	}
+	return &idemState{apiKeyID: p.KeyID, userID: p.UserID, key: strings.ToLower(key), hash: hash}, nil
+}
+
+// slot is the in-flight guard's name for the key. It is per user, not per
+// API key: a rotated key and its successor share stored responses, so a
+// retry on one must wait for the first try on the other.
+func (st *idemState) slot() string { return st.userID + "\x00" + st.key }
 
 // inflight tracks idempotency keys whose first request is still running, so a
 // concurrent duplicate gets 409 instead of racing.

@@ -5,16 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/payoutd/payoutd/store"
 )
 
-// maxBody is the largest request body accepted (DESIGN.md §4).
+// maxBody is the largest request body accepted: far above any real
+// request, small enough that parsing one costs little.
 const maxBody = 64 << 10
 
 // readBody reads the whole body under the size limit and checks its media
@@ -69,6 +73,8 @@ func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
 
 // decodeJSON parses body into dst (a pointer to a struct): one JSON object,
 // no unknown fields, no trailing data, numbers kept exact as json.Number.
+// Invalid UTF-8 is refused rather than silently replaced (encoding/json
+// would store U+FFFD), and so is any string textProblem refuses.
 func decodeJSON(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fieldError("body", "a JSON object is required")
@@ -76,6 +82,14 @@ func decodeJSON(body []byte, dst any) error {
 	var raw map[string]json.RawMessage
 	if err := decodeOne(body, &raw); err != nil || raw == nil {
 		return fieldError("body", "must be a single JSON object")
+	}
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		if !utf8.Valid(raw[k]) {
+			return fieldError(k, "must be valid UTF-8")
+		}
+	}
+	if !utf8.Valid(body) {
+		return fieldError("body", "must be valid UTF-8")
 	}
 	known := fieldsOf(reflect.TypeOf(dst).Elem())
 	unknown := map[string]string{}
@@ -86,6 +100,14 @@ func decodeJSON(body []byte, dst any) error {
 	}
 	if len(unknown) > 0 {
 		return validationError(unknown)
+	}
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		var v any
+		if err := decodeOne(raw[k], &v); err == nil {
+			if err := checkStrings(k, v); err != nil {
+				return err
+			}
+		}
 	}
 	if err := decodeOne(body, dst); err != nil {
 		var te *json.UnmarshalTypeError

@@ -9,7 +9,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// kycView is SPEC.md's KYC status, plus the rejection reason and how many
+// kycView is the KYC status, plus the rejection reason and how many
 // resubmissions are left when REJECTED.
 type kycView struct {
 	UserID             string   `json:"userId"`
@@ -58,7 +58,7 @@ func (s *Server) handleKYCStatus(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// kycStartView is SPEC.md's POST /kyc/start answer. Without a session
+// kycStartView is the POST /kyc/start answer. Without a session
 // (APPROVED, or documents in review) success is false and the link fields
 // are left out.
 type kycStartView struct {

@@ -149,7 +149,7 @@ func TestKYCStart(t *testing.T) {
 			key, uid, _ := e.newUser("start-"+strings.ToLower(c.status)+"@example.com", false, store.AllScopes)
 			kycSetState(e, uid, c.status, 0)
 			status, m := start(key)
-			is.Equal(status, http.StatusOK) // SPEC.md §3 rule 3: not an error
+			is.Equal(status, http.StatusOK) // APPROVED is final: not an error
 			is.Equal(m["success"], false)
 			is.Equal(m["status"], c.status)
 			is.True(strings.Contains(m["message"].(string), c.msg))

@@ -19,8 +19,8 @@ type ledgerAccountView struct {
 	CreatedAt string `json:"createdAt"`
 }
 
-// handleLedgerAccounts lists the caller's ledger accounts (an addition to
-// SPEC.md, so clients can find the settlement account id).
+// handleLedgerAccounts lists the caller's ledger accounts (so clients
+// can find the settlement account id).
 func (s *Server) handleLedgerAccounts(w http.ResponseWriter, c *call) error {
 	accts, err := s.db.ListLedgerAccounts(c.r.Context(), c.p.UserID)
 	if err != nil {
@@ -46,7 +46,7 @@ type balanceView struct {
 
 // handleLedgerBalance: for the INR settlement account, settled = INR credited
 // minus the tax reserve, pending = INR estimate of payouts confirmed but not
-// settled, reserved = the tax reserve (DESIGN.md §7). Other accounts show
+// settled, reserved = the tax reserve. Other accounts show
 // their balance as settled.
 func (s *Server) handleLedgerBalance(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()

@@ -25,6 +25,7 @@ type paymentView struct {
 	Memo                string      `json:"memo,omitempty"`
 	PurposeCode         string      `json:"purposeCode,omitempty"`
 	InvoiceRef          string      `json:"invoiceRef,omitempty"`
+	InvoiceDate         string      `json:"invoiceDate,omitempty"`
 	CounterpartyName    string      `json:"counterpartyName,omitempty"`
 	CounterpartyCountry string      `json:"counterpartyCountry,omitempty"`
 	CounterpartyBank    string      `json:"counterpartyBank,omitempty"`
@@ -42,7 +43,7 @@ func viewPayment(p store.Payment) paymentView {
 	v := paymentView{
 		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), Currency: p.Currency,
 		Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo, PurposeCode: p.PurposeCode,
-		InvoiceRef: p.InvoiceRef, CounterpartyName: p.CounterpartyName, CounterpartyCountry: p.CounterpartyCountry,
+		InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName, CounterpartyCountry: p.CounterpartyCountry,
 		CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID, SettlementRef: p.SettlementRef,
 		SettlementRate: json.Number(p.SettlementRate), Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
 	}

@@ -2,11 +2,14 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/google/uuid"
+	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -21,9 +24,36 @@ type initiateRequest struct {
 	CounterpartyName    string      `json:"counterpartyName"`
 	CounterpartyCountry string      `json:"counterpartyCountry"`
 	CounterpartyBank    string      `json:"counterpartyBank"`
+	InvoiceDate         string      `json:"invoiceDate"`
 }
 
-func (q *initiateRequest) validate(minor *int64) error {
+// invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
+// today up to today, in IST: a later date is not an invoice yet, and an
+// older one is past the year within which an export under a LUT must be
+// paid for.
+func invoiceDateRule(now time.Time) validation.Rule {
+	return validation.By(func(v any) error {
+		s, _ := v.(string)
+		if s == "" {
+			return nil
+		}
+		d, err := time.ParseInLocation(time.DateOnly, s, india.IST)
+		if err != nil {
+			return errors.New("must be a date in the form YYYY-MM-DD")
+		}
+		today := india.DateOf(now)
+		earliest := now.In(india.IST).AddDate(-1, 0, 0).Format(time.DateOnly)
+		switch day := d.Format(time.DateOnly); {
+		case day > today:
+			return errors.New("must not be in the future (today is " + today + " in IST)")
+		case day < earliest:
+			return errors.New("must not be more than one year back (earliest " + earliest + ")")
+		}
+		return nil
+	})
+}
+
+func (q *initiateRequest) validate(minor *int64, now time.Time) error {
 	return asFieldErrors(validation.ValidateStruct(q,
 		validation.Field(&q.Amount, validation.Required, amountRule(q.Currency, minor)),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), isCurrency),
@@ -34,6 +64,7 @@ func (q *initiateRequest) validate(minor *int64) error {
 		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256)),
 		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), isCountry),
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
+		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
 	))
 }
 
@@ -43,13 +74,14 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	var minor int64
-	if err := q.validate(&minor); err != nil {
+	if err := q.validate(&minor, s.db.Now()); err != nil {
 		return err
 	}
 	p := store.Payment{
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
+		InvoiceDate: q.InvoiceDate,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		created, err := payout.Initiate(tx, p)
@@ -124,7 +156,7 @@ func (s *Server) confirmTx(tx *store.Tx, c *call, in store.ConfirmInput) (store.
 }
 
 // txnIDFor is the payment's client reference: the Idempotency-Key when one
-// was sent (DESIGN.md §6), else a fresh UUID. Version 7, time-ordered: the
+// was sent, else a fresh UUID. Version 7, time-ordered: the
 // unique (user_id, txn_id) index then grows at its end like every other
 // index a payment touches, where random version 4 ids dirtied a different
 // leaf page per payment in each group commit.

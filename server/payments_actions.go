@@ -25,7 +25,7 @@ type reviewRequest struct {
 	Reason   string `json:"reason"`
 }
 
-// handleSandboxReview resolves MANUAL_REVIEW in sandbox (DESIGN.md §6).
+// handleSandboxReview resolves MANUAL_REVIEW in sandbox.
 func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 	if c.p.Livemode {
 		return store.Errorf(store.ErrSandboxOnly, "this endpoint works with sandbox keys only")
@@ -61,7 +61,7 @@ type quickStartRequest struct {
 }
 
 // handleQuickStart is initiate + confirm on the caller's vault in the
-// payment's currency (the default vault first), in one call (DESIGN.md §6).
+// payment's currency (the default vault first), in one call.
 func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 	var q quickStartRequest
 	if err := decodeJSON(c.body, &q); err != nil {

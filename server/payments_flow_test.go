@@ -178,6 +178,13 @@ func TestSettledValueAndForm15CA(t *testing.T) {
 	is.Equal(m["part"], "C")
 	is.Equal(m["requiresCA"], true)
 	is.Equal(m["remittanceAmount"], "6006.01")
+	// The user's own export receipt: no form is filed, and the note says
+	// who would file one, not that a CA certificate is needed regardless.
+	is.Equal(m["applies"], false)
+	note := m["note"].(string)
+	is.True(strings.Contains(note, "remits a sum to a non-resident"))
+	is.True(strings.Contains(note, "you file no Form 15CA and need no Form 15CB for it"))
+	is.True(strings.Contains(note, "if you paid this amount to a non-resident"))
 	id2 := e.pay("6005.99", map[string]any{"counterpartyCountry": "US"})
 	e.waitStatus(id2, store.StatusCompleted, 5*time.Second)
 	m = e.req("GET", "/api/v1/payments/"+id2+"/form15ca", nil).JSON(t)

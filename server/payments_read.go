@@ -9,7 +9,7 @@ import (
 )
 
 // pageParams parses page and limit: page < 1 or a non-number is 400, a limit
-// above the cap is clamped (DESIGN.md §4).
+// above the cap is clamped.
 func pageParams(r *http.Request, defLimit, maxLimit int) (page, limit int, err error) {
 	page, limit = 1, defLimit
 	q := r.URL.Query()
@@ -74,7 +74,7 @@ func (s *Server) handlePaymentSubresource(w http.ResponseWriter, c *call) error 
 }
 
 // handlePaymentStatus looks up by txnId and answers null, not 404, when
-// nothing matches (SPEC.md §7.1).
+// nothing matches.
 func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID string) error {
 	// Stored txnIds are lower case (txnIDFor), so the lookup is too: a client
 	// that sent its Idempotency-Key in upper case still finds its payment.
@@ -99,7 +99,7 @@ func (s *Server) handlePaymentGet(w http.ResponseWriter, c *call, id string) err
 	return nil
 }
 
-// handleProvidersHealth is a static check, not an upstream probe (SPEC.md §4).
+// handleProvidersHealth is a static check, not an upstream probe.
 func (s *Server) handleProvidersHealth(w http.ResponseWriter, c *call) error {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "HEALTHY", "settlement": "UP"})
 	return nil

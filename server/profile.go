@@ -12,7 +12,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// profileView is SPEC.md's camelCase Profile (GET /profile).
+// profileView is the camelCase Profile (GET /profile).
 type profileView struct {
 	ID        string `json:"id"`
 	Email     string `json:"email"`
@@ -37,7 +37,7 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// fullProfileView is SPEC.md's snake_case Full profile (GET /profile/full).
+// fullProfileView is the snake_case full profile (GET /profile/full).
 type fullProfileView struct {
 	ID          string       `json:"id"`
 	Email       string       `json:"email"`
@@ -48,7 +48,7 @@ type fullProfileView struct {
 	Vaults      []vaultBrief `json:"vaults"`
 }
 
-// vaultBrief is SPEC.md's Vault, in the full profile's snake_case.
+// vaultBrief is a Vault, in the full profile's snake_case.
 type vaultBrief struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
@@ -100,6 +100,7 @@ type profileRecord struct {
 	PAN            string `json:"pan"`
 	LUTNumber      string `json:"lut_number"`
 	LUTValidUntil  string `json:"lut_valid_until"`
+	Address        string `json:"address"`
 	WalletAddress  string `json:"wallet_address"`
 	WalletProvider string `json:"wallet_provider"`
 	SetupCompleted bool   `json:"setup_completed"`
@@ -110,7 +111,7 @@ type profileRecord struct {
 func recordOf(p store.Profile) profileRecord {
 	return profileRecord{ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CountryCode: p.CountryCode,
 		HomeCurrency: p.HomeCurrency, GSTIN: p.GSTIN, PAN: p.PAN, LUTNumber: p.LUTNumber, LUTValidUntil: p.LUTValidUntil,
-		WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
+		Address: p.Address, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
 		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
 }
 
@@ -126,7 +127,13 @@ type profilePatchRequest struct {
 	PAN           *string `json:"pan"`
 	LUTNumber     *string `json:"lutNumber"`
 	LUTValidUntil *string `json:"lutValidUntil"`
+	// Address is the postal address FIRAs print for the beneficiary.
+	Address *string `json:"address"`
 }
+
+// maxAddressRunes bounds the postal address; the FIRA's worst-case test
+// prints one this long.
+const maxAddressRunes = 300
 
 var (
 	phoneRE = regexp.MustCompile(`^\+?[0-9][0-9 ().-]*$`)
@@ -180,6 +187,7 @@ func (q *profilePatchRequest) validate() error {
 	check("pan", q.PAN, checked(india.ValidatePAN))
 	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
 	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
+	check("address", q.Address, validation.RuneLength(0, maxAddressRunes))
 	if len(fields) > 0 {
 		return validationError(fields)
 	}
@@ -187,7 +195,7 @@ func (q *profilePatchRequest) validate() error {
 }
 
 // handleProfilePatch applies any subset of the fields and answers with the
-// raw updated record, not wrapped (SPEC.md §4).
+// raw updated record, not wrapped.
 func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 	var q profilePatchRequest
 	if err := decodeJSON(c.body, &q); err != nil {
@@ -200,7 +208,7 @@ func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 		*q.Name = strings.TrimSpace(*q.Name)
 	}
 	patch := store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
-		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil}
+		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address}
 	var p store.Profile
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
 		p, err = tx.UpdateProfile(c.p.UserID, c.p.Livemode, patch)
@@ -226,7 +234,7 @@ func (s *Server) handleLinkedWalletGet(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// defaultWalletProvider is the built-in provider identifier SPEC.md §4 says
+// defaultWalletProvider is the built-in provider identifier
 // link-wallet defaults to.
 const defaultWalletProvider = "payoutd"
 

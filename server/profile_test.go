@@ -28,7 +28,7 @@ func TestProfileGet(t *testing.T) {
 		is.Equal(p["name"], "Asha Rao")
 		is.Equal(p["phone"], "")
 		is.True(strings.HasSuffix(p["createdAt"].(string), "Z"))
-		is.Equal(len(p), 5) // exactly SPEC.md's Profile fields
+		is.Equal(len(p), 5) // exactly the documented Profile fields
 	})
 	t.Run("ErrProfileNotFoundBeforeSetup", func(t *testing.T) {
 		is := is.New(t)

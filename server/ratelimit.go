@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Per-minute limits (SPEC.md §8, DESIGN.md §4).
+// Per-minute limits.
 const (
 	limitInitiate = 10
 	limitConfirm  = 5

@@ -57,15 +57,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		}
 	}
 	if key := r.Header.Get("Idempotency-Key"); o.idempotent && key != "" {
-		if !uuidRE.MatchString(key) {
-			return fieldError("Idempotency-Key", "must be a UUID")
+		if c.idem, err = newIdemState(p, key, requestHash(r, c.body)); err != nil {
+			return err
 		}
-		c.idem = &idemState{apiKeyID: p.KeyID, key: key, hash: requestHash(r, c.body)}
 		if !s.idem.acquire(c.idem.slot()) {
 			return store.Errorf(store.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
 		}
 		defer s.idem.release(c.idem.slot())
-		prev, found, err := s.db.FindIdempotent(r.Context(), p.KeyID, key)
+		prev, found, err := s.db.FindIdempotent(r.Context(), p.KeyID, c.idem.key)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,7 @@
 package server
 
-// accountRoutes registers profile, KYC, wallet and hosted-verification routes
-// (SPEC.md §4 "Profile, KYC and wallets", DESIGN.md §3 and §9).
+// accountRoutes registers profile, KYC, wallet and hosted-verification
+// routes (docs/accounts.md).
 func (s *Server) accountRoutes() {
 	const ar, aw, pw = "account:read", "account:write", "payments:write"
 	s.api("GET /api/v1/profile", routeOpts{scope: ar}, s.handleProfileGet)

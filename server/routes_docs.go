@@ -1,8 +1,11 @@
 package server
 
+import "net/http"
+
 // docsRoutes registers the API contract and its reference page, both
 // public: GET /api/v1/openapi.json (openapi/openapi.json, embedded) and
-// GET /docs (rendered from it).
+// GET /docs (rendered from it). GET / sends a browser to the reference:
+// it is the first address a new user opens.
 func (s *Server) docsRoutes() {
 	a, err := newAPIDocs()
 	if err != nil {
@@ -12,4 +15,7 @@ func (s *Server) docsRoutes() {
 	}
 	s.mux.HandleFunc("GET /api/v1/openapi.json", a.handleOpenAPI)
 	s.mux.HandleFunc("GET /docs", a.handleReference)
+	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/docs", http.StatusFound)
+	})
 }

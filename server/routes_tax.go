@@ -1,7 +1,7 @@
 package server
 
 // taxRoutes registers FIRA, tax liability and exports, GST, ITR-4 and audit
-// routes. Scopes are DESIGN.md §3's: compliance:read covers FIRA, GST
+// routes. Scopes: compliance:read covers FIRA, GST
 // summary, ITR-4 prefill and audit; tax:read covers liability and
 // /tax/exports/*. The ITR-4 file accepts either (see handleITR4Export).
 // Tax payments are read with tax:read and recorded or reversed with

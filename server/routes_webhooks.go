@@ -1,7 +1,7 @@
 package server
 
 // webhookRoutes registers webhook endpoint management and the event log
-// (DESIGN.md §8, docs/webhooks.md).
+// (docs/webhooks.md).
 func (s *Server) webhookRoutes() {
 	const wm = "webhooks:manage"
 	s.api("POST /api/v1/webhooks", routeOpts{scope: wm}, s.handleWebhookCreate)

@@ -15,7 +15,7 @@ type sandboxKYCRequest struct {
 }
 
 // handleSandboxKYC walks the caller's KYC through every remaining state to
-// APPROVED or REJECTED (DESIGN.md §9), each move audited and emitted as the
+// APPROVED or REJECTED, each move audited and emitted as the
 // provider's would be. The body is optional: {"reason": …} for a rejection.
 func (s *Server) handleSandboxKYC(approve bool) apiHandler {
 	return func(w http.ResponseWriter, c *call) error {
@@ -50,8 +50,8 @@ type fundRequest struct {
 	Amount json.Number `json:"amount"`
 }
 
-// handleSandboxFund adds money to one of the caller's sandbox vaults
-// (DESIGN.md §6), parsed with the vault currency's money.Parse rules.
+// handleSandboxFund adds money to one of the caller's sandbox vaults,
+// parsed with the vault currency's money.Parse rules.
 func (s *Server) handleSandboxFund(w http.ResponseWriter, c *call) error {
 	if c.p.Livemode {
 		return errSandboxOnly

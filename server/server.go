@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/payoutd/payoutd/rates"
@@ -41,6 +42,9 @@ type Server struct {
 	limiter *rateLimiter
 	idem    *inflight
 	mux     *http.ServeMux
+	// storageFull is set when a write failed for lack of space and
+	// cleared by /readyz once a probe write commits again.
+	storageFull atomic.Bool
 }
 
 // New builds the HTTP handler.

@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -12,44 +12,32 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// liabilityNote is SPEC.md §1's label for the liability figure.
-const liabilityNote = "Indicative only: computed from this service's reconciled transaction data under s.44ADA " +
+// liabilityNote is the label the liability figure always carries.
+const liabilityNote = "Indicative only: computed from this service's reconciled transaction data " +
 	"(new regime, resident individual). It ignores other income, deductions, HRA and TDS; taxes paid are the challans recorded with POST /tax/payments."
 
 func inr(paise int64) json.Number { return amountJSON(paise, "INR") }
 
 // fyParam reads ?fy=YYYY-YY, defaulting to the current financial year in
-// IST. Malformed text and years without a tax table are both 400 naming fy,
-// so every tax endpoint refuses the same inputs the same way.
+// IST. Malformed text and years outside india.SupportedYears are both 400
+// naming fy, so every tax endpoint refuses the same inputs the same way. A
+// year after the latest tax table is answered, its income-tax figures
+// labelled provisional.
 func (s *Server) fyParam(r *http.Request) (india.FY, error) {
 	v := r.URL.Query().Get("fy")
-	fy := india.FYOf(s.db.Now())
+	now := s.db.Now()
+	fy := india.FYOf(now)
 	if v != "" {
 		var err error
 		if fy, err = india.ParseFY(v); err != nil {
 			return fy, fieldError("fy", "must be a financial year in the form YYYY-YY, e.g. 2025-26")
 		}
 	}
-	if _, err := india.RulesFor(fy); errors.Is(err, india.ErrUnsupportedFY) {
-		return fy, fieldError("fy", "financial year "+fy.String()+" is not supported: "+supportedFYs())
-	} else if err != nil {
-		return fy, err
+	if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
+		return fy, fieldError("fy", "financial year "+fy.String()+" is not supported: supported years are "+
+			first.String()+" to "+last.String())
 	}
 	return fy, nil
-}
-
-// supportedFYs names the years with a tax table, for the error message.
-func supportedFYs() string {
-	first, last := "", ""
-	for y := 2000; y < 2100; y++ {
-		if _, err := india.RulesFor(india.FY{StartYear: y}); err == nil {
-			if first == "" {
-				first = india.FY{StartYear: y}.String()
-			}
-			last = india.FY{StartYear: y}.String()
-		}
-	}
-	return "supported years are " + first + " to " + last
 }
 
 // istDays turns the half-open instant range [start, end) into the IST days
@@ -83,6 +71,7 @@ type instalmentView struct {
 	PercentDue int64       `json:"percentDue"`
 	Amount     json.Number `json:"amount"`
 	Paid       bool        `json:"paid"`
+	Past       bool        `json:"past"`
 	PaidByDate json.Number `json:"paidByDate"` // advance tax paid on or before dueDate
 	Shortfall  json.Number `json:"shortfall"`  // amount − paidByDate, never negative
 }
@@ -92,18 +81,62 @@ type computationView struct {
 	Rebate87A   json.Number `json:"rebate87A"`
 	Surcharge   json.Number `json:"surcharge"`
 	Cess        json.Number `json:"cess"`
+	NetTax      json.Number `json:"netTax"`
+}
+
+// unreconciledView reports the settled receipts a figure leaves out because
+// their reconciliation is pending, and where to resolve them.
+type unreconciledView struct {
+	TransactionCount int64       `json:"transactionCount"`
+	TotalINR         json.Number `json:"totalInr"`
+	PaymentIDs       []string    `json:"paymentIds"`
+	Message          string      `json:"message"`
+}
+
+func viewUnreconciled(u store.Unreconciled) unreconciledView {
+	v := unreconciledView{TransactionCount: u.Count, TotalINR: inr(u.AmountINR), PaymentIDs: u.PaymentIDs,
+		Message: "No settled receipt is waiting for reconciliation."}
+	if v.PaymentIDs == nil {
+		v.PaymentIDs = []string{}
+	}
+	if u.Count > 0 {
+		v.Message = fmt.Sprintf("%d settled receipt(s) worth ₹%s are not reconciled yet and are left out of these figures. "+
+			"Inspect each with GET /api/v1/ledger/reconciliation/{paymentId} and resolve it with "+
+			"POST /api/v1/ledger/reconciliation/{paymentId}/resolve; paymentIds lists the oldest.",
+			u.Count, documents.FormatINR(u.AmountINR))
+	}
+	return v
+}
+
+// unreconciled is what the year's figures leave out.
+func (s *Server) unreconciled(ctx context.Context, userID string, fy india.FY) (unreconciledView, error) {
+	u, err := s.db.UnreconciledReceipts(ctx, userID, fy.Start(), fy.End())
+	return viewUnreconciled(u), err
 }
 
 type liabilityView struct {
-	FinancialYear      string           `json:"financialYear"`
-	Regime             string           `json:"regime"`
-	GrossReceipts      json.Number      `json:"grossReceipts"`
-	PresumptiveIncome  json.Number      `json:"presumptiveIncome"`
+	FinancialYear string `json:"financialYear"`
+	// Regime is 44ADA when presumptive taxation is available, BOOKS when
+	// income must be computed from books of account.
+	Regime               string      `json:"regime"`
+	PresumptiveAvailable bool        `json:"presumptiveAvailable"`
+	AuditRequired        bool        `json:"auditRequired"`
+	ReturnForm           string      `json:"returnForm"`
+	GrossReceipts        json.Number `json:"grossReceipts"`
+	// PresumptiveIncome is null when s.44ADA is not available: no figure
+	// is deemed by law then, and TaxableIncome is an illustration.
+	PresumptiveIncome  *json.Number     `json:"presumptiveIncome"`
+	IncomeBasis        string           `json:"incomeBasis"`
 	TaxableIncome      json.Number      `json:"taxableIncome"`
 	EstimatedTaxDue    json.Number      `json:"estimatedTaxDue"`
+	AdvanceTaxRequired bool             `json:"advanceTaxRequired"`
+	AdvanceTaxNote     string           `json:"advanceTaxNote"`
 	AdvanceTaxSchedule []instalmentView `json:"advanceTaxSchedule"`
 	Computation        computationView  `json:"computation"`
 	TransactionCount   int64            `json:"transactionCount"`
+	Unreconciled       unreconciledView `json:"unreconciled"`
+	Provisional        bool             `json:"provisional"`
+	SlabsFinancialYear string           `json:"slabsFinancialYear"`
 	Indicative         bool             `json:"indicative"`
 	Note               string           `json:"note"`
 	Warnings           []string         `json:"warnings,omitempty"`
@@ -113,8 +146,6 @@ type liabilityView struct {
 	AsOf               string           `json:"asOf"`
 }
 
-// yearLiability computes the indicative 44ADA liability of a financial year
-// from the user's reconciled receipts.
 // requestedYear is the ?fy= year of the request (default current) with its
 // liability and totals: the prologue of every figure endpoint.
 func (s *Server) requestedYear(c *call) (india.FY, india.Liability, store.TaxTotals, error) {
@@ -126,12 +157,15 @@ func (s *Server) requestedYear(c *call) (india.FY, india.Liability, store.TaxTot
 	return fy, l, t, err
 }
 
+// yearLiability computes the indicative liability of a financial year from
+// the user's reconciled receipts, all of which arrived through a bank (no
+// cash), with instalments before today marked past.
 func (s *Server) yearLiability(ctx context.Context, userID string, fy india.FY) (india.Liability, store.TaxTotals, error) {
 	t, err := s.taxTotals(ctx, userID, fy.Start(), fy.End(), store.LUTWindow{})
 	if err != nil {
 		return india.Liability{}, t, err
 	}
-	l, err := india.ComputeLiability(fy, t.All.AmountINR)
+	l, err := india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: t.All.AmountINR, Today: s.db.Now()})
 	return l, t, err
 }
 
@@ -141,32 +175,46 @@ func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
+	if err != nil {
+		return err
+	}
 	asOf, err := s.asOf(ctx, c.p.UserID)
 	if err != nil {
 		return err
 	}
 	v := liabilityView{
-		FinancialYear: fy.String(), Regime: "44ADA", GrossReceipts: inr(l.GrossReceipts),
-		PresumptiveIncome: inr(l.PresumptiveIncome), TaxableIncome: inr(l.TaxableIncome), EstimatedTaxDue: inr(l.EstimatedTaxDue),
-		AdvanceTaxSchedule: []instalmentView{},
+		FinancialYear: fy.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
+		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), IncomeBasis: "presumptive",
+		TaxableIncome: inr(l.TaxableIncome), EstimatedTaxDue: inr(l.EstimatedTaxDue),
+		AdvanceTaxRequired: l.AdvanceTaxDue, AdvanceTaxNote: l.AdvanceTaxNote(), AdvanceTaxSchedule: []instalmentView{},
 		Computation: computationView{TaxOnIncome: inr(l.TaxOnIncome), Rebate87A: inr(l.Rebate87A),
-			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess)},
-		TransactionCount: t.All.Count, Indicative: true, Note: liabilityNote, AsOf: asOf,
+			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess), NetTax: inr(l.NetTax)},
+		TransactionCount: t.All.Count, Unreconciled: unrec, Provisional: l.Provisional,
+		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, AsOf: asOf,
+	}
+	if l.Presumptive {
+		p := inr(l.PresumptiveIncome)
+		v.PresumptiveIncome = &p
+	} else {
+		v.Regime, v.IncomeBasis = "BOOKS", "illustrative"
+		v.Warnings = append(v.Warnings, l.PresumptiveUnavailable())
+	}
+	if l.Provisional {
+		v.Warnings = append(v.Warnings, l.ProvisionalNote())
+	}
+	if unrec.TransactionCount > 0 {
+		v.Warnings = append(v.Warnings, unrec.Message)
 	}
 	for _, in := range l.AdvanceTaxSchedule {
-		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, instalmentView{DueDate: in.DueDate, PercentDue: in.PercentDue, Amount: inr(in.Amount)})
+		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, instalmentView{DueDate: in.DueDate, PercentDue: in.PercentDue,
+			Amount: inr(in.Amount), Past: in.Past})
 	}
 	tp, challans, err := s.yearTaxPaid(ctx, c.p.UserID, l)
 	if err != nil {
 		return err
 	}
 	attachTaxPaid(&v, tp, len(challans))
-	if rules, err := india.RulesFor(fy); err == nil && l.GrossReceipts > rules.PresumptiveReceiptsLimitLowCash {
-		// Every receipt here came through a bank, so the higher (low-cash)
-		// limit is the one that applies.
-		v.Warnings = append(v.Warnings, "Gross receipts exceed ₹"+documents.FormatINR(rules.PresumptiveReceiptsLimitLowCash)+
-			", the s.44ADA limit when cash receipts are at most 5%: presumptive taxation is not available and books must be kept.")
-	}
 	writeJSON(w, http.StatusOK, v)
 	return nil
 }

@@ -87,14 +87,20 @@ func TestTaxFiguresAcrossBoundaries(t *testing.T) {
 	before := append([]figure{
 		{liab25, "grossReceipts", "83250.00"}, {liab25, "presumptiveIncome", "41625.00"}, {liab25, "taxableIncome", "41630.00"},
 		{liab25, "estimatedTaxDue", "0.00"}, {liab25, "transactionCount", "1"},
-		{liab26, "grossReceipts", "30165.64"}, {liab26, "presumptiveIncome", "15082.82"}, {liab26, "transactionCount", "4"},
+		{liab26, "grossReceipts", "30165.64"}, {liab26, "presumptiveIncome", "15083.00"}, {liab26, "transactionCount", "4"},
 		{gst25, "zeroRated.transactionCount", "1"}, {gst25, "zeroRated.totalInr", "83250.00"},
 		{gst26, "liable.transactionCount", "3"}, {gst26, "liable.totalInr", "21840.64"}, {gst26, "liable.gstDue", "3931.32"},
 		{itr25, "transactionCount", "1"}, {itr25, "grossReceipts", "83250.00"}, {itr25, "latestTransaction", "2026-03-31T17:30:00.000Z"},
-		{itr26, "transactionCount", "4"}, {itr26, "grossReceipts", "30165.64"}, {itr26, "presumptiveTaxableIncome", "15082.82"},
+		{itr26, "transactionCount", "4"}, {itr26, "grossReceipts", "30165.64"}, {itr26, "presumptiveTaxableIncome", "15083.00"},
 		{mar, "outwardSupplies.zeroRated.taxableValue", "83250.00"}, {mar, "outwardSupplies.total.taxableValue", "83250.00"},
 		{apr, "outwardSupplies.zeroRated.taxableValue", "17678.14"}, {apr, "outwardSupplies.zeroRated.igst", "3182.07"},
 		{apr, "sup_details.osup_zero.iamt", "3182.07"},
+		// B and E are settled but pending: reported as left out, never silently.
+		{liab25, "unreconciled.transactionCount", "1"}, {liab25, "unreconciled.totalInr", "41625.00"},
+		{liab25, "unreconciled.paymentIds.0", b}, {itr25, "unreconciled.transactionCount", "1"},
+		{gst25, "unreconciled.totalInr", "41625.00"},
+		{liab26, "unreconciled.transactionCount", "1"}, {liab26, "unreconciled.totalInr", "24975.00"},
+		{gst26, "unreconciled.paymentIds.0", eid}, {itr26, "unreconciled.totalInr", "24975.00"},
 	}, steady...)
 	e.checkFigures(t, "before resolving", before)
 
@@ -106,7 +112,7 @@ func TestTaxFiguresAcrossBoundaries(t *testing.T) {
 	}
 	e.quiesce()
 	after := append([]figure{
-		{liab25, "grossReceipts", "124875.00"}, {liab25, "presumptiveIncome", "62437.50"}, {liab25, "taxableIncome", "62440.00"},
+		{liab25, "grossReceipts", "124875.00"}, {liab25, "presumptiveIncome", "62438.00"}, {liab25, "taxableIncome", "62440.00"},
 		{liab25, "transactionCount", "2"}, {liab25, "asOf", "2026-05-02T04:30:00.000Z"},
 		{liab26, "grossReceipts", "55140.64"}, {liab26, "transactionCount", "5"},
 		{gst25, "zeroRated.transactionCount", "2"}, {gst25, "zeroRated.totalInr", "124875.00"},
@@ -115,6 +121,8 @@ func TestTaxFiguresAcrossBoundaries(t *testing.T) {
 		{itr26, "transactionCount", "5"}, {itr26, "grossReceipts", "55140.64"},
 		{mar, "outwardSupplies.zeroRated.taxableValue", "124875.00"},
 		{apr, "outwardSupplies.zeroRated.taxableValue", "42653.14"}, {apr, "outwardSupplies.zeroRated.igst", "7677.57"},
+		{liab25, "unreconciled.transactionCount", "0"}, {gst26, "unreconciled.totalInr", "0.00"},
+		{itr26, "unreconciled.paymentIds.0", "<missing>"},
 	}, steady...)
 	e.checkFigures(t, "after resolving", after)
 

@@ -17,22 +17,25 @@ var (
 	challanSerialRE = regexp.MustCompile(`^[0-9]{5}$`)
 )
 
-// isSupportedFY accepts a financial year "YYYY-YY" that has a tax table,
-// the same years ?fy= accepts.
-var isSupportedFY = validation.By(func(v any) error {
-	s, _ := v.(string)
-	if s == "" {
+// isSupportedFY accepts a financial year "YYYY-YY" in the range ?fy=
+// accepts on the day now is.
+func isSupportedFY(now time.Time) validation.Rule {
+	return validation.By(func(v any) error {
+		s, _ := v.(string)
+		if s == "" {
+			return nil
+		}
+		fy, err := india.ParseFY(s)
+		if err != nil {
+			return errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
+		}
+		if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
+			return errors.New("financial year " + fy.String() + " is not supported: supported years are " +
+				first.String() + " to " + last.String())
+		}
 		return nil
-	}
-	fy, err := india.ParseFY(s)
-	if err != nil {
-		return errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
-	}
-	if _, err := india.RulesFor(fy); err != nil {
-		return errors.New("financial year " + fy.String() + " is not supported: " + supportedFYs())
-	}
-	return nil
-})
+	})
+}
 
 type taxPaymentRequest struct {
 	FY            string      `json:"fy"`
@@ -50,7 +53,7 @@ type taxPaymentRequest struct {
 func (q *taxPaymentRequest) validate(now time.Time) (int64, error) {
 	var paise int64
 	err := validation.ValidateStruct(q,
-		validation.Field(&q.FY, validation.Required, isSupportedFY),
+		validation.Field(&q.FY, validation.Required, isSupportedFY(now)),
 		validation.Field(&q.Kind, validation.Required, validation.In(india.PaymentAdvance, india.PaymentSelfAssessment).
 			Error("must be advance or self_assessment")),
 		validation.Field(&q.Amount, validation.Required, amountRule("INR", &paise)),

@@ -12,7 +12,8 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// sessionTTL is the lifetime of a session token (DESIGN.md §3).
+// sessionTTL is the lifetime of a session token: short, so a leaked token
+// is worth little, and a revoked key ends its sessions anyway.
 const sessionTTL = 15 * time.Minute
 
 // tokenIssuer signs and verifies EdDSA session tokens.
@@ -77,9 +78,16 @@ func (t *tokenIssuer) issue(p principal, scopes []string, now time.Time) (string
 
 // verify checks signature, issuer and expiry, then that the API key behind
 // the session is still active, so revoking a key ends its sessions at once.
+// A token must carry exp and iat, and live no longer than this server
+// issues: a token without exp (or with a far one) signed by a leaked
+// signing key would otherwise never end.
 func (t *tokenIssuer) verify(ctx context.Context, db *store.DB, raw string) (principal, error) {
-	tok, err := jwt.ParseString(raw, jwt.WithKeySet(t.public), jwt.WithValidate(true), jwt.WithIssuer(t.issuer))
+	tok, err := jwt.ParseString(raw, jwt.WithKeySet(t.public), jwt.WithValidate(true), jwt.WithIssuer(t.issuer),
+		jwt.WithRequiredClaim(jwt.ExpirationKey), jwt.WithRequiredClaim(jwt.IssuedAtKey))
 	if err != nil {
+		return principal{}, errUnauthorized
+	}
+	if life := tok.Expiration().Sub(tok.IssuedAt()); life <= 0 || life > sessionTTL {
 		return principal{}, errUnauthorized
 	}
 	keyID, _ := tok.PrivateClaims()["key_id"].(string)

@@ -3,6 +3,9 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/payoutd/payoutd/india"
@@ -75,4 +78,44 @@ func amountRule(currency string, out *int64) validation.Rule {
 		*out = minor
 		return err
 	})
+}
+
+// textProblem says what is wrong with a request string, or "" when nothing
+// is: C0 controls (NUL included) break logs, CSV exports and PDFs, and
+// bidi overrides and isolates make a stored name or memo display as
+// something other than what it holds.
+func textProblem(s string) string {
+	for _, c := range s {
+		switch {
+		case c < 0x20:
+			return fmt.Sprintf("must not contain control character U+%04X", c)
+		case c >= 0x202A && c <= 0x202E, c >= 0x2066 && c <= 0x2069:
+			return fmt.Sprintf("must not contain bidirectional control character U+%04X", c)
+		}
+	}
+	return ""
+}
+
+// checkStrings applies textProblem to every string in a decoded JSON value,
+// naming the field by its path (memo, items[2].name).
+func checkStrings(path string, v any) error {
+	switch v := v.(type) {
+	case string:
+		if msg := textProblem(v); msg != "" {
+			return fieldError(path, msg)
+		}
+	case []any:
+		for i, e := range v {
+			if err := checkStrings(fmt.Sprintf("%s[%d]", path, i), e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if err := checkStrings(path+"."+k, v[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// verifyPage is the hosted KYC flow at {base_url}/verify/{sessionId}
-// (DESIGN.md §9): server-rendered html/template pages from static/verify,
+// verifyPage is the hosted KYC flow at {base_url}/verify/{sessionId}:
+// server-rendered html/template pages from static/verify,
 // a browser session (scs, stored in SQLite) that binds the link to the first
 // browser that opens it, and a CSRF token on every form.
 type verifyPage struct {

@@ -80,7 +80,7 @@ func TestWebhookRetriesThenSucceeds(t *testing.T) {
 }
 
 // TestWebhookManualReview: a .66 payout stops in MANUAL_REVIEW and emits
-// payout.manual_review, never payout.settled or payout.failed (SPEC.md §6).
+// payout.manual_review, never payout.settled or payout.failed.
 func TestWebhookManualReview(t *testing.T) {
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(3, 20*time.Millisecond)})

@@ -10,13 +10,13 @@ import (
 	"time"
 )
 
-// AllScopes are the scopes a key may carry (SPEC.md §5, DESIGN.md §3).
+// AllScopes are the scopes a key may carry.
 var AllScopes = []string{
 	"payments:write", "payments:read", "compliance:read", "ledger:read", "ledger:write",
 	"tax:read", "tax:write", "webhooks:manage", "account:read", "account:write",
 }
 
-// RotationGrace is how long a rotated key keeps working (SPEC.md §5.8).
+// RotationGrace is how long a rotated key keeps working.
 const RotationGrace = 24 * time.Hour
 
 // APIKey is a stored key; the secret itself is never stored, only its hash.

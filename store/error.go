@@ -1,12 +1,15 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/payoutd/payoutd/store/internal/sqlitex"
 )
 
 // Error is the application's error: a stable code the HTTP layer maps to a
@@ -76,4 +79,20 @@ func isUniqueViolation(err error) bool {
 		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
 	return false
+}
+
+// IsStorageFull reports a write that failed for lack of space (a full
+// disk, or a size limit on the file); nothing of it was committed.
+func IsStorageFull(err error) bool { return sqlitex.IsStorageFull(err) }
+
+// ProbeStorage commits a write that needs a fresh page, so it fails while
+// the file cannot grow and succeeds once it can again.
+func (db *DB) ProbeStorage(ctx context.Context) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(tx.ctx, "INSERT OR REPLACE INTO storage_probe (id, pad, at) VALUES (1, zeroblob(16384), ?)", ms(tx.now)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(tx.ctx, "UPDATE storage_probe SET pad = NULL WHERE id = 1")
+		return err
+	})
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Event is something a client may want to hear about (DESIGN.md §8).
+// Event is something a client may want to hear about.
 type Event struct {
 	ID         string          `json:"id"`
 	UserID     string          `json:"-"`
@@ -25,7 +25,7 @@ type EventHook func(tx *Tx, ev Event) error
 func (db *DB) SetEventHook(h EventHook) { db.eventHook = h }
 
 // paymentEvents maps a payment status to the event its arrival emits.
-// MANUAL_REVIEW has its own event and never settled/failed (SPEC.md §3 rule 2).
+// MANUAL_REVIEW has its own event and never settled/failed.
 var paymentEvents = map[string]string{
 	StatusProcessing:   "payout.processing",
 	StatusSubmitted:    "payout.submitted",

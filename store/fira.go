@@ -20,8 +20,8 @@ const unknownRemittingBank = "Unknown remitting bank"
 // no purpose code or one that is not in the table (docs/tax.md).
 const fallbackPurpose = "P1099"
 
-// FIRA is payoutd's own advice of one settled cross-border payout
-// (DESIGN.md §7); the bank's e-FIRA stays the legal record.
+// FIRA is payoutd's own advice of one settled cross-border payout;
+// the bank's e-FIRA stays the legal record.
 type FIRA struct {
 	ID                 string
 	PaymentID          string
@@ -42,11 +42,20 @@ type FIRA struct {
 	GeneratedAt        time.Time
 	BeneficiaryName    string
 	BeneficiaryEmail   string
+	// The remitter's name as the payout gave it, and the beneficiary's PAN,
+	// postal address and receiving wallet as the profile held them, with the
+	// vault the payout settled through: all frozen at generation.
+	RemitterName       string
+	BeneficiaryPAN     string
+	BeneficiaryAddress string
+	BeneficiaryWallet  string
+	VaultID            string
 }
 
 const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
 	f.foreign_currency, f.amount_inr, f.settlement_rate, f.purpose_code, f.purpose_description, f.invoice_ref,
-	f.settlement_ref, f.settled_at, f.generated_at, f.beneficiary_name, f.beneficiary_email`
+	f.settlement_ref, f.settled_at, f.generated_at, f.beneficiary_name, f.beneficiary_email, f.remitter_name,
+	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id`
 
 const firaFrom = ` FROM firas f `
 
@@ -55,7 +64,8 @@ func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	var settled, generated int64
 	err := row.Scan(&f.ID, &f.PaymentID, &f.UserID, &f.Livemode, &f.Status, &f.RemittingBank, &f.RemittingCountry,
 		&f.AmountForeign, &f.ForeignCurrency, &f.AmountINR, &f.SettlementRate, &f.PurposeCode, &f.PurposeDescription,
-		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail)
+		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail, &f.RemitterName,
+		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID)
 	f.SettledAt, f.GeneratedAt = fromMS(settled), fromMS(generated)
 	return f, err
 }
@@ -92,7 +102,8 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 	f := FIRA{ID: NewID("fira"), PaymentID: p.ID, UserID: p.UserID, Livemode: p.Livemode, Status: FIRAGenerated,
 		RemittingBank: p.CounterpartyBank, RemittingCountry: p.CounterpartyCountry, AmountForeign: p.Amount,
 		ForeignCurrency: p.Currency, AmountINR: *p.AmountINR, SettlementRate: p.SettlementRate, InvoiceRef: p.InvoiceRef,
-		SettlementRef: p.SettlementRef, SettledAt: *p.SettledAt, GeneratedAt: tx.now}
+		SettlementRef: p.SettlementRef, SettledAt: *p.SettledAt, GeneratedAt: tx.now, RemitterName: p.CounterpartyName,
+		VaultID: p.VaultID}
 	if f.RemittingBank == "" {
 		f.RemittingBank = unknownRemittingBank
 	}
@@ -100,18 +111,21 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 	// The beneficiary is frozen now so the document never changes; a user
 	// without a profile row still gets an advice, just without the names.
 	if prof, err := tx.findProfile(p.UserID); err == nil {
-		f.BeneficiaryName, f.BeneficiaryEmail = prof.Name, prof.Email
+		f.BeneficiaryName, f.BeneficiaryEmail, f.BeneficiaryPAN = prof.Name, prof.Email, prof.PAN
+		f.BeneficiaryAddress, f.BeneficiaryWallet = prof.Address, prof.WalletAddress
 	} else if ErrorCode(err) != ErrProfileNotFound {
 		return FIRA{}, err
 	}
 	res, err := tx.ExecContext(tx.ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
 		remitting_country, amount_foreign, foreign_currency, amount_inr, settlement_rate, purpose_code, purpose_description,
-		invoice_ref, settlement_ref, settled_at, generated_at, beneficiary_name, beneficiary_email)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		invoice_ref, settlement_ref, settled_at, generated_at, beneficiary_name, beneficiary_email, remitter_name,
+		beneficiary_pan, beneficiary_address, beneficiary_wallet, vault_id)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (payment_id) DO NOTHING`,
 		f.ID, f.PaymentID, f.UserID, f.Livemode, f.Status, f.RemittingBank, f.RemittingCountry, f.AmountForeign,
 		f.ForeignCurrency, f.AmountINR, f.SettlementRate, f.PurposeCode, f.PurposeDescription, f.InvoiceRef,
-		f.SettlementRef, ms(f.SettledAt), ms(f.GeneratedAt), f.BeneficiaryName, f.BeneficiaryEmail)
+		f.SettlementRef, ms(f.SettledAt), ms(f.GeneratedAt), f.BeneficiaryName, f.BeneficiaryEmail, f.RemitterName,
+		f.BeneficiaryPAN, f.BeneficiaryAddress, f.BeneficiaryWallet, f.VaultID)
 	if err != nil {
 		return FIRA{}, err
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// IdempotencyTTL is how long a stored response is replayed (SPEC.md §5.10).
+// IdempotencyTTL is how long a stored response is replayed.
 const IdempotencyTTL = 24 * time.Hour
 
 // IdempotentResponse is a stored first response to a request.
@@ -17,11 +17,24 @@ type IdempotentResponse struct {
 	Body        []byte
 }
 
-// FindIdempotent returns the unexpired stored response for (apiKeyID, key).
+// maxRotations bounds the walk back through rotated keys; a chain that
+// long is far older than any stored response.
+const maxRotations = 32
+
+// FindIdempotent returns the unexpired stored response for key under
+// apiKeyID or any key it replaced (keys rotate, a client's retries
+// continue across the switch), the newest key's first. CROSS JOIN and the
+// unary + keep the plan on the primary key, one probe per key of the
+// chain, instead of a range scan of every unexpired row.
 func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
 	var r IdempotentResponse
-	err := db.r.QueryRowContext(ctx, `SELECT request_hash, status_code, body FROM idempotency_keys
-		WHERE api_key_id = ? AND key = ? AND expires_at > ?`, apiKeyID, key, ms(db.Now())).Scan(&r.RequestHash, &r.Status, &r.Body)
+	err := db.QueryRowContext(ctx, `WITH RECURSIVE chain(id, depth) AS (
+			SELECT ?, 0
+			UNION ALL
+			SELECT k.id, c.depth + 1 FROM api_keys k JOIN chain c ON k.replaced_by = c.id WHERE c.depth < ?)
+		SELECT i.request_hash, i.status_code, i.body FROM chain c
+		CROSS JOIN idempotency_keys i ON i.api_key_id = c.id AND i.key = ? AND +i.expires_at > ?
+		ORDER BY c.depth LIMIT 1`, apiKeyID, maxRotations, key, ms(db.Now())).Scan(&r.RequestHash, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}

@@ -2,7 +2,7 @@ package store
 
 import "context"
 
-// KYC statuses (SPEC.md §3).
+// KYC statuses.
 const (
 	KYCPending       = "PENDING"
 	KYCInProgress    = "IN_PROGRESS"
@@ -12,7 +12,7 @@ const (
 	KYCRejected      = "REJECTED"
 )
 
-// MaxKYCAttempts is how many times a rejected user may resubmit (DESIGN.md §9).
+// MaxKYCAttempts is how many times a rejected user may resubmit.
 const MaxKYCAttempts = 3
 
 // KYC is a user's verification record.

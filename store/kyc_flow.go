@@ -13,7 +13,7 @@ import (
 // KYCSessionTTL is how long a hosted verification link stays usable.
 const KYCSessionTTL = 24 * time.Hour
 
-// The sandbox provider's pace (DESIGN.md §9): slow enough that the hosted
+// The sandbox provider's pace: slow enough that the hosted
 // page shows each state, fast enough for tests and a demo.
 const (
 	SandboxReviewPickup = time.Second     // DOCS_SUBMITTED → UNDER_REVIEW
@@ -45,7 +45,7 @@ type KYCStart struct {
 	Message string
 }
 
-// StartKYC begins or resumes verification (SPEC.md §3): PENDING moves to
+// StartKYC begins or resumes verification: PENDING moves to
 // IN_PROGRESS; IN_PROGRESS and REJECTED (with resubmissions left) get a
 // link without moving, since the upload is what moves them. An unclaimed,
 // unexpired link is handed out again so repeated calls give the same URL.
@@ -246,7 +246,7 @@ func (db *DB) KYCIdentityOf(ctx context.Context, userID string) (KYCIdentity, er
 	return id, notFound(err, ErrNotFound, "kyc record")
 }
 
-// SandboxDecision is the sandbox provider's verdict (DESIGN.md §9): approve,
+// SandboxDecision is the sandbox provider's verdict: approve,
 // unless the legal name or the PAN contains REJECT.
 func SandboxDecision(id KYCIdentity) (approve bool, reason string) {
 	if strings.Contains(strings.ToUpper(id.FullName), "REJECT") || strings.Contains(strings.ToUpper(id.PAN), "REJECT") {

@@ -44,7 +44,7 @@ func openKYCTestDB(t *testing.T) (*DB, User, *time.Time) {
 
 var allKYCStatuses = []string{KYCPending, KYCInProgress, KYCDocsSubmitted, KYCUnderReview, KYCApproved, KYCRejected}
 
-// TestMoveKYCMatrix tries every (from, to) pair: the moves of SPEC.md §3
+// TestMoveKYCMatrix tries every (from, to) pair: the moves of the KYC graph
 // succeed with one audit row and one kyc.updated event in the same
 // transaction; every other pair is ERR_INVALID_STATE and changes nothing.
 func TestMoveKYCMatrix(t *testing.T) {

@@ -26,6 +26,49 @@ var migrations = []migration{
 	{3, taxQueueColumn, false},
 	{3, taxQueueFlag, true},
 	{4, countListRows, true},
+	{5, complianceColumns, false},
+}
+
+// complianceColumns adds version 5's columns to the tables a file already
+// has (schema.sql creates new tables with them, gst_moves among them, which
+// starts empty: no payment had an invoice date before version 5): the payment's invoice date
+// (GST time of supply), the profile's postal address, and what a FIRA now
+// freezes, which existing advices take from their payment and the current
+// profile. Each column is added only when missing, so a re-run changes
+// nothing.
+func complianceColumns(ctx context.Context, tx *Tx) error {
+	for _, c := range []struct{ table, column string }{
+		{"payments", "invoice_date"}, {"profiles", "address"},
+		{"firas", "remitter_name"}, {"firas", "beneficiary_pan"}, {"firas", "beneficiary_address"},
+		{"firas", "beneficiary_wallet"}, {"firas", "vault_id"},
+	} {
+		var tables, columns int
+		if err := tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
+			(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
+			return err
+		}
+		if tables == 0 || columns == 1 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+c.table+" ADD COLUMN "+c.column+" TEXT NOT NULL DEFAULT ''"); err != nil {
+			return err
+		}
+		if c.table == "firas" && c.column == "vault_id" {
+			var sources int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master
+				WHERE type = 'table' AND name IN ('payments', 'profiles')`).Scan(&sources); err != nil || sources < 2 {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE firas SET remitter_name = p.counterparty_name,
+				vault_id = coalesce(p.vault_id, ''), beneficiary_pan = coalesce(pr.pan, ''),
+				beneficiary_wallet = coalesce(pr.wallet_address, '')
+				FROM payments p LEFT JOIN profiles pr ON pr.user_id = p.user_id WHERE p.id = firas.payment_id`); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // taxQueueColumn adds tax_refresh_state.queued to a file that has the

@@ -24,6 +24,7 @@ type Payment struct {
 	Memo                string
 	PurposeCode         string
 	InvoiceRef          string
+	InvoiceDate         string // YYYY-MM-DD or "": decides the GST month when set
 	CounterpartyName    string
 	CounterpartyCountry string
 	CounterpartyBank    string
@@ -39,14 +40,15 @@ type Payment struct {
 	UpdatedAt           time.Time
 }
 
-// CrossBorder is DESIGN.md §5: a counterparty country present and not India.
+// CrossBorder: a counterparty country present and not India.
 func (p Payment) CrossBorder() bool {
 	return p.CounterpartyCountry != "" && p.CounterpartyCountry != "IN"
 }
 
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
-	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at`
+	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
+	invoice_date`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
@@ -55,7 +57,7 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated)
+		&inr, &settled, &created, &updated, &p.InvoiceDate)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
@@ -71,9 +73,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
-		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now))
+		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
+		p.InvoiceDate)
 	if isUniqueViolation(err) {
 		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}

@@ -1,6 +1,6 @@
 package store
 
-// Payment statuses (SPEC.md §3).
+// Payment statuses.
 const (
 	StatusInitiated       = "INITIATED"
 	StatusComplianceCheck = "COMPLIANCE_CHECK"
@@ -14,8 +14,7 @@ const (
 	StatusUnknown         = "UNKNOWN"
 )
 
-// paymentTransitions is the whole payment state machine: SPEC.md §3 and
-// DESIGN.md §6. Any move not listed here is refused.
+// paymentTransitions is the whole payment state machine. Any move not listed here is refused.
 var paymentTransitions = map[string][]string{
 	StatusInitiated:       {StatusComplianceCheck},
 	StatusComplianceCheck: {StatusProcessing, StatusManualReview, StatusFailed},

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Profile is a user's profile row (SPEC.md §2 "Profile", DESIGN.md §7 for the
-// GST/LUT fields). Email is the contact address; the account's identity
+// Profile is a user's profile row, with the GST/LUT fields.
+// Email is the contact address; the account's identity
 // (users.email, what keys are created for) never changes through it.
 type Profile struct {
 	UserID         string
@@ -19,6 +19,7 @@ type Profile struct {
 	PAN            string
 	LUTNumber      string
 	LUTValidUntil  string // YYYY-MM-DD or ""
+	Address        string // postal address, free text; printed on FIRAs
 	WalletAddress  string
 	WalletProvider string
 	SetupCompleted bool
@@ -27,13 +28,13 @@ type Profile struct {
 }
 
 const profileCols = `user_id, email, name, phone, country_code, home_currency, gstin, pan, lut_number, lut_valid_until,
-	wallet_address, wallet_provider, setup_completed, created_at, updated_at`
+	wallet_address, wallet_provider, setup_completed, created_at, updated_at, address`
 
 func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 	var p Profile
 	var created, updated int64
 	err := row.Scan(&p.UserID, &p.Email, &p.Name, &p.Phone, &p.CountryCode, &p.HomeCurrency, &p.GSTIN, &p.PAN,
-		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated)
+		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated, &p.Address)
 	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
 	return p, notFound(err, ErrProfileNotFound, "profile")
 }
@@ -51,11 +52,11 @@ func (tx *Tx) findProfile(userID string) (Profile, error) {
 // ProfilePatch is a partial update: nil fields are left alone. Values are
 // already validated by the caller (format rules live with the HTTP request).
 type ProfilePatch struct {
-	Name, Email, Phone, CountryCode, HomeCurrency, GSTIN, PAN, LUTNumber, LUTValidUntil *string
+	Name, Email, Phone, CountryCode, HomeCurrency, GSTIN, PAN, LUTNumber, LUTValidUntil, Address *string
 }
 
 // UpdateProfile applies the patch and audits what changed. A name completes
-// profile setup (SPEC.md §4: GET /profile is 404 until then). A GSTIN embeds
+// profile setup (GET /profile is 404 until then). A GSTIN embeds
 // its holder's PAN (characters 3–12), so when both are set they must agree.
 func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (Profile, error) {
 	p, err := tx.findProfile(userID)
@@ -78,6 +79,7 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 	set("pan", &p.PAN, patch.PAN)
 	set("lut_number", &p.LUTNumber, patch.LUTNumber)
 	set("lut_valid_until", &p.LUTValidUntil, patch.LUTValidUntil)
+	set("address", &p.Address, patch.Address)
 	if p.GSTIN != "" && p.PAN != "" && p.GSTIN[2:12] != p.PAN {
 		field := "pan"
 		if patch.GSTIN != nil {
@@ -96,8 +98,8 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 	}
 	p.UpdatedAt = tx.now
 	_, err = tx.ExecContext(tx.ctx, `UPDATE profiles SET name = ?, email = ?, phone = ?, country_code = ?, home_currency = ?,
-		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, setup_completed = ?, updated_at = ? WHERE user_id = ?`,
-		p.Name, p.Email, p.Phone, p.CountryCode, p.HomeCurrency, p.GSTIN, p.PAN, p.LUTNumber, p.LUTValidUntil,
+		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, address = ?, setup_completed = ?, updated_at = ? WHERE user_id = ?`,
+		p.Name, p.Email, p.Phone, p.CountryCode, p.HomeCurrency, p.GSTIN, p.PAN, p.LUTNumber, p.LUTValidUntil, p.Address,
 		p.SetupCompleted, ms(tx.now), userID)
 	if err != nil {
 		return p, err

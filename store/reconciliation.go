@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Reconciliation statuses (SPEC.md §3).
+// Reconciliation statuses.
 const (
 	Reconciled            = "RECONCILED"
 	PendingReconciliation = "PENDING_RECONCILIATION"
@@ -65,7 +65,7 @@ const settlementCreditQuery = `SELECT lp.id, lp.amount FROM ledger_postings lp
 
 // Reconcile records the reconciliation of a settled payment: RECONCILED when
 // it carries an invoice reference and its ledger credit equals its INR value,
-// otherwise PENDING_RECONCILIATION with the reason (DESIGN.md §7). Running it
+// otherwise PENDING_RECONCILIATION with the reason. Running it
 // again returns the existing record unchanged.
 //
 // The record is inserted first and read back only when one already existed
@@ -90,7 +90,7 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 		now := tx.now
 		r.Status, r.ReconciledAt, r.ResolvedBy = Reconciled, &now, "auto"
 	}
-	inserted, err := tx.recordReconciliation(r, p.CounterpartyCountry)
+	inserted, err := tx.recordReconciliation(r, p.CounterpartyCountry, p.InvoiceDate)
 	if err != nil {
 		return r, err
 	}
@@ -112,7 +112,7 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 // reconciliations: a RECONCILED one is added to its tax day here, in the
 // same transaction (addTaxDay), where a trigger once queued it for the next
 // refresh to look up again.
-func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry string) (bool, error) {
+func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry, invoiceDate string) (bool, error) {
 	var reconciledAt any
 	if r.ReconciledAt != nil {
 		reconciledAt = ms(*r.ReconciledAt)
@@ -129,7 +129,7 @@ func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry string)
 		return false, nil
 	}
 	if r.Status == Reconciled {
-		return true, tx.addTaxDay(r, counterpartyCountry)
+		return true, tx.addTaxDay(r, counterpartyCountry, invoiceDate)
 	}
 	return true, nil
 }

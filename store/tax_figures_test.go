@@ -140,13 +140,41 @@ func TestTaxFiguresAtScale(t *testing.T) {
 	}
 	t.Logf("FY read (TaxDays + SumTaxDays): %s each", time.Since(t0)/reads)
 
+	// The GST days hold the same receipts (none has an invoice date here).
+	readGST := func() GSTTotals {
+		days, err := db.GSTDays(ctx, "usr_scale", from, to)
+		is.NoErr(err)
+		return SumGSTDays(days, LUTWindow{})
+	}
+	gst := readGST()
+	is.Equal(gst.Liable.IGST, wantIGST)
+	is.Equal(gst.Liable.Count+gst.Domestic.Count, wantCount)
+	is.Equal(gst.ByInvoiceDate, int64(0))
+	t0 = time.Now()
+	for i := 0; i < reads; i++ {
+		readGST()
+	}
+	t.Logf("FY GST read (GSTDays + SumGSTDays): %s each", time.Since(t0)/reads)
+
+	// What the figures leave out: the pending receipts of the year.
+	var wantPending int64
+	is.NoErr(db.QueryRow(`SELECT count(*) FROM reconciliations WHERE status = 'PENDING_RECONCILIATION'`).Scan(&wantPending))
+	t0 = time.Now()
+	u, err := db.UnreconciledReceipts(ctx, "usr_scale", fy.Start(), fy.End())
+	t.Logf("unreconciled receipts of the FY (%d): %s", u.Count, time.Since(t0))
+	is.NoErr(err)
+	is.Equal(u.Count, wantPending)
+	is.True(len(u.PaymentIDs) > 0 && len(u.PaymentIDs) <= 20)
+
 	// One more reconciliation: the next refresh adds just that payout.
-	_, err := db.x.Writer().Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'usr_scale_0'")
+	_, err = db.x.Writer().Exec("UPDATE reconciliations SET status = 'RECONCILED' WHERE payment_id = 'usr_scale_0'")
 	is.NoErr(err)
 	t.Logf("incremental refresh (one new reconciliation): %s", refresh(t, db, "usr_scale"))
 	is.Equal(read().All.Count, wantCount+1)
 
 	is.True(strings.Contains(queryPlan(t, db, from, to), "SEARCH tax_days USING PRIMARY KEY")) // a range, never a scan
+	is.True(strings.Contains(explain(t, db, `SELECT day, cross_border, txn_count, amount_inr, igst_18, by_invoice
+		FROM gst_moves WHERE user_id = ? AND day >= ? AND day <= ?`, "u", from, to), "SEARCH gst_moves USING PRIMARY KEY"))
 }
 
 // queryPlan is SQLite's plan for TaxDays' query.
@@ -246,7 +274,7 @@ func TestRefreshTaxFigures(t *testing.T) {
 	for _, wantInserted := range []bool{true, false} {
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
 			inserted, err := tx.recordReconciliation(Reconciliation{PaymentID: "p5", UserID: "usr_r", Status: Reconciled,
-				AmountINR: 100, SettledAt: settled}, "GB")
+				AmountINR: 100, SettledAt: settled}, "GB", "")
 			if err == nil && inserted != wantInserted {
 				err = fmt.Errorf("inserted %v, want %v", inserted, wantInserted)
 			}
@@ -294,4 +322,21 @@ func TestPurposeFor(t *testing.T) {
 	code, d = purposeFor("P9999")
 	is.Equal(code, "P9999")
 	is.True(strings.HasPrefix(d, "Unlisted purpose code P9999"))
+}
+
+// TestUnreconciledUsesPartialIndex: counting a year's pending receipts reads
+// the partial index alone, whatever the reconciled history.
+func TestUnreconciledUsesPartialIndex(t *testing.T) {
+	db := openTaxDB(t)
+	for _, q := range []string{
+		`SELECT count(*), coalesce(sum(amount_inr), 0) FROM reconciliations
+			WHERE user_id = ? AND ` + pendingOnly + ` AND settled_at >= ? AND settled_at < ?`,
+		`SELECT payment_id FROM reconciliations WHERE user_id = ? AND ` + pendingOnly + `
+			AND settled_at >= ? AND settled_at < ? ORDER BY settled_at, payment_id LIMIT 20`,
+	} {
+		plan := explain(t, db, q, "u", 0, 1)
+		if !strings.Contains(plan, "USING COVERING INDEX reconciliations_pending") || strings.Contains(plan, "TEMP B-TREE") {
+			t.Errorf("plan:\n%s", plan)
+		}
+	}
 }

@@ -57,8 +57,8 @@ func (db *DB) TaxRefreshedAt(ctx context.Context, userID string) (at time.Time, 
 }
 
 // LUTWindow is the span of IST days a Letter of Undertaking covers, both
-// inclusive. A LUT is valid for one financial year and does not roll over
-// (facts/india.md §3), so it covers the financial year that contains its
+// inclusive. A LUT is valid for one financial year and does not roll over,
+// so it covers the financial year that contains its
 // validUntil date, from 1 April up to validUntil. The zero value covers
 // nothing.
 type LUTWindow struct {

@@ -19,7 +19,7 @@ const (
 // job per event inside the transaction that emits it.
 const MaxWebhookEndpoints = 16
 
-// WebhookEndpoint is a URL that receives a user's events (DESIGN.md §8).
+// WebhookEndpoint is a URL that receives a user's events.
 type WebhookEndpoint struct {
 	ID          string
 	UserID      string

@@ -11,9 +11,8 @@ import (
 // last delivery attempt failed.
 const EventWebhookDisabled = "webhook.disabled"
 
-// EventTypes is every event type there is (DESIGN.md §8 plus
-// webhook.disabled and the tax payment events): what endpoints may subscribe to and GET /events may
-// filter by. A new Emit type must be added here.
+// EventTypes is every event type there is: what endpoints may subscribe
+// to and GET /events may filter by. A new Emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
 	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",

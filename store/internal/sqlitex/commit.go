@@ -266,7 +266,7 @@ func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	tx.direct.conn = nil
 	if r.err != nil {
 		if _, err := ex.ExecContext(bg, "ROLLBACK TO grp"); err != nil {
-			return fmt.Errorf("rollback to savepoint: %w", err)
+			return rollbackFailed(r.err, err)
 		}
 	}
 	if _, err := ex.ExecContext(bg, "RELEASE grp"); err != nil {
