@@ -56,6 +56,7 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 func TestKYCCLI(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "asha@example.com", "--name", "Asha Rao", "--env", "production")
 	cli(t, dir, "keys", "create", "--email", "ravi@example.com", "--name", "Ravi Kumar", "--env", "production")
 	p := start(t, dir, "-mode", "live")

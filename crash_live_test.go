@@ -40,6 +40,7 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 	dir := t.TempDir()
 	const users = 4
 	keys := make([]string, users)
+	cli(t, dir, "migrate") // keys never creates a database
 	for u := range keys {
 		keys[u] = cli(t, dir, "keys", "create", "--email", fmt.Sprintf("crash%d@example.com", u), "--name", "Crash Test", "--env", "production", "--rate-exempt")
 	}

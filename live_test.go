@@ -78,9 +78,11 @@ func TestLiveEndToEnd(t *testing.T) {
 	fake := stellartest.New(network.TestNetworkPassphrase, time.Now())
 	defer fake.Close()
 	dir := t.TempDir()
+	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
 	ratesFile := filepath.Join(dir, "rates.json")
-	is.NoErr(os.WriteFile(ratesFile, []byte(`{"asOf":"`+time.Now().UTC().Format(time.RFC3339)+`","rates":{"USD":"83.25"}}`), 0o600))
+	rateAsOf := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	is.NoErr(os.WriteFile(ratesFile, []byte(`{"asOf":"`+rateAsOf.Format(time.RFC3339)+`","rates":{"USD":"83.25"}}`), 0o600))
 	p := start(t, dir, "-mode", "live", "-stellar-rpc", fake.URL, "-stellar-sync-interval", "1s", "-rates", ratesFile)
 
 	w := wallet(t, p.url, key)
@@ -100,9 +102,13 @@ func TestLiveEndToEnd(t *testing.T) {
 	dest := keypair.MustRandom().Address()
 	fake.Fund(dest, 10_0000000)
 	fake.Trust(dest, testUSDC, 0)
+	// The operator approves the user's KYC, so the payout may be cross-border.
+	submitLiveKYC(t, dir, "live@example.com", []byte("scan"))
+	is.True(strings.HasSuffix(cli(t, dir, "kyc", "approve", "live@example.com"), " APPROVED"))
 	initiate := func(amount, memo string) string {
 		status, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/initiate", key, map[string]any{
-			"amount": amount, "currency": "USD", "destinationAddress": dest, "memo": memo})
+			"amount": amount, "currency": "USD", "destinationAddress": dest, "memo": memo, "counterpartyCountry": "US",
+			"counterpartyName": "Acme Corp", "purposeCode": "P0802"})
 		is.Equal(status, 201)
 		return m["id"].(string)
 	}
@@ -141,6 +147,11 @@ func TestLiveEndToEnd(t *testing.T) {
 		is.Equal(got, int64(123_4500000))
 		is.Equal(fake.Applied(m["settlementRef"].(string)), 1)
 		eventually(t, "the vault to show the chain balance", func() bool { return wallet(t, p.url, key)["balance"] == "376.55" })
+		// The FIRA carries the live rate's own as-of time.
+		_, _, fl := liveCall(t, "GET", p.url+"/api/v1/compliance/fira?paymentId="+id, key, nil)
+		items := fl["items"].([]any)
+		is.Equal(len(items), 1)
+		is.Equal(items[0].(map[string]any)["rateAsOf"], rateAsOf.Format("2006-01-02T15:04:05.000Z"))
 	})
 	t.Run("RailUnreachable", func(t *testing.T) {
 		is := is.New(t)
@@ -185,6 +196,7 @@ func TestLiveStartChecks(t *testing.T) {
 	t.Run("NoRPCNamesTheFlag", func(t *testing.T) {
 		is := is.New(t)
 		dir := t.TempDir()
+		cli(t, dir, "migrate") // keys never creates a database
 		key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
 		p := start(t, dir, "-mode", "live")
 		_, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/initiate", key, map[string]any{

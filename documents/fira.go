@@ -32,7 +32,7 @@ type FIRA struct {
 	AmountINR            int64  // paise
 	AmountINRWords       string
 	SettlementRate       string    // INR per unit of ForeignCurrency, exact decimal text
-	RateAsOf             time.Time // when the rate was true (live rates); zero: not recorded
+	RateAsOf             time.Time // when a live rate was true; zero: the settlement time
 	GeneratedAt          time.Time
 	SettledAt            time.Time
 	Livemode             bool
@@ -126,9 +126,6 @@ func firaRate(f FIRA) string {
 	if f.ForeignCurrency != "" {
 		rate += " per " + f.ForeignCurrency
 	}
-	if !f.RateAsOf.IsZero() {
-		rate += ", as of " + f.RateAsOf.UTC().Format("2006-01-02 15:04 UTC")
-	}
 	return rate
 }
 
@@ -141,13 +138,19 @@ func firaAddress(a string) string {
 	return strings.Join(lines, ", ")
 }
 
-// firaRateAsOf is the rate with the moment it was fixed: at settlement.
+// firaRateAsOf is the rate with the moment it was true: the live rate's
+// own as-of time when one was recorded, else the settlement, when the
+// sandbox table's rate was fixed.
 func firaRateAsOf(f FIRA) string {
 	rate := firaRate(f)
-	if rate == "" || f.SettledAt.IsZero() {
+	at := f.RateAsOf
+	if at.IsZero() {
+		at = f.SettledAt
+	}
+	if rate == "" || at.IsZero() {
 		return rate
 	}
-	return rate + ", as of " + firaTime(f.SettledAt)
+	return rate + ", as of " + firaTime(at)
 }
 
 // firaDate is the Indian date of t, the one that decides the financial year
