@@ -13,6 +13,7 @@ require (
 	github.com/riverqueue/river/riverdriver/riversqlite v0.31.0
 	github.com/riverqueue/river/rivertype v0.31.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/stellar/go-stellar-sdk v0.7.3
 	modernc.org/sqlite v1.61.1
 )
 
@@ -42,7 +43,6 @@ require (
 	github.com/riverqueue/river/riverdriver v0.31.0 // indirect
 	github.com/riverqueue/river/rivershared v0.31.0 // indirect
 	github.com/segmentio/asm v1.2.1 // indirect
-	github.com/stellar/go-stellar-sdk v0.7.3 // indirect
 	github.com/stellar/go-xdr v0.0.0-20260806060815-dc590f17552a // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
 	github.com/tidwall/gjson v1.18.0 // indirect

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
-
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -64,7 +62,7 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	if f.syncInterval < time.Second {
 		return nil, fmt.Errorf("-stellar-sync-interval %s: at least 1s", f.syncInterval)
 	}
-	rail := &stellar.Rail{DB: db, Sealer: sealer, RPC: rpcclient.NewClient(f.rpc, &http.Client{Timeout: 15 * time.Second}),
+	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
 		Passphrase: passphrase, Assets: assets, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
 		Rate: src.Rate}
 	switch err := rail.CheckNetwork(ctx); {

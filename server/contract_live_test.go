@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
 	"github.com/stellar/go-stellar-sdk/network"
 
 	"github.com/payoutd/payoutd/money"
@@ -30,7 +29,7 @@ func flowLiveRail(t *testing.T, c *contract, e *env) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rail := &stellar.Rail{DB: e.DB, Sealer: e.Sealer, RPC: rpcclient.NewClient(fake.URL, nil), Passphrase: network.TestNetworkPassphrase,
+	rail := &stellar.Rail{DB: e.DB, Sealer: e.Sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
 		Assets: assets, CallTimeout: 2 * time.Second, Now: time.Now, Log: log,
 		Rate: func(string) (money.Rate, time.Time, error) { return money.Rate{}, time.Time{}, nil }}
 	srv, err := server.New(context.Background(), e.DB, server.Config{BaseURL: "http://payoutd.test", Sealer: e.Sealer,

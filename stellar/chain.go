@@ -58,7 +58,9 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	resp, err := r.RPC.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{acctKey, lineKey}})
+	c := r.rpc()
+	defer c.Close()
+	resp, err := c.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{acctKey, lineKey}})
 	if err != nil {
 		return a, transient("getLedgerEntries", err)
 	}
@@ -95,7 +97,9 @@ func (r *Rail) readSeq(ctx context.Context, address string) (seq int64, modified
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	resp, err := r.RPC.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{b64}})
+	c := r.rpc()
+	defer c.Close()
+	resp, err := c.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{b64}})
 	if err != nil {
 		return 0, 0, transient("getLedgerEntries", err)
 	}

@@ -29,7 +29,9 @@ func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error)
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	tr, err := r.RPC.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
+	c := r.rpc()
+	defer c.Close()
+	tr, err := c.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
 	if err != nil {
 		return nil, transient("getTransaction", err)
 	}
@@ -69,7 +71,9 @@ func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error)
 func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	sr, err := r.RPC.SendTransaction(cctx, protocol.SendTransactionRequest{Transaction: sub.Envelope})
+	c := r.rpc()
+	defer c.Close()
+	sr, err := c.SendTransaction(cctx, protocol.SendTransactionRequest{Transaction: sub.Envelope})
 	if err != nil {
 		return nil, transient("sendTransaction", err)
 	}
@@ -113,7 +117,9 @@ func (r *Rail) badSeq(ctx context.Context, sub store.Submission) (*final, error)
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	tr, err := r.RPC.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
+	c := r.rpc()
+	defer c.Close()
+	tr, err := c.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
 	if err != nil || tr.Status != protocol.TransactionStatusNotFound || tr.LatestLedger < modified {
 		return nil, nil
 	}

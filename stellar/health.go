@@ -19,12 +19,14 @@ var ErrWrongNetwork = errors.New("wrong Stellar network")
 func (r *Rail) CheckNetwork(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	n, err := r.RPC.GetNetwork(ctx)
+	c := r.rpc()
+	defer c.Close()
+	n, err := c.GetNetwork(ctx)
 	if err != nil {
-		return fmt.Errorf("stellar rpc %s: getNetwork: %w", r.RPC.URL(), err)
+		return fmt.Errorf("stellar rpc %s: getNetwork: %w", r.RPCURL, err)
 	}
 	if n.Passphrase != r.Passphrase {
-		return fmt.Errorf("%w: -stellar-network is %q but the RPC server at %s serves %q", ErrWrongNetwork, r.Passphrase, r.RPC.URL(), n.Passphrase)
+		return fmt.Errorf("%w: -stellar-network is %q but the RPC server at %s serves %q", ErrWrongNetwork, r.Passphrase, r.RPCURL, n.Passphrase)
 	}
 	return nil
 }
@@ -42,7 +44,9 @@ func (r *Rail) Health(ctx context.Context) (any, bool) {
 	h := Health{Status: "up", Network: r.NetworkName()}
 	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
-	resp, err := r.RPC.GetHealth(ctx)
+	c := r.rpc()
+	defer c.Close()
+	resp, err := c.GetHealth(ctx)
 	switch {
 	case err != nil:
 		h.Status, h.Error = "unreachable", err.Error()

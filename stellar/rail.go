@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/stellar/go-stellar-sdk/amount"
@@ -24,9 +25,12 @@ import (
 
 // Rail settles live payouts on the Stellar network.
 type Rail struct {
-	DB         *store.DB
-	Sealer     *store.Sealer
-	RPC        *rpcclient.Client
+	DB     *store.DB
+	Sealer *store.Sealer
+	// RPCURL is the Stellar RPC server; HTTP carries its calls (nil:
+	// http.DefaultClient).
+	RPCURL     string
+	HTTP       *http.Client
 	Passphrase string
 	Assets     Assets
 	// Rate is the INR rate a settled payout is valued at, with its as-of
@@ -57,6 +61,15 @@ func (r *Rail) txTimeout() time.Duration {
 		return r.TxTimeout
 	}
 	return DefaultTxTimeout
+}
+
+// rpc is a client for one call. The SDK's client drops and rebuilds its
+// connection state after any failed call, which fails the calls other
+// goroutines have in flight on it; a client per call keeps one payout's
+// lost reply from failing another's confirm. Connections are still pooled
+// by HTTP.
+func (r *Rail) rpc() *rpcclient.Client {
+	return rpcclient.NewClient(r.RPCURL, r.HTTP)
 }
 
 func transient(call string, err error) error {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -81,7 +80,7 @@ func newLiveEnv(t *testing.T) *liveEnv {
 		_, r, err := table.ToINR(1, c)
 		return r, fake.Now().Add(-time.Hour), err
 	}
-	rail := &stellar.Rail{DB: db, Sealer: sealer, RPC: rpcclient.NewClient(fake.URL, nil), Passphrase: network.TestNetworkPassphrase,
+	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
 		Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
 		Rate: rate}
 	pl := &payout.Pipeline{DB: db, Rates: table, Log: log, Live: rail, UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
