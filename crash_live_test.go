@@ -30,6 +30,8 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills processes")
 	}
+	// Mostly waiting for River's leader lease: it runs beside the rest.
+	t.Parallel()
 	is := is.New(t)
 	cycles := 2
 	if n, err := strconv.Atoi(os.Getenv("PAYOUTD_CRASH_CYCLES")); err == nil && n > 0 {

@@ -193,6 +193,23 @@ func TestLiveStartChecks(t *testing.T) {
 		is.True(cmd.Run() != nil)
 		is.True(strings.Contains(stderr.String(), `unknown currency "XYZ"`))
 	})
+	t.Run("UnreachableAtStart", func(t *testing.T) {
+		is := is.New(t)
+		dir := t.TempDir()
+		cli(t, dir, "migrate") // keys never creates a database
+		key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
+		p := start(t, dir, "-mode", "live", "-stellar-rpc", "http://"+freePort(t)) // nothing listens there
+		status, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		is.Equal(status, 200) // serve starts and serves reads
+		is.Equal(m["rail"].(map[string]any)["status"], "unreachable")
+		_, _, m = liveCall(t, "POST", p.url+"/api/v1/payments/initiate", key, map[string]any{
+			"amount": "1.00", "currency": "USD", "destinationAddress": crashAddress})
+		status, h, m := liveCall(t, "POST", p.url+"/api/v1/payments/confirm", key, map[string]any{
+			"id": m["id"], "destinationAddress": crashAddress, "amount": "1.00", "currency": "USD", "vaultId": wallet(t, p.url, key)["id"]})
+		is.Equal(status, 503)
+		is.Equal(m["error"].(map[string]any)["code"], "ERR_RAIL_UNAVAILABLE")
+		is.True(h.Get("Retry-After") != "")
+	})
 	t.Run("NoRPCNamesTheFlag", func(t *testing.T) {
 		is := is.New(t)
 		dir := t.TempDir()
