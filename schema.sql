@@ -163,6 +163,7 @@ CREATE TABLE IF NOT EXISTS payments (
   -- The invoice's date (YYYY-MM-DD), '' when not given: GST time of supply
   -- (docs/tax.md; version 5).
   invoice_date         TEXT NOT NULL DEFAULT '',
+  metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -22,21 +23,26 @@ type auditView struct {
 
 type auditList struct {
 	Items []auditView `json:"items"`
-	Total int         `json:"total"`
-	Page  int         `json:"page"`
-	Limit int         `json:"limit"`
+	pageInfo
+}
+
+// isAuditSeq accepts a positive whole number, an audit entry's seq.
+func isAuditSeq(v string) bool {
+	n, err := strconv.ParseInt(v, 10, 64)
+	return err == nil && n > 0 && strconv.FormatInt(n, 10) == v
 }
 
 // handleAuditList pages the caller's own audit rows, newest first. prevHash
 // and hash are the chain links, so a client can check its rows against
 // GET /compliance/audit/verify's lastHash or an earlier copy.
 func (s *Server) handleAuditList(w http.ResponseWriter, c *call) error {
-	page, limit, err := pageParams(c.r, 20, 100)
+	win, err := listParams(c.r, 20, isAuditSeq, "an audit entry's seq (a whole number)")
 	if err != nil {
 		return err
 	}
 	q := c.r.URL.Query()
-	f := store.AuditFilter{UserID: c.p.UserID, Action: q.Get("action"), ResourceID: q.Get("resourceId"), Page: page, Limit: limit}
+	f := store.AuditFilter{UserID: c.p.UserID, Action: q.Get("action"), ResourceID: q.Get("resourceId"),
+		After: win.After, Page: win.Page, Limit: win.Limit}
 	if len(f.Action) > 64 {
 		return fieldError("action", "is too long")
 	}
@@ -50,7 +56,8 @@ func (s *Server) handleAuditList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	out := auditList{Items: make([]auditView, 0, len(rows)), Total: total, Page: page, Limit: limit}
+	rows, info := pageOf(rows, win, total, func(a store.AuditRow) string { return strconv.FormatInt(a.Seq, 10) })
+	out := auditList{Items: make([]auditView, 0, len(rows)), pageInfo: info}
 	for _, a := range rows {
 		out.Items = append(out.Items, auditView{Seq: a.Seq, At: ts(a.At), Actor: a.Actor, Action: a.Action,
 			ResourceType: a.ResourceType, ResourceID: a.ResourceID, RequestID: a.RequestID, Changes: a.Changes,

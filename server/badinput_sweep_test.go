@@ -819,11 +819,18 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 				want: []int{400}, code: store.ErrCurrencyMismatch},
 		}})
 	for _, p := range []string{"/api/v1/payments", "/api/v1/payments/payouts"} {
-		add(&sweepSpec{pattern: "GET " + p, path: p, query: []string{"page", "limit", "status"},
+		add(&sweepSpec{pattern: "GET " + p, path: p, query: []string{"page", "limit", "status", "currency", "invoiceRef", "createdFrom", "createdTo", "after"},
 			extra: append(pagingStrict(p),
 				q400("Strict_statusTooLong", p+"?status="+strings.Repeat("S", 33)),
-				q200("Strict_statusSQL", p+"?status=%27%20OR%20%271%27%3D%271", `"total":0`),
-				q200("Strict_statusLowerCase", p+"?status=completed", `"total":0`))})
+				q400("Strict_statusSQL", p+"?status=%27%20OR%20%271%27%3D%271"),
+				q400("Strict_statusLowerCase", p+"?status=completed"),
+				q200("Strict_statusKnown", p+"?status=FAILED", `"hasMore":false`),
+				q400("Strict_currencyUnknown", p+"?currency=XYZ"),
+				q400("Strict_invoiceRefTooLong", p+"?invoiceRef="+strings.Repeat("r", 129)),
+				q400("Strict_createdFromText", p+"?createdFrom=yesterday"),
+				q400("Strict_createdToBeforeFrom", p+"?createdFrom=2026-02-01&createdTo=2026-01-31"),
+				q400("Strict_afterNotAPayment", p+"?after=evt_1"),
+				q400("Strict_afterUnknownPayment", p+"?after=pay_0000000000"))})
 	}
 	add(&sweepSpec{pattern: "GET /api/v1/payments/providers/health", path: "/api/v1/payments/providers/health"})
 	add(&sweepSpec{pattern: "GET /api/v1/payments/{a}/{b}", tmpl: "/api/v1/payments/payouts/{id}", own: fx.firaPay, other: fx.otherPay,
@@ -873,7 +880,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 		extra: []sweepCase{{name: "VaultIDAsAccount", path: "/api/v1/ledger/accounts/" + fx.vault + "/balance", want: []int{404}}}})
 	entries := "/api/v1/ledger/accounts/" + fx.settle + "/entries"
 	add(&sweepSpec{pattern: "GET /api/v1/ledger/accounts/{accountId}/entries", tmpl: "/api/v1/ledger/accounts/{accountId}/entries",
-		own: fx.settle, other: fx.otherSettle, query: []string{"page", "limit", "from", "to"},
+		own: fx.settle, other: fx.otherSettle, query: []string{"page", "limit", "from", "to", "after"},
 		extra: append(pagingStrict(entries), boundsStrict(entries)...)})
 	add(&sweepSpec{pattern: "GET /api/v1/ledger/reconciliation/{paymentId}", tmpl: "/api/v1/ledger/reconciliation/{paymentId}",
 		own: fx.firaPay, other: fx.otherPay})
@@ -911,7 +918,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 
 	// FIRA, tax, GST, ITR-4, audit.
 	fira := "/api/v1/compliance/fira"
-	add(&sweepSpec{pattern: "GET /api/v1/compliance/fira", path: fira, query: []string{"page", "limit", "paymentId", "from", "to"},
+	add(&sweepSpec{pattern: "GET /api/v1/compliance/fira", path: fira, query: []string{"page", "limit", "paymentId", "from", "to", "after"},
 		extra: append(append(pagingStrict(fira), boundsStrict(fira)...),
 			q400("Strict_paymentIdTooLong", fira+"?paymentId="+strings.Repeat("p", 65)),
 			q200("Strict_paymentIdOtherUsers", fira+"?paymentId="+fx.otherPay, `"total":0`))})
@@ -933,7 +940,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "GET /api/v1/tax/exports/gst3b", path: gst3b, okWant: []int{400}, query: []string{"period"},
 		extra: append(gst3bExtra, q200("Strict_periodValid", gst3b+"?period=2026-04", `"2026-04"`))})
 	audit := "/api/v1/compliance/audit"
-	add(&sweepSpec{pattern: "GET /api/v1/compliance/audit", path: audit, query: []string{"page", "limit", "from", "to", "action", "resourceId"},
+	add(&sweepSpec{pattern: "GET /api/v1/compliance/audit", path: audit, query: []string{"page", "limit", "from", "to", "action", "resourceId", "after"},
 		extra: append(append(pagingStrict(audit), boundsStrict(audit)...),
 			q400("Strict_actionTooLong", audit+"?action="+strings.Repeat("a", 65)),
 			q400("Strict_resourceIdTooLong", audit+"?resourceId="+strings.Repeat("r", 129)),
@@ -1052,7 +1059,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			want: []int{400}}}})
 	deliveries := "/api/v1/webhooks/" + fx.webhook + "/deliveries"
 	add(&sweepSpec{pattern: "GET /api/v1/webhooks/{id}/deliveries", tmpl: "/api/v1/webhooks/{id}/deliveries", own: fx.webhook, other: fx.otherWebhook,
-		query: []string{"page", "limit", "eventId"},
+		query: []string{"page", "limit", "eventId", "after"},
 		extra: append(pagingStrict(deliveries), q400("Strict_eventIdNotEvent", deliveries+"?eventId=x"),
 			q400("Strict_eventIdTooLong", deliveries+"?eventId=evt_"+strings.Repeat("e", 61)))})
 	events := "/api/v1/events"

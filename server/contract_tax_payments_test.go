@@ -14,7 +14,7 @@ func flowTaxPayments(t *testing.T, f *fixtures) {
 	q.do(t, call{op: "createTaxPayment", patch: map[string]any{"challanSerial": "20663", "fromReserve": true, "amount": "99999999.00"}, want: 400})
 	// Self-assessment tax dated inside the year it is for.
 	q.do(t, call{op: "createTaxPayment", patch: map[string]any{"challanSerial": "20664", "kind": "self_assessment"}, want: 400})
-	wrong := q.do(t, call{op: "createTaxPayment", patch: map[string]any{"challanSerial": "20665", "amount": 100}, want: 201}).value(t)
+	wrong := q.do(t, call{op: "createTaxPayment", patch: map[string]any{"challanSerial": "20665", "amount": "100.00"}, want: 201}).value(t)
 	wid := map[string]string{"id": asStr(wrong["id"])}
 	q.do(t, call{op: "reverseTaxPayment", path: wid, want: 200})
 	q.do(t, call{op: "reverseTaxPayment", path: wid, want: 409})

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net/url"
 	"slices"
@@ -227,9 +228,18 @@ func (o *operation) responseFor(status int) (string, map[string]any) {
 // check validates one response of op against the document.
 func (c *contract) check(t *testing.T, op *operation, res resp) {
 	t.Helper()
+	if err := c.verify(t, op, res); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verify is check's verdict: nil when the response is one the document
+// allows. TestContractValidatorCatches plants wrong responses through it.
+func (c *contract) verify(t *testing.T, op *operation, res resp) error {
+	t.Helper()
 	key, r := op.responseFor(res.Status)
 	if r == nil {
-		t.Fatalf("%s %s: status %d is not documented (documented: %v); body %s", op.Method, op.Path, res.Status,
+		return fmt.Errorf("%s %s: status %d is not documented (documented: %v); body %s", op.Method, op.Path, res.Status,
 			sortedKeys(op.responses()), clip(res.Body))
 	}
 	c.hit(op.ID, key)
@@ -238,51 +248,54 @@ func (c *contract) check(t *testing.T, op *operation, res resp) {
 		rptr = strings.TrimPrefix(ref, "#")
 	}
 	r = c.resolve(r)
-	c.checkHeaders(t, op, res, r)
+	if err := c.checkHeaders(t, op, res, r); err != nil {
+		return err
+	}
 	content := asMap(r["content"])
 	if len(content) == 0 {
 		if len(bytes.TrimSpace(res.Body)) > 0 {
-			t.Fatalf("%s %s %d: documented without a body, got %s", op.Method, op.Path, res.Status, clip(res.Body))
+			return fmt.Errorf("%s %s %d: documented without a body, got %s", op.Method, op.Path, res.Status, clip(res.Body))
 		}
-		return
+		return nil
 	}
 	mt, _, err := mime.ParseMediaType(res.Header.Get("Content-Type"))
 	if err != nil || content[mt] == nil {
-		t.Fatalf("%s %s %d: Content-Type %q is not one of the documented %v", op.Method, op.Path, res.Status,
+		return fmt.Errorf("%s %s %d: Content-Type %q is not one of the documented %v", op.Method, op.Path, res.Status,
 			res.Header.Get("Content-Type"), sortedKeys(content))
 	}
 	switch {
 	case mt == "application/json":
 		v, err := decodeJSONValue(res.Body)
 		if err != nil {
-			t.Fatalf("%s %s %d: body is not JSON: %v: %s", op.Method, op.Path, res.Status, err, clip(res.Body))
+			return fmt.Errorf("%s %s %d: body is not JSON: %v: %s", op.Method, op.Path, res.Status, err, clip(res.Body))
 		}
 		if err := c.validate(t, rptr+"/content/application~1json/schema", v); err != nil {
-			t.Fatalf("%s %s %d: body does not match the documented schema:\n%v\nbody: %s", op.Method, op.Path, res.Status, err, clip(res.Body))
+			return fmt.Errorf("%s %s %d: body does not match the documented schema:\n%v\nbody: %s", op.Method, op.Path, res.Status, err, clip(res.Body))
 		}
 		if codes := asArr(r["x-error-codes"]); len(codes) > 0 {
 			code := asStr(asMap(asMap(v)["error"])["code"])
 			if !slices.Contains(codes, any(code)) {
-				t.Fatalf("%s %s %d: error code %s is not in x-error-codes %v", op.Method, op.Path, res.Status, code, codes)
+				return fmt.Errorf("%s %s %d: error code %s is not in x-error-codes %v", op.Method, op.Path, res.Status, code, codes)
 			}
 			if id := asStr(asMap(v)["requestId"]); id != res.Header.Get("X-Request-Id") {
-				t.Fatalf("%s %s %d: requestId %q differs from X-Request-Id %q", op.Method, op.Path, res.Status, id, res.Header.Get("X-Request-Id"))
+				return fmt.Errorf("%s %s %d: requestId %q differs from X-Request-Id %q", op.Method, op.Path, res.Status, id, res.Header.Get("X-Request-Id"))
 			}
 		}
 	case mt == "text/html":
 		if !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(res.Body)), []byte("<!doctype html")) {
-			t.Fatalf("%s %s %d: not an HTML document: %s", op.Method, op.Path, res.Status, clip(res.Body))
+			return fmt.Errorf("%s %s %d: not an HTML document: %s", op.Method, op.Path, res.Status, clip(res.Body))
 		}
 	case mt == "application/pdf":
 		if !bytes.HasPrefix(res.Body, []byte("%PDF-")) {
-			t.Fatalf("%s %s %d: not a PDF", op.Method, op.Path, res.Status)
+			return fmt.Errorf("%s %s %d: not a PDF", op.Method, op.Path, res.Status)
 		}
 	}
+	return nil
 }
 
 // checkHeaders: required documented headers are present, present ones match
 // their schema, and rate-limited operations report their limit.
-func (c *contract) checkHeaders(t *testing.T, op *operation, res resp, r map[string]any) {
+func (c *contract) checkHeaders(t *testing.T, op *operation, res resp, r map[string]any) error {
 	t.Helper()
 	hs := asMap(r["headers"])
 	for name, raw := range hs {
@@ -290,7 +303,7 @@ func (c *contract) checkHeaders(t *testing.T, op *operation, res resp, r map[str
 		got := res.Header.Get(name)
 		if got == "" {
 			if h["required"] == true {
-				t.Fatalf("%s %s %d: required header %s is missing", op.Method, op.Path, res.Status, name)
+				return fmt.Errorf("%s %s %d: required header %s is missing", op.Method, op.Path, res.Status, name)
 			}
 			continue
 		}
@@ -299,26 +312,27 @@ func (c *contract) checkHeaders(t *testing.T, op *operation, res resp, r map[str
 		if asStr(sch["type"]) == "integer" {
 			n, err := strconv.Atoi(got)
 			if err != nil {
-				t.Fatalf("%s %s %d: header %s=%q is not an integer", op.Method, op.Path, res.Status, name, got)
+				return fmt.Errorf("%s %s %d: header %s=%q is not an integer", op.Method, op.Path, res.Status, name, got)
 			}
 			v = json.Number(strconv.Itoa(n))
 		}
 		hptr := headerSchemaPtr(op, res.Status, r, name, raw)
 		if err := c.validate(t, hptr, v); err != nil {
-			t.Fatalf("%s %s %d: header %s=%q: %v", op.Method, op.Path, res.Status, name, got, err)
+			return fmt.Errorf("%s %s %d: header %s=%q: %v", op.Method, op.Path, res.Status, name, got, err)
 		}
 	}
 	if res.Header.Get("X-Request-Id") == "" {
-		t.Fatalf("%s %s %d: no X-Request-Id", op.Method, op.Path, res.Status)
+		return fmt.Errorf("%s %s %d: no X-Request-Id", op.Method, op.Path, res.Status)
 	}
 	rateLimited := hs["RateLimit-Limit"] != nil
 	replay := res.Header.Get("Idempotent-Replayed") == "true"
 	if rateLimited && res.Status < 300 && !replay && res.Header.Get("RateLimit-Limit") == "" {
-		t.Fatalf("%s %s %d: a rate-limited operation answered without RateLimit-Limit", op.Method, op.Path, res.Status)
+		return fmt.Errorf("%s %s %d: a rate-limited operation answered without RateLimit-Limit", op.Method, op.Path, res.Status)
 	}
 	if res.Header.Get("RateLimit-Limit") != "" && !rateLimited {
-		t.Fatalf("%s %s %d: RateLimit headers sent but not documented", op.Method, op.Path, res.Status)
+		return fmt.Errorf("%s %s %d: RateLimit headers sent but not documented", op.Method, op.Path, res.Status)
 	}
+	return nil
 }
 
 // headerSchemaPtr is the pointer of a response header's schema, through a

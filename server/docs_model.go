@@ -121,7 +121,13 @@ func schemaAnchor(name string) string { return "schema-" + name }
 
 var methodOrder = []string{"get", "post", "put", "patch", "delete"}
 
-func buildDocsPage(doc []byte) (docsPage, error) {
+// buildDocsPage renders the model for a server whose public URL is baseURL
+// (its -base-url), which the header and every curl example use; without
+// one they use the document's default.
+func buildDocsPage(doc []byte, baseURL string) (docsPage, error) {
+	if baseURL != "" {
+		doc = withBaseURL(doc, strings.TrimRight(baseURL, "/"))
+	}
 	var root map[string]any
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber() // examples keep their exact decimals (250.00, not 250)
@@ -134,6 +140,9 @@ func buildDocsPage(doc []byte) (docsPage, error) {
 		Intro: markdown(str(info["description"]), 3)}
 	if srv := obj(arr(root["servers"])[0]); srv != nil {
 		page.BaseURL = str(obj(obj(obj(srv["variables"])["baseUrl"]))["default"])
+	}
+	if baseURL != "" {
+		page.BaseURL = strings.TrimRight(baseURL, "/")
 	}
 	groups := map[string]*docsGroup{}
 	for _, t := range arr(root["tags"]) {
@@ -397,3 +406,14 @@ func slug(s string) string {
 var tagRE = regexp.MustCompile(`<[^>]*>`)
 
 func stripTags(s string) string { return tagRE.ReplaceAllString(s, "") }
+
+// docDefaultBase is the base URL the document's examples are written with.
+const docDefaultBase = "http://localhost:8080"
+
+// withBaseURL rewrites the document's example URLs (every JSON string that
+// starts with its default base URL) to the server's own, so the page shows
+// links the reader's server really answers.
+func withBaseURL(doc []byte, base string) []byte {
+	quoted, _ := json.Marshal(base) // a string always marshals
+	return bytes.ReplaceAll(doc, []byte(`"`+docDefaultBase), quoted[:len(quoted)-1])
+}

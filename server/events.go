@@ -36,9 +36,7 @@ func viewEvent(ev store.Event) eventView {
 
 type eventList struct {
 	Items []eventView `json:"items"`
-	Total int         `json:"total"`
-	Page  int         `json:"page"`
-	Limit int         `json:"limit"`
+	pageInfo
 }
 
 // validEventID accepts what store.NewID("evt") makes, loosely: the lookup
@@ -53,23 +51,21 @@ func (s *Server) handleEventList(w http.ResponseWriter, c *call) error {
 	if err := c.needAny(eventScopes); err != nil {
 		return err
 	}
-	page, limit, err := pageParams(c.r, 20, 100)
+	win, err := listParams(c.r, 20, validEventID, "an event id (evt_…)")
 	if err != nil {
 		return err
 	}
 	q := c.r.URL.Query()
-	f := store.EventFilter{UserID: c.p.UserID, Type: q.Get("type"), After: q.Get("after"), Page: page, Limit: limit}
+	f := store.EventFilter{UserID: c.p.UserID, Type: q.Get("type"), After: win.After, Page: win.Page, Limit: win.Limit}
 	if f.Type != "" && !store.KnownEventType(f.Type) {
 		return fieldError("type", "must be one of "+strings.Join(store.EventTypes, ", "))
-	}
-	if f.After != "" && !validEventID(f.After) {
-		return fieldError("after", "must be an event id (evt_…)")
 	}
 	evs, total, err := s.db.EventLog(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
-	out := eventList{Items: make([]eventView, 0, len(evs)), Total: total, Page: page, Limit: limit}
+	evs, info := pageOf(evs, win, total, func(ev store.Event) string { return ev.ID })
+	out := eventList{Items: make([]eventView, 0, len(evs)), pageInfo: info}
 	for _, ev := range evs {
 		out.Items = append(out.Items, viewEvent(ev))
 	}

@@ -100,20 +100,18 @@ func (s *Server) rateAsOf(ctx context.Context, f store.FIRA) (time.Time, error) 
 
 type firaList struct {
 	Items []firaView `json:"items"`
-	Total int        `json:"total"`
-	Page  int        `json:"page"`
-	Limit int        `json:"limit"`
+	pageInfo
 }
 
 // handleFIRAList lists the caller's FIRAs newest first; from and to bound
 // generatedAt (ISO 8601 date or timestamp, inclusive).
 func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
-	page, limit, err := pageParams(c.r, 20, 100)
+	win, err := listParams(c.r, 20, idPrefixed("fira_"), "a FIRA id (fira_…)")
 	if err != nil {
 		return err
 	}
 	q := c.r.URL.Query()
-	f := store.FIRAFilter{UserID: c.p.UserID, PaymentID: q.Get("paymentId"), Page: page, Limit: limit}
+	f := store.FIRAFilter{UserID: c.p.UserID, PaymentID: q.Get("paymentId"), After: win.After, Page: win.Page, Limit: win.Limit}
 	if len(f.PaymentID) > 64 {
 		return fieldError("paymentId", "is too long")
 	}
@@ -124,7 +122,8 @@ func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	out := firaList{Items: make([]firaView, 0, len(firas)), Total: total, Page: page, Limit: limit}
+	firas, info := pageOf(firas, win, total, func(f store.FIRA) string { return f.ID })
+	out := firaList{Items: make([]firaView, 0, len(firas)), pageInfo: info}
 	for _, fira := range firas {
 		asOf, err := s.rateAsOf(c.r.Context(), fira)
 		if err != nil {

@@ -114,7 +114,10 @@ func decodeJSON(body []byte, dst any) error {
 		if errors.As(err, &te) && te.Field != "" {
 			return fieldError(te.Field, "must be a "+jsonKind(te.Type))
 		}
-		if f := failingField(raw, reflect.TypeOf(dst).Elem()); f != "" {
+		if f, ft := failingField(raw, reflect.TypeOf(dst).Elem()); f != "" {
+			if ft == reflect.TypeOf(json.Number("")) {
+				return fieldError(f, "must be a "+jsonKind(ft))
+			}
 			return fieldError(f, "has the wrong type or format")
 		}
 		return fieldError("body", "malformed JSON")
@@ -137,7 +140,7 @@ func decodeOne(body []byte, dst any) error {
 
 func jsonKind(t reflect.Type) string {
 	if t == reflect.TypeOf(json.Number("")) {
-		return "number"
+		return "decimal: a string such as \"250.00\" or a JSON number"
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
@@ -156,8 +159,9 @@ func jsonKind(t reflect.Type) string {
 }
 
 // failingField finds the first field whose value does not decode into its
-// struct field, so errors the decoder reports without a field still name one.
-func failingField(raw map[string]json.RawMessage, t reflect.Type) string {
+// struct field (and that field's type), so errors the decoder reports without
+// a field still name one.
+func failingField(raw map[string]json.RawMessage, t reflect.Type) (string, reflect.Type) {
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		v, ok := raw[name]
@@ -165,10 +169,10 @@ func failingField(raw map[string]json.RawMessage, t reflect.Type) string {
 			continue
 		}
 		if err := decodeOne(v, reflect.New(t.Field(i).Type).Interface()); err != nil {
-			return name
+			return name, t.Field(i).Type
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // marshalBody is the exact bytes a JSON response carries.

@@ -76,6 +76,11 @@ func (s *Server) handleLedgerBalance(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
+type entryList struct {
+	Entries []entryView `json:"entries"`
+	pageInfo
+}
+
 type entryView struct {
 	ID           string  `json:"id"`
 	Type         string  `json:"type"`
@@ -121,7 +126,7 @@ func parseRange(q url.Values) (from, to time.Time, err error) {
 }
 
 func (s *Server) handleLedgerEntries(w http.ResponseWriter, c *call) error {
-	page, limit, err := pageParams(c.r, 25, 100)
+	win, err := listParams(c.r, 25, idPrefixed("je_"), "a ledger entry id (je_…)")
 	if err != nil {
 		return err
 	}
@@ -133,11 +138,13 @@ func (s *Server) handleLedgerEntries(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	entries, total, err := s.db.ListEntries(c.r.Context(), store.EntryFilter{AccountID: a.ID, From: from, To: to, Page: page, Limit: limit})
+	entries, total, err := s.db.ListEntries(c.r.Context(), store.EntryFilter{AccountID: a.ID, From: from, To: to,
+		After: win.After, Page: win.Page, Limit: win.Limit})
 	if err != nil {
 		return err
 	}
-	out := make([]entryView, 0, len(entries))
+	entries, info := pageOf(entries, win, total, func(e store.JournalEntry) string { return e.ID })
+	out := entryList{Entries: make([]entryView, 0, len(entries)), pageInfo: info}
 	for _, e := range entries {
 		v := entryView{ID: e.ID, Type: "CREDIT", Amount: e.Amount, Currency: e.Currency, Description: e.Description,
 			PaymentID: e.PaymentID, FIRAID: e.FIRAID, CreatedAt: ts(e.CreatedAt)}
@@ -148,9 +155,9 @@ func (s *Server) handleLedgerEntries(w http.ResponseWriter, c *call) error {
 			r := ts(*e.ReconciledAt)
 			v.ReconciledAt = &r
 		}
-		out = append(out, v)
+		out.Entries = append(out.Entries, v)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"entries": out, "total": total, "page": page, "limit": limit})
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -20,11 +20,11 @@ type apiDocs struct {
 	docETag, pageCSP string
 }
 
-func newAPIDocs() (*apiDocs, error) {
+func newAPIDocs(baseURL string) (*apiDocs, error) {
 	doc := openapi.Document()
 	sum := sha256.Sum256(doc)
 	a := &apiDocs{doc: doc, docETag: `"` + hex.EncodeToString(sum[:12]) + `"`}
-	model, err := buildDocsPage(doc)
+	model, err := buildDocsPage(doc, baseURL)
 	if err != nil {
 		return nil, err
 	}

@@ -14,38 +14,41 @@ func ts(t time.Time) string { return wire.Time(t) }
 func amountJSON(minor int64, currency string) json.Number { return wire.Amount(minor, currency) }
 
 type paymentView struct {
-	ID                  string      `json:"id"`
-	TxnID               string      `json:"txnId"`
-	UserID              string      `json:"userId"`
-	Amount              json.Number `json:"amount"`
-	Currency            string      `json:"currency"`
-	Status              string      `json:"status"`
-	Type                string      `json:"type"`
-	DestinationAddress  string      `json:"destinationAddress"`
-	Memo                string      `json:"memo,omitempty"`
-	PurposeCode         string      `json:"purposeCode,omitempty"`
-	InvoiceRef          string      `json:"invoiceRef,omitempty"`
-	InvoiceDate         string      `json:"invoiceDate,omitempty"`
-	CounterpartyName    string      `json:"counterpartyName,omitempty"`
-	CounterpartyCountry string      `json:"counterpartyCountry,omitempty"`
-	CounterpartyBank    string      `json:"counterpartyBank,omitempty"`
-	VaultID             string      `json:"vaultId,omitempty"`
-	FailedReason        string      `json:"failedReason,omitempty"`
-	SettlementRef       string      `json:"settlementRef,omitempty"`
-	SettlementRate      json.Number `json:"settlementRate,omitempty"`
-	AmountINR           json.Number `json:"amountInr,omitempty"`
-	Livemode            bool        `json:"livemode"`
-	CreatedAt           string      `json:"createdAt"`
-	UpdatedAt           string      `json:"updatedAt"`
+	ID                  string            `json:"id"`
+	TxnID               string            `json:"txnId"`
+	UserID              string            `json:"userId"`
+	Amount              json.Number       `json:"amount"`
+	AmountMinor         int64             `json:"amountMinor"`
+	Currency            string            `json:"currency"`
+	Status              string            `json:"status"`
+	Type                string            `json:"type"`
+	DestinationAddress  string            `json:"destinationAddress"`
+	Memo                string            `json:"memo,omitempty"`
+	PurposeCode         string            `json:"purposeCode,omitempty"`
+	InvoiceRef          string            `json:"invoiceRef,omitempty"`
+	InvoiceDate         string            `json:"invoiceDate,omitempty"`
+	CounterpartyName    string            `json:"counterpartyName,omitempty"`
+	CounterpartyCountry string            `json:"counterpartyCountry,omitempty"`
+	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
+	VaultID             string            `json:"vaultId,omitempty"`
+	FailedReason        string            `json:"failedReason,omitempty"`
+	SettlementRef       string            `json:"settlementRef,omitempty"`
+	SettlementRate      json.Number       `json:"settlementRate,omitempty"`
+	AmountINR           json.Number       `json:"amountInr,omitempty"`
+	Metadata            map[string]string `json:"metadata,omitempty"`
+	Livemode            bool              `json:"livemode"`
+	CreatedAt           string            `json:"createdAt"`
+	UpdatedAt           string            `json:"updatedAt"`
 }
 
 func viewPayment(p store.Payment) paymentView {
 	v := paymentView{
-		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), Currency: p.Currency,
-		Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo, PurposeCode: p.PurposeCode,
-		InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName, CounterpartyCountry: p.CounterpartyCountry,
-		CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID, SettlementRef: p.SettlementRef,
-		SettlementRate: json.Number(p.SettlementRate), Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
+		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), AmountMinor: p.Amount,
+		Currency: p.Currency, Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo,
+		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName,
+		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID,
+		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), Metadata: p.Metadata,
+		Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
 	}
 	if p.Status == store.StatusFailed {
 		v.FailedReason = p.FailedReason

@@ -15,16 +15,17 @@ import (
 )
 
 type initiateRequest struct {
-	Amount              json.Number `json:"amount"`
-	Currency            string      `json:"currency"`
-	DestinationAddress  string      `json:"destinationAddress"`
-	Memo                string      `json:"memo"`
-	PurposeCode         string      `json:"purposeCode"`
-	InvoiceRef          string      `json:"invoiceRef"`
-	CounterpartyName    string      `json:"counterpartyName"`
-	CounterpartyCountry string      `json:"counterpartyCountry"`
-	CounterpartyBank    string      `json:"counterpartyBank"`
-	InvoiceDate         string      `json:"invoiceDate"`
+	Amount              json.Number     `json:"amount"`
+	Currency            string          `json:"currency"`
+	DestinationAddress  string          `json:"destinationAddress"`
+	Memo                string          `json:"memo"`
+	PurposeCode         string          `json:"purposeCode"`
+	InvoiceRef          string          `json:"invoiceRef"`
+	CounterpartyName    string          `json:"counterpartyName"`
+	CounterpartyCountry string          `json:"counterpartyCountry"`
+	CounterpartyBank    string          `json:"counterpartyBank"`
+	InvoiceDate         string          `json:"invoiceDate"`
+	Metadata            json.RawMessage `json:"metadata"`
 }
 
 // invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
@@ -77,11 +78,16 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	if err := q.validate(&minor, s.db.Now()); err != nil {
 		return err
 	}
+	metadata, err := parseMetadata(q.Metadata)
+	if err != nil {
+		return err
+	}
 	p := store.Payment{
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 		InvoiceDate: q.InvoiceDate,
+		Metadata:    metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		created, err := payout.Initiate(tx, p)

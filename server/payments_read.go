@@ -2,55 +2,60 @@ package server
 
 import (
 	"net/http"
-	"strconv"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
 
-// pageParams parses page and limit: page < 1 or a non-number is 400, a limit
-// above the cap is clamped.
-func pageParams(r *http.Request, defLimit, maxLimit int) (page, limit int, err error) {
-	page, limit = 1, defLimit
-	q := r.URL.Query()
-	if v := q.Get("page"); v != "" {
-		if page, err = strconv.Atoi(v); err != nil || page < 1 {
-			return 0, 0, fieldError("page", "must be a whole number of at least 1")
-		}
-	}
-	if v := q.Get("limit"); v != "" {
-		if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
-			return 0, 0, fieldError("limit", "must be a whole number of at least 1")
-		}
-		limit = min(limit, maxLimit)
-	}
-	if page > 1_000_000 {
-		return 0, 0, fieldError("page", "is too large")
-	}
-	return page, limit, nil
-}
-
 type paymentList struct {
 	Items []paymentView `json:"items"`
-	Total int           `json:"total"`
-	Page  int           `json:"page"`
-	Limit int           `json:"limit"`
+	pageInfo
 }
 
+// paymentStatuses are the values the status filter accepts: every state of
+// the payment state machine.
+var paymentStatuses = []string{store.StatusInitiated, store.StatusComplianceCheck, store.StatusProcessing,
+	store.StatusSubmitted, store.StatusConfirmed, store.StatusCompleted, store.StatusManualReview,
+	store.StatusFailed, store.StatusPending, store.StatusUnknown}
+
+// handlePaymentList serves GET /payments and GET /payments/payouts: the
+// caller's payments newest first, filtered by status, currency, invoiceRef
+// and createdFrom/createdTo (inclusive).
 func (s *Server) handlePaymentList(w http.ResponseWriter, c *call) error {
-	page, limit, err := pageParams(c.r, 20, 100)
+	win, err := listParams(c.r, 20, idPrefixed("pay_"), "a payment id (pay_…)")
 	if err != nil {
 		return err
 	}
-	status := c.r.URL.Query().Get("status")
-	if len(status) > 32 {
-		return fieldError("status", "is too long")
+	q := c.r.URL.Query()
+	f := store.PaymentFilter{UserID: c.p.UserID, Status: q.Get("status"), Currency: q.Get("currency"),
+		InvoiceRef: q.Get("invoiceRef"), After: win.After, Page: win.Page, Limit: win.Limit}
+	if f.Status != "" && !slices.Contains(paymentStatuses, f.Status) {
+		return fieldError("status", "must be one of "+strings.Join(paymentStatuses, ", "))
 	}
-	ps, total, err := s.db.ListPayments(c.r.Context(), store.PaymentFilter{UserID: c.p.UserID, Status: status, Page: page, Limit: limit})
+	if _, ok := money.Lookup(f.Currency); f.Currency != "" && !ok {
+		return fieldError("currency", "must be an ISO 4217 currency code")
+	}
+	if utf8.RuneCountInString(f.InvoiceRef) > 128 {
+		return fieldError("invoiceRef", "must be at most 128 characters")
+	}
+	if f.From, err = parseBound("createdFrom", q.Get("createdFrom"), false); err != nil {
+		return err
+	}
+	if f.To, err = parseBound("createdTo", q.Get("createdTo"), true); err != nil {
+		return err
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
+		return fieldError("createdTo", "must not be before createdFrom")
+	}
+	ps, total, err := s.db.ListPayments(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
-	out := paymentList{Items: make([]paymentView, 0, len(ps)), Total: total, Page: page, Limit: limit}
+	ps, info := pageOf(ps, win, total, func(p store.Payment) string { return p.ID })
+	out := paymentList{Items: make([]paymentView, 0, len(ps)), pageInfo: info}
 	for _, p := range ps {
 		out.Items = append(out.Items, viewPayment(p))
 	}

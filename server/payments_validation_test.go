@@ -28,6 +28,13 @@ func TestInitiateFieldRules(t *testing.T) {
 		{"AmountExponent", "amount", json.Number("1e3")},
 		{"AmountOverCap", "amount", json.Number("1000000000000.01")},
 		{"AmountText", "amount", "ten"},
+		{"AmountStringExponent", "amount", "1e3"},
+		{"AmountStringSpaces", "amount", " 10.00"},
+		{"AmountStringSign", "amount", "+10.00"},
+		{"AmountStringNegative", "amount", "-10.00"},
+		{"AmountStringTooManyDecimals", "amount", "10.001"},
+		{"AmountStringEmpty", "amount", ""},
+		{"AmountBoolean", "amount", true},
 		{"CurrencyMissing", "currency", nil},
 		{"CurrencyLength", "currency", "US"},
 		{"CurrencyUnknown", "currency", "ZZZ"},
@@ -75,6 +82,19 @@ func TestInitiateFieldRules(t *testing.T) {
 		r := e.req("POST", "/api/v1/payments/initiate", body)
 		is.Equal(r.Status, http.StatusCreated)
 		is.Equal(r.JSON(t)["amount"], float64(1e12))
+	})
+	// The document's form (a decimal string) and the JSON number are the
+	// same amount to the minor unit.
+	t.Run("StringAndNumberAgree", func(t *testing.T) {
+		is := is.New(t)
+		for _, v := range []any{"99999999.99", json.Number("99999999.99")} {
+			body := base()
+			body["amount"] = v
+			r := e.req("POST", "/api/v1/payments/initiate", body)
+			is.Equal(r.Status, http.StatusCreated)
+			is.Equal(r.JSON(t)["amountMinor"], float64(9999999999))
+			is.True(strings.Contains(string(r.Body), `"amount":99999999.99,`))
+		}
 	})
 }
 

@@ -7,7 +7,7 @@ import "net/http"
 // GET /docs (rendered from it). GET / sends a browser to the reference:
 // it is the first address a new user opens.
 func (s *Server) docsRoutes() {
-	a, err := newAPIDocs()
+	a, err := newAPIDocs(s.cfg.BaseURL)
 	if err != nil {
 		// The document and template are embedded: a failure here is a
 		// build defect (the contract test catches it), never a runtime one.

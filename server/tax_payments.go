@@ -109,9 +109,7 @@ func viewTaxPayment(p store.TaxPayment) taxPaymentView {
 
 type taxPaymentList struct {
 	Items []taxPaymentView `json:"items"`
-	Total int              `json:"total"`
-	Page  int              `json:"page"`
-	Limit int              `json:"limit"`
+	pageInfo
 }
 
 // handleTaxPaymentCreate records a challan; with fromReserve its amount
@@ -134,11 +132,11 @@ func (s *Server) handleTaxPaymentCreate(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleTaxPaymentList(w http.ResponseWriter, c *call) error {
-	page, limit, err := pageParams(c.r, 20, 100)
+	win, err := listParams(c.r, 20, idPrefixed("taxp_"), "a tax payment id (taxp_…)")
 	if err != nil {
 		return err
 	}
-	f := store.TaxPaymentFilter{UserID: c.p.UserID, Page: page, Limit: limit}
+	f := store.TaxPaymentFilter{UserID: c.p.UserID, After: win.After, Page: win.Page, Limit: win.Limit}
 	if c.r.URL.Query().Get("fy") != "" {
 		fy, err := s.fyParam(c.r)
 		if err != nil {
@@ -150,7 +148,8 @@ func (s *Server) handleTaxPaymentList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	out := taxPaymentList{Items: make([]taxPaymentView, 0, len(ps)), Total: total, Page: page, Limit: limit}
+	ps, info := pageOf(ps, win, total, func(p store.TaxPayment) string { return p.ID })
+	out := taxPaymentList{Items: make([]taxPaymentView, 0, len(ps)), pageInfo: info}
 	for _, p := range ps {
 		out.Items = append(out.Items, viewTaxPayment(p))
 	}

@@ -48,7 +48,7 @@ func sweepTaxPaymentSpecs(fx *sweepFixtures, add func(*sweepSpec), pagingStrict,
 			bad("SelfAssessmentInYear", "kind", `"self_assessment"`), bad("FYUnsupported", "fy", `"2019-20"`),
 			bad("NoteTooLong", "note", sweepJS(strings.Repeat("n", 513))),
 		}})
-	add(&sweepSpec{pattern: "GET " + p, path: p, query: []string{"fy", "page", "limit"},
+	add(&sweepSpec{pattern: "GET " + p, path: p, query: []string{"fy", "page", "limit", "after"},
 		extra: append(append(pagingStrict(p), fyStrict(p)...),
 			sweepCase{name: "Strict_fy_year", path: p + "?fy=2025-26", want: []int{200}, sub: `"total":2`})})
 	add(&sweepSpec{pattern: "GET " + p + "/{id}", tmpl: p + "/{id}", own: fx.taxPay, other: fx.otherTaxPay})

@@ -219,15 +219,13 @@ type deliveryView struct {
 
 type deliveryList struct {
 	Items []deliveryView `json:"items"`
-	Total int            `json:"total"`
-	Page  int            `json:"page"`
-	Limit int            `json:"limit"`
+	pageInfo
 }
 
 // handleWebhookDeliveries is GET /webhooks/{id}/deliveries: every attempt,
 // newest first, optionally of one event (eventId=).
 func (s *Server) handleWebhookDeliveries(w http.ResponseWriter, c *call) error {
-	page, limit, err := pageParams(c.r, 20, 100)
+	win, err := listParams(c.r, 20, idPrefixed("whd_"), "a delivery id (whd_…)")
 	if err != nil {
 		return err
 	}
@@ -236,11 +234,12 @@ func (s *Server) handleWebhookDeliveries(w http.ResponseWriter, c *call) error {
 		return fieldError("eventId", "must be an event id (evt_…)")
 	}
 	as, total, err := s.db.ListWebhookDeliveries(c.r.Context(), store.DeliveryFilter{
-		UserID: c.p.UserID, EndpointID: c.r.PathValue("id"), EventID: eventID, Page: page, Limit: limit})
+		UserID: c.p.UserID, EndpointID: c.r.PathValue("id"), EventID: eventID, After: win.After, Page: win.Page, Limit: win.Limit})
 	if err != nil {
 		return err
 	}
-	out := deliveryList{Items: make([]deliveryView, 0, len(as)), Total: total, Page: page, Limit: limit}
+	as, info := pageOf(as, win, total, func(a store.WebhookAttempt) string { return a.ID })
+	out := deliveryList{Items: make([]deliveryView, 0, len(as)), pageInfo: info}
 	for _, a := range as {
 		v := deliveryView{ID: a.ID, EventID: a.EventID, EventType: a.EventType, Attempt: a.Attempt, Status: a.Status,
 			DurationMS: a.Duration.Milliseconds(), Error: a.Error, CreatedAt: ts(a.CreatedAt)}

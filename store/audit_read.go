@@ -13,6 +13,7 @@ type AuditFilter struct {
 	Action     string
 	ResourceID string
 	From, To   time.Time
+	After      string // an audit seq: only the rows after it are listed
 	Page       int
 	Limit      int
 }
@@ -31,9 +32,11 @@ type AuditRow struct {
 	Hash         string
 }
 
-// ListAudit returns one page of the user's audit rows and the total matching.
-// Rows are ordered by seq, the order they were chained in, which stays right
-// even if the clock was moved.
+var auditOrder = keyset{from: "audit_log", id: "seq"}
+
+// ListAudit returns one page of the user's audit rows (and the row after it,
+// see pageArgs) and the total matching. Rows are ordered by seq, the order
+// they were chained in, which stays right even if the clock was moved.
 func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.Action != "" {
@@ -57,9 +60,17 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
+	if f.After != "" {
+		cond, cargs, err := db.afterCursor(ctx, auditOrder, f.After, "user_id = ?", []any{f.UserID})
+		if err != nil {
+			return nil, 0, err
+		}
+		where += " AND " + cond
+		args = append(args, cargs...)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
 		prev_hash, hash FROM audit_log WHERE `+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, f.Limit, (f.Page-1)*f.Limit)...)
+		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -157,11 +157,15 @@ type FIRAFilter struct {
 	UserID    string
 	PaymentID string
 	From, To  time.Time
+	After     string // a FIRA id: only the FIRAs after it are listed
 	Page      int
 	Limit     int
 }
 
-// ListFIRAs returns one page and the total matching.
+var firaOrder = keyset{from: "firas f", col: "f.", id: "id", keys: []string{"generated_at"}}
+
+// ListFIRAs returns one page (and the FIRA after it, see pageArgs) and the
+// total matching.
 func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) {
 	where, args := "f.user_id = ?", []any{f.UserID}
 	if f.PaymentID != "" {
@@ -181,8 +185,16 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.r.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
-		" ORDER BY f.generated_at DESC, f.id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
+	if f.After != "" {
+		cond, cargs, err := db.afterCursor(ctx, firaOrder, f.After, "f.user_id = ?", []any{f.UserID})
+		if err != nil {
+			return nil, 0, err
+		}
+		where += " AND " + cond
+		args = append(args, cargs...)
+	}
+	rows, err := db.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
+		" ORDER BY f.generated_at DESC, f.id DESC LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

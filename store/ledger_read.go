@@ -77,11 +77,15 @@ type JournalEntry struct {
 type EntryFilter struct {
 	AccountID string
 	From, To  time.Time
+	After     string // an entry id: only the entries after it are listed
 	Page      int
 	Limit     int
 }
 
-// ListEntries returns one page of an account's entries and the total.
+var entryOrder = keyset{from: "ledger_postings lp", col: "lp.", id: "id", keys: []string{"created_at"}}
+
+// ListEntries returns one page of an account's entries (and the entry after
+// it, see pageArgs) and the total.
 func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, int, error) {
 	where, args := "lp.account_id = ?", []any{f.AccountID}
 	if !f.From.IsZero() {
@@ -101,12 +105,20 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 	if err := db.r.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,
+	if f.After != "" {
+		cond, cargs, err := db.afterCursor(ctx, entryOrder, f.After, "lp.account_id = ?", []any{f.AccountID})
+		if err != nil {
+			return nil, 0, err
+		}
+		where += " AND " + cond
+		args = append(args, cargs...)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,
 		coalesce(f.id, ''), r.reconciled_at, lp.created_at
 		FROM ledger_postings lp JOIN ledger_txns lt ON lt.id = lp.txn_id
 		LEFT JOIN firas f ON f.payment_id = lt.payment_id AND lt.payment_id != ''
 		LEFT JOIN reconciliations r ON r.payment_id = lt.payment_id AND lt.payment_id != '' AND r.status = 'RECONCILED'
-		WHERE `+where+` ORDER BY lp.created_at DESC, lp.id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, (f.Page-1)*f.Limit)...)
+		WHERE `+where+` ORDER BY lp.created_at DESC, lp.id DESC LIMIT ? OFFSET ?`, append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -27,6 +27,7 @@ var migrations = []migration{
 	{3, taxQueueFlag, true},
 	{4, countListRows, true},
 	{5, complianceColumns, false},
+	{5, paymentMetadataColumn, false},
 }
 
 // complianceColumns adds version 5's columns to the tables a file already

@@ -111,3 +111,38 @@ func TestMigrateEarlyTaxState(t *testing.T) {
 	is.NoErr(db.r.QueryRow("SELECT queued FROM tax_refresh_state WHERE user_id = 'usr_1'").Scan(&queued))
 	is.Equal(queued, 0)
 }
+
+// TestMigratePaymentMetadata: a version-4 file has no payments.metadata;
+// opening it adds the column, its payments read with no metadata, a new
+// payment keeps its own, and the step is a no-op on a file that has it.
+func TestMigratePaymentMetadata(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	db := openOlder(t, `
+		CREATE TABLE payments (
+		  id TEXT PRIMARY KEY, user_id TEXT NOT NULL, livemode INTEGER NOT NULL, txn_id TEXT NOT NULL, type TEXT NOT NULL,
+		  status TEXT NOT NULL, amount INTEGER NOT NULL CHECK (amount > 0), currency TEXT NOT NULL,
+		  destination_address TEXT NOT NULL, memo TEXT NOT NULL DEFAULT '', purpose_code TEXT NOT NULL DEFAULT '',
+		  invoice_ref TEXT NOT NULL DEFAULT '', counterparty_name TEXT NOT NULL DEFAULT '',
+		  counterparty_country TEXT NOT NULL DEFAULT '', counterparty_bank TEXT NOT NULL DEFAULT '', vault_id TEXT,
+		  reserved INTEGER NOT NULL DEFAULT 0, attempt INTEGER NOT NULL DEFAULT 0, failed_reason TEXT NOT NULL DEFAULT '',
+		  settlement_ref TEXT NOT NULL DEFAULT '', settlement_rate TEXT NOT NULL DEFAULT '', amount_inr INTEGER,
+		  settled_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, UNIQUE (user_id, txn_id));
+		INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, created_at, updated_at)
+		  VALUES ('pay_1', 'usr_1', 0, 't1', 'SEND', 'INITIATED', 100, 'USD', 'GA', 1763700000000, 1763700000000);
+		PRAGMA user_version = 4;`)
+	p, err := db.FindPayment(ctx, "usr_1", "pay_1")
+	is.NoErr(err)
+	is.Equal(len(p.Metadata), 0)
+	var version int
+	is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
+	is.Equal(version, SchemaVersion)
+	is.NoErr(db.WithTx(ctx, func(tx *Tx) error { return paymentMetadataColumn(ctx, tx) })) // again: nothing to do
+	is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE payments SET metadata = '{"order":"A-1"}' WHERE id = 'pay_1'`)
+		return err
+	}))
+	p, err = db.FindPayment(ctx, "usr_1", "pay_1")
+	is.NoErr(err)
+	is.Equal(p.Metadata, map[string]string{"order": "A-1"})
+}

@@ -35,6 +35,7 @@ type Payment struct {
 	SettlementRef       string
 	SettlementRate      string
 	AmountINR           *int64
+	Metadata            map[string]string // the client's key/value pairs from initiate
 	SettledAt           *time.Time
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
@@ -48,20 +49,22 @@ func (p Payment) CrossBorder() bool {
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
-	invoice_date`
+	invoice_date, metadata`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
 	var inr, settled sql.NullInt64
 	var created, updated int64
+	var metadata string
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
 	p.SettledAt, p.CreatedAt, p.UpdatedAt = nullMS(settled), fromMS(created), fromMS(updated)
+	p.Metadata = parseMetadata(metadata)
 	return p, err
 }
 
@@ -73,10 +76,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate)
+		p.InvoiceDate, metadataText(p.Metadata))
 	if isUniqueViolation(err) {
 		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
@@ -110,47 +113,6 @@ func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, erro
 func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
 	return p, notFound(err, ErrPaymentNotFound, "payment")
-}
-
-// PaymentFilter selects a page of a user's payments, newest first.
-type PaymentFilter struct {
-	UserID string
-	Status string
-	Page   int
-	Limit  int
-}
-
-// ListPayments returns one page and the total count.
-func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
-	where, args := "user_id = ?", []any{f.UserID}
-	if f.Status != "" {
-		where += " AND status = ?"
-		args = append(args, f.Status)
-	}
-	var total int
-	countSQL, countArgs := "SELECT coalesce(sum(n), 0) FROM payment_counts WHERE user_id = ?", []any{f.UserID}
-	if f.Status != "" {
-		countSQL += " AND status = ?"
-		countArgs = append(countArgs, f.Status)
-	}
-	if err := db.r.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := db.r.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
-		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, f.Limit, (f.Page-1)*f.Limit)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Payment{}
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, p)
-	}
-	return out, total, rows.Err()
 }
 
 // Transition moves p to status `to` if the state machine allows it and the row
@@ -236,19 +198,20 @@ func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
 // change; its fields are in alphabetical order, the order encoding/json
 // gives a map's keys, so the bytes are what they always were.
 type paymentEventData struct {
-	AmountInrPaise *int64 `json:"amountInrPaise,omitempty"`
-	AmountMinor    int64  `json:"amountMinor"`
-	Currency       string `json:"currency"`
-	FailedReason   string `json:"failedReason,omitempty"`
-	PaymentID      string `json:"paymentId"`
-	Status         string `json:"status"`
-	TxnID          string `json:"txnId"`
-	UpdatedAt      string `json:"updatedAt"`
+	AmountInrPaise *int64            `json:"amountInrPaise,omitempty"`
+	AmountMinor    int64             `json:"amountMinor"`
+	Currency       string            `json:"currency"`
+	FailedReason   string            `json:"failedReason,omitempty"`
+	Metadata       map[string]string `json:"metadata,omitempty"`
+	PaymentID      string            `json:"paymentId"`
+	Status         string            `json:"status"`
+	TxnID          string            `json:"txnId"`
+	UpdatedAt      string            `json:"updatedAt"`
 }
 
 func eventDataOf(p Payment) paymentEventData {
 	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
-		FailedReason: p.FailedReason, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
+		FailedReason: p.FailedReason, Metadata: p.Metadata, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
 		UpdatedAt: wire.Time(p.UpdatedAt)}
 }
 

@@ -18,11 +18,13 @@ func TestPaymentEventBytes(t *testing.T) {
 		name   string
 		reason string
 		inr    *int64
-	}{{"bare", "", nil}, {"failed", "COMPLIANCE_REJECTED: x", nil}, {"settled", "", &inr}, {"both", "r", &inr}} {
+		meta   map[string]string
+	}{{"bare", "", nil, nil}, {"failed", "COMPLIANCE_REJECTED: x", nil, nil}, {"settled", "", &inr, nil}, {"both", "r", &inr, nil},
+		{"metadata", "", &inr, map[string]string{"order": "A-1", "customer": "c_9"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
 			p := Payment{ID: "pay_1", TxnID: "t1", Status: StatusFailed, Amount: 500, Currency: "USD", FailedReason: tc.reason,
-				AmountINR: tc.inr, UpdatedAt: at}
+				AmountINR: tc.inr, UpdatedAt: at, Metadata: tc.meta}
 			want := map[string]any{"paymentId": p.ID, "txnId": p.TxnID, "status": p.Status, "amountMinor": p.Amount,
 				"currency": p.Currency, "updatedAt": "2026-11-21T10:00:00.007Z"}
 			changes := map[string]any{"from": StatusSubmitted, "to": StatusFailed}
@@ -31,6 +33,9 @@ func TestPaymentEventBytes(t *testing.T) {
 			}
 			if tc.inr != nil {
 				want["amountInrPaise"] = *tc.inr
+			}
+			if tc.meta != nil {
+				want["metadata"] = tc.meta
 			}
 			got, err := json.Marshal(eventDataOf(p))
 			is.NoErr(err)

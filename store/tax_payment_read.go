@@ -13,13 +13,17 @@ func (db *DB) FindTaxPayment(ctx context.Context, userID, id string) (TaxPayment
 type TaxPaymentFilter struct {
 	UserID string
 	FY     string
+	After  string // a tax payment id: only the entries after it are listed
 	Page   int
 	Limit  int
 }
 
-// ListTaxPayments returns one page, reversed entries included, and the
-// total matching. A user records a handful of challans a year, so the total
-// is counted rather than maintained.
+var taxPaymentOrder = keyset{from: "tax_payments", id: "id", keys: []string{"paid_on", "created_at"}}
+
+// ListTaxPayments returns one page (and the entry after it, see pageArgs),
+// reversed entries included, and the total matching. A user records a
+// handful of challans a year, so the total is counted rather than
+// maintained.
 func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPayment, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.FY != "" {
@@ -30,8 +34,16 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM tax_payments WHERE "+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
+	if f.After != "" {
+		cond, cargs, err := db.afterCursor(ctx, taxPaymentOrder, f.After, "user_id = ?", []any{f.UserID})
+		if err != nil {
+			return nil, 0, err
+		}
+		where += " AND " + cond
+		args = append(args, cargs...)
+	}
 	out, err := db.taxPayments(ctx, "WHERE "+where+" ORDER BY paid_on DESC, created_at DESC, id DESC LIMIT ? OFFSET ?",
-		append(args, f.Limit, (f.Page-1)*f.Limit)...)
+		append(args, pageArgs(f.Page, f.Limit)...)...)
 	return out, total, err
 }
 

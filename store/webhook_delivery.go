@@ -66,11 +66,15 @@ type DeliveryFilter struct {
 	UserID     string
 	EndpointID string
 	EventID    string // optional
+	After      string // a delivery id: only the attempts after it are listed
 	Page       int
 	Limit      int
 }
 
-// ListWebhookDeliveries returns a page of attempts and the total matching.
+var deliveryOrder = keyset{from: "webhook_deliveries", id: "id", keys: []string{"created_at"}}
+
+// ListWebhookDeliveries returns a page of attempts (and the one after it,
+// see pageArgs) and the total matching.
 // Another user's endpoint is not found.
 func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]WebhookAttempt, int, error) {
 	if _, err := db.FindWebhookEndpoint(ctx, f.UserID, f.EndpointID); err != nil {
@@ -85,9 +89,17 @@ func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]We
 	if err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM webhook_deliveries WHERE "+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
+	if f.After != "" {
+		cond, cargs, err := db.afterCursor(ctx, deliveryOrder, f.After, "endpoint_id = ?", []any{f.EndpointID})
+		if err != nil {
+			return nil, 0, err
+		}
+		where += " AND " + cond
+		args = append(args, cargs...)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
 		duration_ms, error, next_retry_at, created_at FROM webhook_deliveries WHERE `+where+`
-		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, (f.Page-1)*f.Limit)...)
+		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

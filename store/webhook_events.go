@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 )
 
 // EventWebhookDisabled tells a user an endpoint was turned off after its
@@ -48,8 +46,10 @@ func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
 	return ev, notFound(err, ErrNotFound, "event")
 }
 
-// EventLog pages through a user's events in the order they were written
-// (rowid), oldest first. Ids sort only to the millisecond, so ordering by id
+var eventOrder = keyset{from: "events", id: "id", keys: []string{"rowid"}, unique: true, asc: true}
+
+// EventLog returns a page of a user's events (and the one after it, see
+// pageArgs) in the order they were written (rowid), oldest first. Ids sort only to the millisecond, so ordering by id
 // could let an "after" cursor skip an event written later in the same
 // millisecond; rowid grows with every insert on the single writer. An After
 // id that is not one of the user's events is a validation error.
@@ -60,24 +60,19 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 		args = append(args, f.Type)
 	}
 	if f.After != "" {
-		var seq int64
-		err := db.r.QueryRowContext(ctx, "SELECT rowid FROM events WHERE id = ? AND user_id = ?", f.After, f.UserID).Scan(&seq)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, 0, &Error{Code: ErrValidation, Message: "request validation failed",
-				Fields: map[string]string{"after": "is not the id of one of your events"}}
-		}
+		cond, cargs, err := db.afterCursor(ctx, eventOrder, f.After, "user_id = ?", []any{f.UserID})
 		if err != nil {
 			return nil, 0, err
 		}
-		where += " AND rowid > ?"
-		args = append(args, seq)
+		where += " AND " + cond
+		args = append(args, cargs...)
 	}
 	total, err := db.listTotal(ctx, f.After == "", f.UserID, kindEvents, f.Type, "SELECT count(*) FROM events WHERE "+where, args)
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.r.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+" ORDER BY rowid LIMIT ? OFFSET ?",
-		append(args, f.Limit, (f.Page-1)*f.Limit)...)
+	rows, err := db.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+" ORDER BY rowid LIMIT ? OFFSET ?",
+		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -93,6 +93,16 @@ try {
   await phone.goto(base + '/docs#op-confirmPayment');
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check(overflow <= 1, 'no horizontal scrolling of the page on a phone-sized screen');
+  const split = await phone.evaluate(() => [...document.querySelectorAll('table.params, table.fields')]
+    .flatMap((t) => [...t.querySelectorAll('th code, td code, td .rule, td')])
+    .filter((el) => {
+      const cs = getComputedStyle(el);
+      if (cs.overflowWrap === 'anywhere' || cs.wordBreak === 'break-all' || cs.wordBreak === 'break-word') return true;
+      // A field name or a rule wrapped onto a second line.
+      return (el.matches('th code') || el.classList.contains('rule')) && el.getClientRects().length > 1;
+    })
+    .slice(0, 5).map((el) => el.textContent.trim().slice(0, 40)));
+  check(split.length === 0, 'parameter and field tables break no word on a phone' + (split.length ? ': ' + split.join(' | ') : ''));
   await phone.screenshot({ path: join(artifacts, 'docs-4-narrow.png') });
   console.log('shot ' + join(artifacts, 'docs-4-narrow.png'));
 
