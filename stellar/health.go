@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/network"
@@ -42,7 +43,8 @@ type Health struct {
 // Health asks the RPC server for its health.
 func (r *Rail) Health(ctx context.Context) (any, bool) {
 	h := Health{Status: "up", Network: r.NetworkName()}
-	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
+	// /readyz is polled by health checks with short deadlines of their own.
+	ctx, cancel := context.WithTimeout(ctx, min(r.callTimeout(), 2*time.Second))
 	defer cancel()
 	c := r.rpc()
 	defer c.Close()
