@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	iofs "io/fs"
@@ -14,6 +15,7 @@ import (
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -29,6 +31,14 @@ type appConfig struct {
 	// railLatency delays every sandbox rail call (the bench's latent rail).
 	railLatency time.Duration
 	log         *slog.Logger
+	// stellar is the live rail (nil: live confirms are refused) and
+	// stellarSync how often its vaults are compared with the chain.
+	stellar     *stellar.Rail
+	stellarSync time.Duration
+	// liveRates values live payouts (nil outside live mode).
+	liveRates *liveRates
+	// jobTimeout bounds one background job (0: the default).
+	jobTimeout time.Duration
 }
 
 // app is one wired payoutd: store, River client with the pipeline's
@@ -53,8 +63,19 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 		SubmitAttempts: 3, SubmitBackoff: 20 * time.Millisecond, UnknownPoll: min(c.unknownWindow/4+time.Millisecond, 5*time.Second),
 		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
-	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log),
-		Sealer: sealer, WebhookSchedule: c.webhookSchedule})
+	jc := jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log), Sealer: sealer, WebhookSchedule: c.webhookSchedule,
+		JobTimeout: c.jobTimeout}
+	var liveRail server.LiveRail
+	var rateStatus func() (any, bool)
+	if c.liveRates != nil {
+		pl.LiveRate, rateStatus = c.liveRates.Rate, c.liveRates.Status
+	}
+	if c.stellar != nil {
+		pl.Live, liveRail = c.stellar, c.stellar
+		jc.AddWorkers = func(w *river.Workers) { river.AddWorker(w, &stellar.SyncWorker{Rail: c.stellar}) }
+		jc.Periodic = []*river.PeriodicJob{stellar.SyncJob(cmp.Or(c.stellarSync, stellar.DefaultSyncInterval))}
+	}
+	rc, err := jobs.NewClient(db, pl, jc)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +85,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	}
 	srv, err := server.New(ctx, db, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
-		Static: http.FS(static), Rates: c.rates,
+		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: rateStatus,
 	})
 	if err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ var commands map[string]commandFunc
 
 func init() {
 	commands = map[string]commandFunc{
-		"serve": serve, "keys": keysCmd, "review": reviewCmd, "check": checkCmd, "migrate": migrateCmd,
+		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
 		"backup": backupCmd, "health": healthCmd, "bench": benchCmd,
 	}
 }
@@ -74,6 +74,7 @@ commands:
   serve      run the server (the default command); creates the database on first start
   keys       create, list, rotate and revoke API keys
   review     approve or reject a payout waiting in MANUAL_REVIEW
+  kyc        review live users' KYC: list, show, documents, approve, reject
   check      verify the audit hash chain and the ledger's balance invariants
   migrate    create or upgrade the database schema and exit
   backup     write a consistent copy of the database while the server runs

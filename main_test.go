@@ -70,6 +70,9 @@ func startDB(t *testing.T, dir, db string, args ...string) *proc {
 	out := &bytes.Buffer{}
 	cmd.Stdout = out
 	cmd.Stderr = io.Discard
+	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
+		cmd.Stderr = os.Stderr
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

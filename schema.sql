@@ -546,3 +546,39 @@ DROP TRIGGER IF EXISTS profiles_changed_delete;
 DROP TRIGGER IF EXISTS sequestration_changed_insert;
 DROP TRIGGER IF EXISTS sequestration_changed_update;
 DROP TRIGGER IF EXISTS sequestration_changed_delete;
+
+-- Live rail (Stellar): every signed envelope, stored in the transaction that
+-- records its submission and before it is first sent, so a crash can only
+-- ever resend the same transaction (store/stellar_submission.go). OPEN means
+-- it may still apply; the partial unique index lets a vault account have one
+-- OPEN envelope at a time, which keeps its sequence numbers in order.
+-- payment_id is NULL for the vault's own changeTrust.
+CREATE TABLE IF NOT EXISTS stellar_submissions (
+  hash        TEXT PRIMARY KEY,
+  vault_id    TEXT NOT NULL REFERENCES vaults(id),
+  payment_id  TEXT REFERENCES payments(id),
+  attempt     INTEGER NOT NULL DEFAULT 0,
+  kind        TEXT NOT NULL,
+  seq         INTEGER NOT NULL,
+  envelope    TEXT NOT NULL,
+  valid_until INTEGER NOT NULL,
+  state       TEXT NOT NULL DEFAULT 'OPEN',
+  result      TEXT NOT NULL DEFAULT '',
+  ledger      INTEGER,
+  fee         INTEGER,
+  created_at  INTEGER NOT NULL,
+  finished_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS stellar_submissions_open ON stellar_submissions (vault_id) WHERE state = 'OPEN';
+CREATE INDEX IF NOT EXISTS stellar_submissions_payment ON stellar_submissions (payment_id, attempt);
+
+-- The as-of time of the rate a live payout was valued at (rates/source.go),
+-- printed on its FIRA. A live payout settled on chain while every rate in
+-- hand was older than -rates-max-age is CONFIRMED with amount_inr NULL until
+-- a fresh rate values it (store/settlement_value.go).
+CREATE TABLE IF NOT EXISTS settlement_rates (
+  payment_id TEXT PRIMARY KEY REFERENCES payments(id),
+  rate       TEXT NOT NULL,
+  as_of      INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);

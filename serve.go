@@ -12,6 +12,7 @@ import (
 
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -27,6 +28,9 @@ type serveConfig struct {
 	limits        string
 	webhookRetry  string
 	grace         time.Duration
+	stellar       stellarFlags
+	liveRates     rateFlags
+	jobTimeout    time.Duration
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -48,8 +52,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.DurationVar(&c.grace, "shutdown-grace", 15*time.Second,
 		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
+	c.stellar.register(fs, getenv)
+	c.liveRates.register(fs, getenv)
+	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
+		"longest run of one background job; a killed process's jobs run again this plus 5s after they started")
 	if err := cmd.parseNone(args); err != nil {
 		return err
+	}
+	if c.jobTimeout < time.Second {
+		return fmt.Errorf("-job-timeout %s: at least 1s", c.jobTimeout)
 	}
 	if c.mode != "sandbox" && c.mode != "live" {
 		return fmt.Errorf("-mode must be sandbox or live, not %q", c.mode)
@@ -91,8 +102,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	c.baseURL = strings.TrimRight(c.baseURL, "/")
 
+	var rail *stellar.Rail
+	var live *liveRates
+	if c.mode == "live" {
+		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
+			return err
+		}
+		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, live, log); err != nil {
+			return err
+		}
+	}
 	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
-		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log})
+		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log,
+		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout})
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,8 @@ type FIRA struct {
 	ForeignExponent      int    // ISO 4217 exponent of ForeignCurrency
 	AmountINR            int64  // paise
 	AmountINRWords       string
-	SettlementRate       string // INR per unit of ForeignCurrency, exact decimal text
+	SettlementRate       string    // INR per unit of ForeignCurrency, exact decimal text
+	RateAsOf             time.Time // when a live rate was true; zero: the settlement time
 	GeneratedAt          time.Time
 	SettledAt            time.Time
 	Livemode             bool
@@ -137,13 +138,19 @@ func firaAddress(a string) string {
 	return strings.Join(lines, ", ")
 }
 
-// firaRateAsOf is the rate with the moment it was fixed: at settlement.
+// firaRateAsOf is the rate with the moment it was true: the live rate's
+// own as-of time when one was recorded, else the settlement, when the
+// sandbox table's rate was fixed.
 func firaRateAsOf(f FIRA) string {
 	rate := firaRate(f)
-	if rate == "" || f.SettledAt.IsZero() {
+	at := f.RateAsOf
+	if at.IsZero() {
+		at = f.SettledAt
+	}
+	if rate == "" || at.IsZero() {
 		return rate
 	}
-	return rate + ", as of " + firaTime(f.SettledAt)
+	return rate + ", as of " + firaTime(at)
 }
 
 // firaDate is the Indian date of t, the one that decides the financial year

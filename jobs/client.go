@@ -26,6 +26,15 @@ type ClientConfig struct {
 	WebhookTimeout time.Duration
 	// WebhookWorkers is how many deliveries run at once; 0 means 8.
 	WebhookWorkers int
+
+	// AddWorkers registers workers of other packages (the live rail's vault
+	// sync), and Periodic schedules their jobs.
+	AddWorkers func(*river.Workers)
+	Periodic   []*river.PeriodicJob
+
+	// JobTimeout bounds one job run; 0 means 20 s. A killed process's
+	// running jobs are run again JobTimeout + 5 s after they started.
+	JobTimeout time.Duration
 }
 
 // NewClient builds the River client on the store's single write connection.
@@ -40,6 +49,9 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		logger = slog.Default()
 	}
 	river.AddWorker(workers, NewWebhookDeliverWorker(db, cfg.Sealer, cfg.WebhookSchedule, cfg.WebhookTimeout, logger))
+	if cfg.AddWorkers != nil {
+		cfg.AddWorkers(workers)
+	}
 	// Every client, insert-only ones too (a CLI review approval emits
 	// events), fans events out to webhook endpoints.
 	db.SetEventHook(EnqueueWebhooks)
@@ -54,11 +66,12 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		// available again. Every job here is short (a rail call has its own
 		// timeout and an UNKNOWN payout snoozes), so both stay small and a
 		// payout cut off by a crash resumes within about a minute.
-		JobTimeout:           20 * time.Second,
-		RescueStuckJobsAfter: 25 * time.Second,
+		JobTimeout:           cmp.Or(cfg.JobTimeout, 20*time.Second),
+		RescueStuckJobsAfter: cmp.Or(cfg.JobTimeout, 20*time.Second) + 5*time.Second,
 		Logger:               logger,
 	}
 	if cfg.Workers > 0 {
+		rc.PeriodicJobs = cfg.Periodic
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: cfg.Workers},
 			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},

@@ -2,7 +2,9 @@ package payout
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -76,6 +78,12 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 			return err
 		}
 		if st.snooze {
+			if st.after > 0 {
+				return river.JobSnooze(st.after)
+			}
+			if p.Livemode {
+				return river.JobSnooze(pl.livePoll())
+			}
 			return river.JobSnooze(pl.UnknownPoll)
 		}
 		q := p
@@ -86,6 +94,10 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 		switch {
 		case err == nil:
 			p = q
+		case errors.Is(err, store.ErrVaultBusy):
+			// Another transaction of the vault's account started or ended
+			// since this one was signed: sign again once it is final.
+			return river.JobSnooze(pl.livePoll())
 		case store.ErrorCode(err) == store.ErrInvalidState:
 			// Another run moved the payout since it was read: the guarded
 			// UPDATE refused and nothing was written. Go on from where it is.
@@ -133,7 +145,8 @@ func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Pa
 type step struct {
 	actor  string
 	apply  func(tx *store.Tx, p *store.Payment) error
-	snooze bool // the rail still does not know: ask again later
+	snooze bool          // the rail still does not know: ask again later
+	after  time.Duration // how much later, when not the usual poll
 }
 
 // next is the pipeline's one status switch. It asks the rail whatever p's
@@ -146,6 +159,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 	case store.StatusComplianceCheck:
 		return step{actor: "system:compliance", apply: pl.complyTx}, nil
 	case store.StatusProcessing:
+		if sg, ok := rail.(Signer); ok {
+			return pl.sign(ctx, sg, p)
+		}
 		ref, transient, err := pl.submit(ctx, rail, p, patient)
 		switch {
 		case err != nil:
@@ -162,6 +178,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 		}}, nil
 	case store.StatusSubmitted, store.StatusUnknown:
 		out, err := rail.Status(ctx, p)
+		if errors.Is(err, ErrTransient) {
+			return step{snooze: true}, nil
+		}
 		if err != nil {
 			return step{}, err
 		}
@@ -174,6 +193,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 		}
 		return step{actor: actor, apply: func(tx *store.Tx, p *store.Payment) error { return pl.apply(tx, p, out) }}, nil
 	case store.StatusConfirmed:
+		if p.AmountINR == nil {
+			return pl.value(p)
+		}
 		return step{actor: "system:post_settlement", apply: pl.completeTx}, nil
 	}
 	return step{}, nil

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
@@ -30,6 +31,15 @@ type Pipeline struct {
 	SubmitBackoff  time.Duration
 	// UnknownPoll is how often an UNKNOWN payout is asked about again.
 	UnknownPoll time.Duration
+	// LivePoll is how often a live payout waiting on the network (its
+	// vault's previous transaction, the outcome of its own) looks again;
+	// 0 means DefaultLivePoll.
+	LivePoll time.Duration
+	// LiveRate is the live INR rate with its as-of time; an error (stale,
+	// none) leaves a settled live payout waiting for its value, looked at
+	// again every RateRecheck (0: DefaultRateRecheck).
+	LiveRate    func(currency string) (money.Rate, time.Time, error)
+	RateRecheck time.Duration
 	// ReviewThresholdINR sends payouts worth at least this many paise to
 	// manual review.
 	ReviewThresholdINR int64
@@ -49,4 +59,24 @@ func (pl *Pipeline) rail(p store.Payment) Settlement {
 		return pl.Live
 	}
 	return pl.Rail
+}
+
+// DefaultLivePoll is about a Stellar ledger's close time.
+const DefaultLivePoll = time.Second
+
+func (pl *Pipeline) livePoll() time.Duration {
+	if pl.LivePoll > 0 {
+		return pl.LivePoll
+	}
+	return DefaultLivePoll
+}
+
+// DefaultRateRecheck is how often a payout waiting for a fresh rate looks.
+const DefaultRateRecheck = time.Minute
+
+func (pl *Pipeline) rateRecheck() time.Duration {
+	if pl.RateRecheck > 0 {
+		return pl.RateRecheck
+	}
+	return DefaultRateRecheck
 }

@@ -3,6 +3,7 @@ package payout
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
@@ -16,6 +17,16 @@ type Outcome struct {
 	State  string // Settled, Failed or Unknown
 	Rate   money.Rate
 	Reason string
+	// AsOf is when Rate was true, when the rail's rates carry that time.
+	AsOf time.Time
+	// Waiting, on a Settled outcome, says why the payout cannot be valued
+	// yet (no rate in hand fresh enough): it is recorded CONFIRMED without
+	// its INR value and valued once a fresh rate arrives.
+	Waiting string
+	// Record, when set, is what the rail stores with a final outcome, in
+	// the transaction that records it (the live rail: the envelope's
+	// final state, ledger and fee).
+	Record func(tx *store.Tx) error
 }
 
 // Outcome states.
@@ -39,3 +50,22 @@ type Settlement interface {
 type Instant interface {
 	Instant() bool
 }
+
+// Signer is a rail whose submission is a signed transaction (live Stellar).
+// Sign builds and signs it and sends nothing; the pipeline stores it with
+// the move to SUBMITTED, and from then on Status sends and follows that
+// stored transaction only, so a crash can at worst send it again, never a
+// second one.
+type Signer interface {
+	// Sign returns the envelope and the vault's submission mark read before
+	// its chain state: recording it fails with store.ErrVaultBusy if the
+	// mark moved, as its sequence number may then be taken. A *Refusal
+	// fails the payout; store.ErrVaultBusy and ErrTransient mean later.
+	Sign(ctx context.Context, p store.Payment) (store.Submission, store.SubmissionMark, error)
+}
+
+// Refusal is a payout the rail can never submit as it stands (no asset for
+// its currency, a memo that cannot travel): it fails with Reason.
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return r.Reason }

@@ -40,6 +40,20 @@ func (pl *Pipeline) submit(ctx context.Context, rail Settlement, p store.Payment
 // apply records a rail outcome: CONFIRMED with the settlement's ledger
 // posting, FAILED, or UNKNOWN (the advance job then keeps asking).
 func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
+	if out.Record != nil && out.State != Unknown {
+		if err := out.Record(tx); err != nil {
+			return err
+		}
+		// The vault's account is free for its next transaction: that
+		// payout's job runs now rather than when its snooze ends.
+		if next, ok, err := tx.NextWaiting(*p); err != nil {
+			return err
+		} else if ok {
+			if err := Enqueue(tx, next); err != nil {
+				return err
+			}
+		}
+	}
 	switch out.State {
 	case Failed:
 		return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = out.Reason })
@@ -49,11 +63,47 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 		}
 		return tx.Transition(p, store.StatusUnknown, nil)
 	}
+	if out.Waiting != "" {
+		// Settled on the network: the payout is CONFIRMED now, still holding
+		// its reservation; its INR value and ledger posting wait for a
+		// fresh rate (value).
+		return tx.SettleAwaitingValue(p)
+	}
 	inr, rate, err := settlementValue(p, out)
 	if err != nil {
 		return err
 	}
-	return tx.Settle(p, inr, rate)
+	if err := tx.Settle(p, inr, rate); err != nil {
+		return err
+	}
+	if !out.AsOf.IsZero() {
+		return tx.RecordRateAsOf(p.ID, rate, out.AsOf)
+	}
+	return nil
+}
+
+// value is CONFIRMED without an INR value: with a fresh rate in hand it
+// values and books the settlement and completes the payout in one
+// transaction; without, it waits and looks again.
+func (pl *Pipeline) value(p store.Payment) (step, error) {
+	if pl.LiveRate == nil {
+		return step{}, fmt.Errorf("payment %s settled without an INR value and no rate source is configured", p.ID)
+	}
+	rate, asOf, err := pl.LiveRate(p.Currency)
+	if err != nil {
+		pl.Log.Info("payout settled; its INR value waits for a fresh rate", "payment", p.ID, "why", err.Error())
+		return step{snooze: true, after: pl.rateRecheck()}, nil
+	}
+	inr, rateText, err := settlementValue(&p, Outcome{Rate: rate})
+	if err != nil {
+		return step{}, err
+	}
+	return step{actor: "system:post_settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+		if err := tx.ValueSettlement(p, inr, rateText, asOf); err != nil {
+			return err
+		}
+		return pl.completeTx(tx, p)
+	}}, nil
 }
 
 // settlementValue is the payout's INR value at the rate fixed at settlement,
@@ -69,4 +119,27 @@ func settlementValue(p *store.Payment, out Outcome) (int64, string, error) {
 		return 0, "", fmt.Errorf("settlement of %s: %w", p.ID, err)
 	}
 	return v, out.Rate.String(), nil
+}
+
+// sign is PROCESSING on a Signer rail: the signed envelope is stored in the
+// transaction that moves the payout to SUBMITTED, before anything is sent.
+func (pl *Pipeline) sign(ctx context.Context, sg Signer, p store.Payment) (step, error) {
+	sub, mark, err := sg.Sign(ctx, p)
+	var refused *Refusal
+	switch {
+	case errors.As(err, &refused):
+		return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+			return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = "SETTLEMENT_REJECTED: " + refused.Reason })
+		}}, nil
+	case errors.Is(err, store.ErrVaultBusy), errors.Is(err, ErrTransient):
+		return step{snooze: true}, nil
+	case err != nil:
+		return step{}, err
+	}
+	return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
+		if err := tx.RecordSubmission(sub, mark); err != nil {
+			return err
+		}
+		return tx.Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = sub.Hash })
+	}}, nil
 }

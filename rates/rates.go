@@ -2,9 +2,9 @@
 package rates
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
@@ -47,23 +47,17 @@ func Load(path string) (Table, error) {
 	return Parse(b, "rates file "+path)
 }
 
-// Parse reads a JSON object of currency → INR rate, as Load does; source
-// names it in errors.
+// Parse reads a rates document, as Load does; source names it in errors.
+// Either form of ParseQuotes is accepted; the as-of time matters only to
+// live valuation (Source).
 func Parse(b []byte, source string) (Table, error) {
 	r := Default()
-	var raw map[string]json.Number
-	if err := json.Unmarshal(b, &raw); err != nil {
+	quotes, err := ParseQuotes(b, time.Unix(0, 0))
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	for c, v := range raw {
-		if _, ok := money.Lookup(c); !ok {
-			return nil, fmt.Errorf("%s: unknown currency %q", source, c)
-		}
-		rate, err := money.ParseRate(string(v))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", source, c, err)
-		}
-		r[c] = rate
+	for c, q := range quotes {
+		r[c] = q.Rate
 	}
 	return r, nil
 }

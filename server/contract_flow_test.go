@@ -62,6 +62,7 @@ func TestContract(t *testing.T) {
 		{"Sweeps", func(t *testing.T, f *fixtures) { sweeps(t, f) }},
 		{"RateLimited", func(t *testing.T, f *fixtures) { rateLimitSweep(t, c) }},
 		{"Unready", func(t *testing.T, f *fixtures) { flowUnready(t, c) }},
+		{"LiveRail", func(t *testing.T, f *fixtures) { flowLiveRail(t, c, f.e) }},
 		{"WebhookPayloads", flowWebhookPayloads},
 	}
 	for _, s := range steps {

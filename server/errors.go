@@ -43,7 +43,7 @@ func statusOf(code string) int {
 		return http.StatusUnprocessableEntity
 	case errRateLimited:
 		return http.StatusTooManyRequests
-	case errStorageFull:
+	case errStorageFull, store.ErrRailUnavailable:
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
@@ -75,6 +75,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	} else if !errors.As(err, &e) {
 		s.log.ErrorContext(r.Context(), "internal error", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
 		e = &store.Error{Code: errInternal, Message: "internal error; it is safe to retry with the same Idempotency-Key"}
+	}
+	if e.Code == store.ErrRailUnavailable {
+		w.Header().Set("Retry-After", railRetryAfter)
 	}
 	writeJSON(w, statusOf(e.Code), errorBody{Error: errorDetail{Code: e.Code, Message: e.Message, Fields: e.Fields}, RequestID: requestID(r)})
 }

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
@@ -56,13 +58,14 @@ type firaBeneficiary struct {
 	WalletAddress string `json:"walletAddress"`
 }
 
-func (s *Server) viewFIRA(f store.FIRA) firaView {
+// viewFIRA renders f; rateAsOf is when its rate was true (rateAsOf).
+func (s *Server) viewFIRA(f store.FIRA, rateAsOf time.Time) firaView {
 	return firaView{
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
 		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
 		PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef, SettlementRef: f.SettlementRef,
-		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(f.SettledAt),
+		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(rateAsOf),
 		Remitter: firaRemitter{Name: f.RemitterName, Country: f.RemittingCountry, CountryName: india.CountryName(f.RemittingCountry),
 			Bank: f.RemittingBank},
 		Beneficiary: firaBeneficiary{Name: f.BeneficiaryName, PAN: f.BeneficiaryPAN, Address: f.BeneficiaryAddress,
@@ -77,8 +80,22 @@ func (s *Server) handleFIRAGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.viewFIRA(f))
+	asOf, err := s.rateAsOf(c.r.Context(), f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.viewFIRA(f, asOf))
 	return nil
+}
+
+// rateAsOf is when f's rate was true: a live rate's recorded as-of time,
+// else the settlement, when the sandbox table's rate was fixed.
+func (s *Server) rateAsOf(ctx context.Context, f store.FIRA) (time.Time, error) {
+	at, ok, err := s.db.RateAsOf(ctx, f.PaymentID)
+	if err != nil || !ok {
+		return f.SettledAt, err
+	}
+	return at, nil
 }
 
 type firaList struct {
@@ -108,7 +125,11 @@ func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
 	firas, info := pageOf(firas, win, total, func(f store.FIRA) string { return f.ID })
 	out := firaList{Items: make([]firaView, 0, len(firas)), pageInfo: info}
 	for _, fira := range firas {
-		out.Items = append(out.Items, s.viewFIRA(fira))
+		asOf, err := s.rateAsOf(c.r.Context(), fira)
+		if err != nil {
+			return err
+		}
+		out.Items = append(out.Items, s.viewFIRA(fira, asOf))
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
@@ -126,6 +147,10 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 	if !ok {
 		cur.Exponent = 2
 	}
+	asOf, _, err := s.db.RateAsOf(c.r.Context(), f.PaymentID)
+	if err != nil {
+		return err
+	}
 	pdf, err := documents.RenderFIRA(documents.FIRA{
 		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
@@ -134,7 +159,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 		BeneficiaryPAN: f.BeneficiaryPAN, BeneficiaryAddress: f.BeneficiaryAddress, BeneficiaryEmail: f.BeneficiaryEmail,
 		VaultID: f.VaultID, BeneficiaryWallet: f.BeneficiaryWallet,
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
-		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate,
+		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: asOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
 	})
 	if err != nil {

@@ -136,6 +136,9 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 	if v, err := s.db.VaultWithKey(c.r.Context(), c.p.UserID, q.VaultID); err == nil {
 		in.ReadVault = &v
 	}
+	if err := s.liveConfirmStep(c, &in); err != nil {
+		return err
+	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		p, err := s.confirmTx(tx, c, in)
 		return viewPayment(p), err
@@ -145,8 +148,8 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 // requireLiveRail refuses live payouts when no live settlement adapter is
 // configured: a clear 400, never a silent success.
 func (s *Server) requireLiveRail(c *call) error {
-	if c.p.Livemode && !s.cfg.LiveSettlement {
-		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a configured settlement adapter; none is configured")
+	if c.p.Livemode && !s.cfg.LiveSettlement && s.cfg.LiveRail == nil {
+		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a Stellar RPC server; start payoutd with -stellar-rpc URL (env PAYOUTD_STELLAR_RPC)")
 	}
 	return nil
 }

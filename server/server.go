@@ -19,8 +19,13 @@ type Config struct {
 	Live    bool // the process serves live keys too; sandbox keys always work
 	// LiveSettlement reports whether a live settlement adapter is configured.
 	LiveSettlement bool
-	Sealer         *store.Sealer
-	Logger         *slog.Logger
+	// LiveRail is the live settlement rail; nil when none is configured.
+	LiveRail LiveRail
+	// RateStatus reports the live INR rates for /readyz and whether all
+	// are fresh; nil outside live mode.
+	RateStatus func() (any, bool)
+	Sealer     *store.Sealer
+	Logger     *slog.Logger
 	// Limits overrides the per-minute rate limits by route name (tests, bench).
 	Limits map[string]int
 	Static http.FileSystem

@@ -25,6 +25,9 @@ type walletView struct {
 	IsDefault bool   `json:"isDefault"`
 	Livemode  bool   `json:"livemode"`
 	CreatedAt string `json:"createdAt"`
+	// Network is a live vault's account on the network (exists, trustline,
+	// XLM), when a live rail is configured.
+	Network any `json:"network,omitempty"`
 }
 
 // viewWallet renders a vault; hasKey is whether its signing key really opens
@@ -52,7 +55,7 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 	}
 	out := make([]walletView, 0, len(vaults))
 	for _, v := range vaults {
-		out = append(out, viewWallet(v, keys[v.ID]))
+		out = append(out, s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID])))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallets": out})
 	return nil
@@ -69,7 +72,7 @@ func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": viewWallet(v, keys[v.ID])})
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))})
 	return nil
 }
 

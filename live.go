@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/stellar"
+	"github.com/payoutd/payoutd/store"
+)
+
+// stellarFlags configure the live rail.
+type stellarFlags struct {
+	rpc          string
+	network      string
+	assets       string
+	txTimeout    time.Duration
+	syncInterval time.Duration
+}
+
+func (f *stellarFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.rpc, "stellar-rpc", getenv("PAYOUTD_STELLAR_RPC"), "Stellar RPC server URL for live payouts, e.g. https://soroban-testnet.stellar.org (env PAYOUTD_STELLAR_RPC)")
+	fs.StringVar(&f.network, "stellar-network", envOr(getenv, "PAYOUTD_STELLAR_NETWORK", "testnet"), "testnet, pubnet or a network passphrase; the RPC server must serve it (env PAYOUTD_STELLAR_NETWORK)")
+	fs.StringVar(&f.assets, "stellar-assets", getenv("PAYOUTD_STELLAR_ASSETS"), "vault currency → Stellar asset over the network's defaults (Circle's USDC and EURC), e.g. USD=USDC:G…,EUR=EURC:G… (env PAYOUTD_STELLAR_ASSETS)")
+	fs.DurationVar(&f.txTimeout, "stellar-tx-timeout", durationEnv(getenv, "PAYOUTD_STELLAR_TX_TIMEOUT", stellar.DefaultTxTimeout), "upper time bound of a payout's transaction (env PAYOUTD_STELLAR_TX_TIMEOUT)")
+	fs.DurationVar(&f.syncInterval, "stellar-sync-interval", durationEnv(getenv, "PAYOUTD_STELLAR_SYNC_INTERVAL", stellar.DefaultSyncInterval), "how often live vaults are compared with their accounts on chain (env PAYOUTD_STELLAR_SYNC_INTERVAL)")
+}
+
+func durationEnv(getenv func(string) string, key string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(getenv(key)); err == nil {
+		return d
+	}
+	return def
+}
+
+// newLiveRail builds the Stellar rail, or nil without -stellar-rpc. The RPC
+// server must serve the configured network: a different passphrase refuses
+// the start, naming both. An unreachable server does not: serve starts,
+// live confirms answer 503 and /readyz says why until it answers.
+func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, log *slog.Logger) (*stellar.Rail, error) {
+	if f.rpc == "" {
+		return nil, nil
+	}
+	passphrase, err := stellar.Passphrase(f.network)
+	if err != nil {
+		return nil, err
+	}
+	assets, err := stellar.ParseAssets(passphrase, f.assets)
+	if err != nil {
+		return nil, err
+	}
+	if f.txTimeout < 10*time.Second {
+		return nil, fmt.Errorf("-stellar-tx-timeout %s: a transaction needs at least 10s to reach a ledger", f.txTimeout)
+	}
+	if f.syncInterval < time.Second {
+		return nil, fmt.Errorf("-stellar-sync-interval %s: at least 1s", f.syncInterval)
+	}
+	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
+		Passphrase: passphrase, Assets: assets, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
+		Rate: src.Rate}
+	switch err := rail.CheckNetwork(ctx); {
+	case errors.Is(err, stellar.ErrWrongNetwork):
+		return nil, err
+	case err != nil:
+		log.Warn("the Stellar RPC server does not answer; live confirms answer 503 until it does", "rpc", f.rpc, "error", err.Error())
+	}
+	log.Info("live rail", "network", rail.NetworkName(), "rpc", f.rpc, "assets", assets.String())
+	return rail, nil
+}
+
+// rateFlags configure the live INR rates.
+type rateFlags struct {
+	url     string
+	refresh time.Duration
+	maxAge  time.Duration
+}
+
+func (f *rateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.url, "rates-url", getenv("PAYOUTD_RATES_URL"), "URL of a rates document (the -rates JSON with asOf), fetched every -rates-refresh (env PAYOUTD_RATES_URL)")
+	fs.DurationVar(&f.refresh, "rates-refresh", durationEnv(getenv, "PAYOUTD_RATES_REFRESH", time.Hour), "how often -rates-url is fetched (env PAYOUTD_RATES_REFRESH)")
+	fs.DurationVar(&f.maxAge, "rates-max-age", durationEnv(getenv, "PAYOUTD_RATES_MAX_AGE", rates.DefaultMaxAge), "oldest rate a live payout is valued at; older, its INR value waits (env PAYOUTD_RATES_MAX_AGE)")
+}
+
+// liveRates is the live rate source as the pipeline and the rail ask it.
+type liveRates struct{ *rates.Source }
+
+// Rate is a fresh quote, or why there is none.
+func (l liveRates) Rate(currency string) (money.Rate, time.Time, error) {
+	q, err := l.Quote(currency)
+	return q.Rate, q.AsOf, err
+}
+
+// Status is the rates' line in /readyz.
+func (l liveRates) Status() (any, bool) { return l.Source.Status() }
+
+// newLiveRates loads -rates FILE and starts fetching -rates-url. A live
+// process never falls back to the sandbox's indicative table: with no
+// fresh rate a settled payout waits for its value and /readyz says so.
+func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logger) (*liveRates, error) {
+	if f.maxAge <= 0 {
+		return nil, fmt.Errorf("-rates-max-age %s: must be positive", f.maxAge)
+	}
+	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now}
+	switch t := strings.TrimSpace(file); {
+	case strings.HasPrefix(t, "{"):
+		// Inline -rates: a bare object is as of now, when it was given.
+		if err := src.Load([]byte(t), "-rates", time.Now()); err != nil {
+			return nil, err
+		}
+	case t != "":
+		if err := src.LoadFile(t); err != nil {
+			return nil, err
+		}
+	}
+	if f.url != "" {
+		if f.refresh < time.Second {
+			return nil, fmt.Errorf("-rates-refresh %s: at least 1s", f.refresh)
+		}
+		client := &http.Client{Timeout: 30 * time.Second}
+		go src.Poll(ctx, client, f.url, f.refresh, log)
+	}
+	return &liveRates{src}, nil
+}

@@ -1,0 +1,88 @@
+package rates
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+)
+
+var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+func TestParseQuotes(t *testing.T) {
+	mtime := now.Add(-time.Hour)
+	for _, tc := range []struct {
+		name, doc string
+		asOf      time.Time
+		usd       string
+		err       string
+	}{
+		{"WithAsOf", `{"asOf":"2026-11-25T06:00:00Z","rates":{"USD":"83.25","EUR":90.1}}`, now.Add(-6 * time.Hour), "83.25", ""},
+		{"BareUsesFallback", `{"USD":"83.30"}`, mtime, "83.30", ""},
+		{"ErrNoAsOf", `{"rates":{"USD":"83.25"}}`, time.Time{}, "", `"asOf" is missing`},
+		{"ErrUnknownCurrency", `{"asOf":"2026-11-25T06:00:00Z","rates":{"XYZ":"1"}}`, time.Time{}, "", "unknown currency"},
+		{"ErrBadRate", `{"asOf":"2026-11-25T06:00:00Z","rates":{"USD":"-1"}}`, time.Time{}, "", "USD"},
+		{"ErrNotJSON", `rates`, time.Time{}, "", "want {"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			q, err := ParseQuotes([]byte(tc.doc), mtime)
+			if tc.err != "" {
+				is.True(err != nil && strings.Contains(err.Error(), tc.err))
+				return
+			}
+			is.NoErr(err)
+			is.Equal(q["USD"].Rate.String(), tc.usd)
+			is.True(q["USD"].AsOf.Equal(tc.asOf))
+		})
+	}
+}
+
+func TestSourceFreshness(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rates.json")
+	is.NoErr(os.WriteFile(path, []byte(`{"asOf":"2026-11-24T06:00:00Z","rates":{"USD":"83.25","EUR":"90.10"}}`), 0o600))
+	s := &Source{MaxAge: 24 * time.Hour, Now: func() time.Time { return now }}
+	_, fresh := s.Status()
+	is.True(!fresh) // nothing in hand is not ready
+	is.NoErr(s.LoadFile(path))
+	_, err := s.Quote("USD")
+	is.True(errors.Is(err, ErrStale)) // 30 hours old: never used silently
+	st, fresh := s.Status()
+	is.True(!fresh)
+	is.Equal(st.Stale, []string{"EUR", "USD"})
+	_, err = s.Quote("GBP")
+	is.True(err != nil && !errors.Is(err, ErrStale))
+
+	// The URL brings a fresher USD; an older answer later does not undo it.
+	var body atomic.Value
+	body.Store(`{"asOf":"2026-11-25T11:00:00Z","rates":{"USD":"83.40"}}`)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body.Load().(string))) }))
+	defer hs.Close()
+	is.NoErr(s.Fetch(context.Background(), hs.Client(), hs.URL))
+	q, err := s.Quote("USD")
+	is.NoErr(err)
+	is.Equal(q.Rate.String(), "83.40")
+	is.True(q.AsOf.Equal(now.Add(-time.Hour)))
+	body.Store(`{"asOf":"2026-11-25T01:00:00Z","rates":{"USD":"80"}}`)
+	is.NoErr(s.Fetch(context.Background(), hs.Client(), hs.URL))
+	q, _ = s.Quote("USD")
+	is.Equal(q.Rate.String(), "83.40")
+
+	body.Store(`garbage`)
+	is.True(s.Fetch(context.Background(), hs.Client(), hs.URL) != nil)
+	st, _ = s.Status()
+	is.True(st.LastError != "") // /readyz says why
+	q, err = s.Quote("USD")
+	is.NoErr(err) // the rates in hand stay
+	is.Equal(q.Rate.String(), "83.40")
+}

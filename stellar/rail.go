@@ -1,0 +1,198 @@
+// Package stellar is payoutd's live rail: payouts as Stellar payments from
+// each vault's own account, sent through a Stellar RPC server with the
+// official Go SDK. Each payout's transaction is signed once, stored with
+// the payout's move to SUBMITTED, and only that envelope is ever sent and
+// followed until it is final, so a crash at any point can neither lose a
+// payout nor pay it twice.
+package stellar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/stellar/go-stellar-sdk/amount"
+	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/store"
+)
+
+// Rail settles live payouts on the Stellar network.
+type Rail struct {
+	DB     *store.DB
+	Sealer *store.Sealer
+	// RPCURL is the Stellar RPC server; HTTP carries its calls (nil:
+	// http.DefaultClient).
+	RPCURL     string
+	HTTP       *http.Client
+	Passphrase string
+	Assets     Assets
+	// Rate is the INR rate a settled payout is valued at, with its as-of
+	// time; an error (stale, none) leaves the payout waiting for a value.
+	Rate func(currency string) (money.Rate, time.Time, error)
+	// TxTimeout is how long after signing a transaction may still apply.
+	TxTimeout time.Duration
+	// CallTimeout bounds one RPC call; 0 means 10 s.
+	CallTimeout time.Duration
+	Now         func() time.Time
+	Log         *slog.Logger
+}
+
+// DefaultTxTimeout is the upper time bound of a payout's transaction: long
+// enough for a busy network, short enough that a lost transaction is known
+// to be dead, and a retry possible, within minutes.
+const DefaultTxTimeout = 2 * time.Minute
+
+func (r *Rail) callTimeout() time.Duration {
+	if r.CallTimeout > 0 {
+		return r.CallTimeout
+	}
+	return 10 * time.Second
+}
+
+func (r *Rail) txTimeout() time.Duration {
+	if r.TxTimeout > 0 {
+		return r.TxTimeout
+	}
+	return DefaultTxTimeout
+}
+
+// rpc is a client for one call. The SDK's client drops and rebuilds its
+// connection state after any failed call, which fails the calls other
+// goroutines have in flight on it; a client per call keeps one payout's
+// lost reply from failing another's confirm. Connections are still pooled
+// by HTTP.
+func (r *Rail) rpc() *rpcclient.Client {
+	return rpcclient.NewClient(r.RPCURL, r.HTTP)
+}
+
+func transient(call string, err error) error {
+	return fmt.Errorf("stellar rpc %s: %w (%w)", call, err, payout.ErrTransient)
+}
+
+// CheckPayment is what a live confirm checks before it reserves funds: the
+// payout can be expressed as a Stellar payment at all.
+func (r *Rail) CheckPayment(p store.Payment) error {
+	if field, why := r.refuse(p); field != "" {
+		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{field: why}}
+	}
+	return nil
+}
+
+// refuse names the first field that keeps p from being a Stellar payment.
+func (r *Rail) refuse(p store.Payment) (field, why string) {
+	if _, err := r.Assets.For(p.Currency); err != nil {
+		return "currency", err.Error()
+	}
+	if _, err := Memo(p.Memo); err != nil {
+		return "memo", err.Error()
+	}
+	cur, _ := money.Lookup(p.Currency)
+	if _, err := ToStroops(p.Amount, cur); err != nil {
+		return "amount", err.Error()
+	}
+	return "", ""
+}
+
+// Sign builds and signs p's payment from its vault's account with the next
+// sequence number. It sends nothing.
+func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, store.SubmissionMark, error) {
+	var mark store.SubmissionMark
+	if field, why := r.refuse(p); field != "" {
+		return store.Submission{}, mark, &payout.Refusal{Reason: field + " " + why}
+	}
+	asset, _ := r.Assets.For(p.Currency)
+	memo, _ := Memo(p.Memo)
+	cur, _ := money.Lookup(p.Currency)
+	stroops, _ := ToStroops(p.Amount, cur)
+	v, seed, err := r.vaultKey(ctx, p.VaultID)
+	if err != nil {
+		return store.Submission{}, mark, err
+	}
+	// The mark is read before the chain: if any transaction of the account
+	// starts or ends after this, recording the envelope fails and it is
+	// signed again with a fresh sequence number.
+	if mark, err = r.DB.SubmissionMark(ctx, v.ID); err != nil {
+		return store.Submission{}, mark, err
+	}
+	if !mark.Idle() {
+		return store.Submission{}, mark, store.ErrVaultBusy
+	}
+	acct, err := r.readAccount(ctx, v.Address, asset)
+	if err != nil {
+		return store.Submission{}, mark, err
+	}
+	if !acct.Exists {
+		return store.Submission{}, mark, &payout.Refusal{Reason: Explain("tx_no_source_account") + "; fund " + v.Address + " first"}
+	}
+	env, err := Signed(r.Passphrase, seed, acct.Seq+1, r.Now().Add(r.txTimeout()), memo,
+		&txnbuild.Payment{Destination: p.DestinationAddress, Amount: amount.StringFromInt64(stroops), Asset: asset})
+	if err != nil {
+		return store.Submission{}, mark, &payout.Refusal{Reason: "cannot build the transaction: " + err.Error()}
+	}
+	return store.Submission{Hash: env.Hash, VaultID: v.ID, PaymentID: p.ID, Attempt: p.Attempt, Kind: store.SubmissionPayment,
+		Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil}, mark, nil
+}
+
+// vaultKey opens the vault's sealed signing seed.
+func (r *Rail) vaultKey(ctx context.Context, vaultID string) (store.Vault, []byte, error) {
+	v, err := r.DB.VaultKey(ctx, vaultID)
+	if err != nil {
+		return v.Vault, nil, err
+	}
+	if r.Sealer == nil || v.Sealed == nil {
+		return v.Vault, nil, &payout.Refusal{Reason: "vault " + v.ID + " has no signing key"}
+	}
+	seed, err := r.Sealer.Open(v.Sealed, []byte(v.ID))
+	if err != nil {
+		return v.Vault, nil, &payout.Refusal{Reason: "vault " + v.ID + "'s signing key does not open under this master key"}
+	}
+	return v.Vault, seed, nil
+}
+
+// Status follows p's stored envelope: it asks the network, and while the
+// transaction is unknown and can still apply, sends that same envelope
+// again.
+func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, error) {
+	sub, err := r.DB.FindSubmission(ctx, p.SettlementRef)
+	if err != nil {
+		return payout.Outcome{}, err
+	}
+	fin, err := r.follow(ctx, sub)
+	if err != nil {
+		return payout.Outcome{}, err
+	}
+	out := payout.Outcome{State: payout.Unknown}
+	if fin == nil {
+		return out, nil
+	}
+	out.Record = func(tx *store.Tx) error {
+		return tx.FinishSubmission(sub.Hash, fin.state, fin.code, fin.ledger, fin.fee)
+	}
+	switch fin.state {
+	case store.SubmissionSuccess:
+		out.State = payout.Settled
+		if out.Rate, out.AsOf, err = r.Rate(p.Currency); err != nil {
+			out.Waiting = err.Error()
+		}
+	case store.SubmissionExpired:
+		out.State, out.Reason = payout.Failed, "SETTLEMENT_EXPIRED: the transaction was not included in a ledger before its time bound "+
+			sub.ValidUntil.Format(time.RFC3339)+", so it can never apply and nothing was paid; retry to send a new one"
+	default:
+		out.State, out.Reason = payout.Failed, "SETTLEMENT_REJECTED: "+Explain(fin.code)
+	}
+	return out, nil
+}
+
+// Submit is never called: the pipeline takes a Signer's path (Sign, store,
+// then Status sends), because a rail call that both signs and sends would
+// leave nothing stored to resend after a crash.
+func (r *Rail) Submit(ctx context.Context, p store.Payment) (string, error) {
+	return "", errors.New("stellar: payouts are signed and stored before they are sent; Submit is not used")
+}

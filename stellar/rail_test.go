@@ -1,0 +1,433 @@
+package stellar_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/network"
+	"github.com/stellar/go-stellar-sdk/xdr"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/stellar"
+	"github.com/payoutd/payoutd/stellar/stellartest"
+	"github.com/payoutd/payoutd/store"
+)
+
+const usdcIssuer = "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5"
+
+var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
+
+// liveEnv is a live payoutd pipeline (real SQLite, real River) whose rail
+// talks to a fake Stellar network.
+type liveEnv struct {
+	t      *testing.T
+	DB     *store.DB
+	Sealer *store.Sealer
+	Net    *stellartest.Server
+	Rail   *stellar.Rail
+	UserID string
+	Vault  store.Vault
+	ctx    context.Context
+
+	rateStale atomic.Bool // the live rate source has nothing fresh
+}
+
+func newLiveEnv(t *testing.T) *liveEnv {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	fake := stellartest.New(network.TestNetworkPassphrase, time.Now())
+	assets, err := stellar.ParseAssets(network.TestNetworkPassphrase, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := rates.Default()
+	e := &liveEnv{t: t, DB: db, Sealer: sealer, Net: fake, ctx: ctx}
+	rate := func(c string) (money.Rate, time.Time, error) {
+		if e.rateStale.Load() {
+			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
+		}
+		_, r, err := table.ToINR(1, c)
+		return r, fake.Now().Add(-time.Hour), err
+	}
+	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
+		Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
+		Rate: rate}
+	pl := &payout.Pipeline{DB: db, Rates: table, Log: log, Live: rail, UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
+		LiveRate: rate, RateRecheck: 20 * time.Millisecond,
+		SubmitAttempts: 1, ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries}
+	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: sealer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.Rail = rail
+	t.Cleanup(func() {
+		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		rc.Stop(stopCtx)
+		fake.Close()
+		db.Close()
+	})
+	err = db.WithTx(ctx, func(tx *store.Tx) error {
+		u, _, err := tx.EnsureUser("live@example.com", true, "Asha Rao", sealer)
+		if err != nil {
+			return err
+		}
+		e.UserID = u.ID
+		e.Vault, err = tx.DefaultVault(u.ID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// fundVault gives the vault's account XLM and a USDC trustline holding
+// usd dollars, and syncs it into the ledger.
+func (e *liveEnv) fundVault(usd int64) {
+	e.t.Helper()
+	e.Net.Fund(e.Vault.Address, 100_0000000)
+	e.Net.Trust(e.Vault.Address, usdc, usd*1_0000000)
+	if err := e.Rail.SyncVaults(e.ctx); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// destination is a new account on the network, trusting USDC unless not.
+func (e *liveEnv) destination(exists, trusts bool) string {
+	kp := keypair.MustRandom()
+	if exists {
+		e.Net.Fund(kp.Address(), 10_0000000)
+		if trusts {
+			e.Net.Trust(kp.Address(), usdc, 0)
+		}
+	}
+	return kp.Address()
+}
+
+// pay initiates and confirms a live payout of cents to dest.
+func (e *liveEnv) pay(dest string, cents int64, memo string) (store.Payment, error) {
+	var p store.Payment
+	err := e.DB.WithTx(e.ctx, func(tx *store.Tx) error {
+		var err error
+		p, err = payout.Initiate(tx, store.Payment{UserID: e.UserID, Livemode: true, TxnID: store.NewID("txn"), Amount: cents,
+			Currency: "USD", DestinationAddress: dest, Memo: memo})
+		if err != nil {
+			return err
+		}
+		p, err = payout.Confirm(tx, e.UserID, store.ConfirmInput{ID: p.ID, DestinationAddress: dest, Amount: cents, Currency: "USD",
+			VaultID: e.Vault.ID, Sealer: e.Sealer})
+		return err
+	})
+	return p, err
+}
+
+// settle waits until the payout is COMPLETED or FAILED.
+func (e *liveEnv) settle(id string) store.Payment {
+	e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		p, err := e.DB.LoadPayment(e.ctx, id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if p.Status == store.StatusCompleted || p.Status == store.StatusFailed {
+			return p
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("payment %s still %s", id, p.Status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitStatus waits until the payout reaches status.
+func (e *liveEnv) waitStatus(id, status string) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p, err := e.DB.LoadPayment(e.ctx, id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if p.Status == status {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("payment %s is %s, waited for %s", id, p.Status, status)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// vaultMatchesChain checks the invariant: the vault row, its ledger
+// account and the chain balance are one number.
+func (e *liveEnv) vaultMatchesChain() {
+	e.t.Helper()
+	is := is.New(e.t)
+	var balance, reserved, ledger int64
+	is.NoErr(e.DB.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance, &reserved))
+	is.NoErr(e.DB.QueryRow(`SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+		WHERE a.kind = 'vault' AND a.ref = ?`, e.Vault.ID).Scan(&ledger))
+	chain, _ := e.Net.Balance(e.Vault.Address, usdc)
+	is.Equal(balance*100_000, chain) // vault row = chain
+	is.Equal(ledger, balance)        // ledger account = vault row
+}
+
+func TestLivePayoutSettles(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(1000)
+	dest := e.destination(true, true)
+	p, err := e.pay(dest, 123_45, "4242")
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	is.True(p.AmountINR != nil && *p.AmountINR == 1_027_721) // 123.45 × 83.25, half-up to the paisa
+	got, _ := e.Net.Balance(dest, usdc)
+	is.Equal(got, int64(123_4500000))
+	is.Equal(e.Net.Applied(p.SettlementRef), 1)
+	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	is.NoErr(err)
+	is.Equal(len(subs), 1)
+	is.Equal(subs[0].State, store.SubmissionSuccess)
+	is.True(subs[0].Ledger > 0)
+	is.Equal(subs[0].Fee, int64(100))
+	var env xdr.TransactionEnvelope
+	is.NoErr(xdr.SafeUnmarshalBase64(subs[0].Envelope, &env))
+	is.Equal(uint64(*env.Memo().Id), uint64(4242)) // a numeric memo travels as MEMO_ID
+	e.vaultMatchesChain()
+}
+
+func TestLiveFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		setup  func(e *liveEnv) string // returns the destination
+		faults []stellartest.Fault
+		status string
+		reason string
+	}{
+		{"TryAgainLater", nil, []stellartest.Fault{stellartest.TryAgainLater, stellartest.TryAgainLater}, store.StatusCompleted, ""},
+		{"ReplyLostAfterApplying", nil, []stellartest.Fault{stellartest.LoseReply}, store.StatusCompleted, ""},
+		{"BadSeq", nil, []stellartest.Fault{stellartest.BadSeq}, store.StatusFailed, "SETTLEMENT_REJECTED: tx_bad_seq"},
+		{"NoDestination", func(e *liveEnv) string { return e.destination(false, false) }, nil, store.StatusFailed,
+			"SETTLEMENT_REJECTED: op_no_destination (the destination account does not exist on the network)"},
+		{"NoTrust", func(e *liveEnv) string { return e.destination(true, false) }, nil, store.StatusFailed,
+			"SETTLEMENT_REJECTED: op_no_trust (the destination account has no trustline for the asset)"},
+		{"Underfunded", func(e *liveEnv) string {
+			// The account is emptied behind payoutd's back after confirm.
+			e.Net.Trust(e.Vault.Address, usdc, -999*1_0000000)
+			return e.destination(true, true)
+		}, nil, store.StatusFailed, "SETTLEMENT_REJECTED: op_underfunded"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			e := newLiveEnv(t)
+			e.fundVault(1000)
+			dest := ""
+			if tc.setup != nil {
+				dest = tc.setup(e)
+			} else {
+				dest = e.destination(true, true)
+			}
+			e.Net.Inject(tc.faults...)
+			p, err := e.pay(dest, 50_00, "")
+			is.NoErr(err)
+			p = e.settle(p.ID)
+			is.Equal(p.Status, tc.status)
+			is.True(strings.HasPrefix(p.FailedReason, tc.reason))
+			is.True(e.Net.Applied(p.SettlementRef) <= 1)
+			var reserved int64
+			is.NoErr(e.DB.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
+			is.Equal(reserved, int64(0)) // a failed payout releases its funds
+			if tc.name != "Underfunded" {
+				e.vaultMatchesChain()
+			}
+		})
+	}
+}
+
+func TestLiveExpiryThenRetry(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(1000)
+	dest := e.destination(true, true)
+	e.Net.Inject(stellartest.Drop)
+	p, err := e.pay(dest, 10_00, "")
+	is.NoErr(err)
+	e.waitStatus(p.ID, store.StatusUnknown) // sent, outcome not known
+	time.Sleep(50 * time.Millisecond)
+	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
+	is.Equal(p.Status, store.StatusUnknown) // resent, still not found: stays UNKNOWN
+	first := p.SettlementRef
+	is.True(e.Net.Sends() >= 2) // the same envelope went out again
+
+	e.Net.Advance(3 * time.Minute) // the network's clock passes the time bound
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusFailed)
+	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_EXPIRED"))
+	is.Equal(e.Net.Applied(first), 0)
+
+	err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.Retry(tx, e.UserID, p.ID); return err })
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	is.True(p.SettlementRef != first) // a new envelope, only once the first was provably dead
+	is.Equal(e.Net.Applied(p.SettlementRef), 1)
+	e.vaultMatchesChain()
+}
+
+func TestLiveGarbageIsTransient(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(1000)
+	dest := e.destination(true, true)
+	e.Net.Garbage(4)
+	p, err := e.pay(dest, 7_00, "")
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	e.vaultMatchesChain()
+}
+
+// TestLiveOneVaultInOrder: twenty payouts confirmed at once from one vault
+// account all settle, each applied once, none refused for its sequence
+// number.
+func TestLiveOneVaultInOrder(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(1000)
+	dest := e.destination(true, true)
+	var wg sync.WaitGroup
+	ids := make([]string, 20)
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := e.pay(dest, int64(100+i), "")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids[i] = p.ID
+		}()
+	}
+	wg.Wait()
+	var total int64
+	for i, id := range ids {
+		p := e.settle(id)
+		is.Equal(p.Status, store.StatusCompleted)
+		is.Equal(e.Net.Applied(p.SettlementRef), 1)
+		total += int64(100 + i)
+	}
+	is.Equal(e.Net.AppliedTotal(), 20)
+	got, _ := e.Net.Balance(dest, usdc)
+	is.Equal(got, total*100_000)
+	e.vaultMatchesChain()
+}
+
+// TestLiveStaleRateWaits: with no fresh rate the payout still settles on
+// chain and is CONFIRMED without an INR value; once a fresh rate arrives
+// it is valued (with the rate's as-of time kept) and completes.
+func TestLiveStaleRateWaits(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(1000)
+	dest := e.destination(true, true)
+	e.rateStale.Store(true)
+	p, err := e.pay(dest, 20_00, "")
+	is.NoErr(err)
+	e.waitStatus(p.ID, store.StatusConfirmed)
+	time.Sleep(100 * time.Millisecond)
+	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
+	is.Equal(p.Status, store.StatusConfirmed) // waits, never valued at a stale rate
+	is.True(p.AmountINR == nil)
+	is.Equal(e.Net.Applied(p.SettlementRef), 1) // the money moved on chain
+	problems, err := e.DB.Check(e.ctx)
+	is.NoErr(err)
+	is.Equal(len(problems), 0) // a waiting payout is a known state, not a broken ledger
+
+	e.rateStale.Store(false)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	is.True(p.AmountINR != nil && *p.AmountINR == 166_500) // 20.00 × 83.25
+	asOf, ok, err := e.DB.RateAsOf(e.ctx, p.ID)
+	is.NoErr(err)
+	is.True(ok && !asOf.IsZero())
+	e.vaultMatchesChain()
+}
+
+// TestLiveRefusal: a payout the rail cannot express (here a memo confirm
+// would have refused, reaching the pipeline another way) fails without
+// anything signed or sent, and releases its funds.
+func TestLiveRefusal(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(100)
+	p, err := e.pay(e.destination(true, true), 5_00, strings.Repeat("m", 29))
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusFailed)
+	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_REJECTED: memo is 29 bytes"))
+	is.Equal(e.Net.Sends(), 0)
+	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	is.NoErr(err)
+	is.Equal(len(subs), 0)
+	e.vaultMatchesChain()
+}
+
+// TestLiveSyncFollowsChain: money arriving and leaving the vault's account
+// outside payoutd is posted to the ledger as funding either way.
+func TestLiveSyncFollowsChain(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(100)
+	e.vaultMatchesChain()
+	e.Net.Trust(e.Vault.Address, usdc, 25_5500001) // a deposit, with dust below a cent
+	is.NoErr(e.Rail.SyncVaults(e.ctx))
+	var balance int64
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(125_55))                // the dust is not counted
+	e.Net.Trust(e.Vault.Address, usdc, -50_5500001) // spent by another wallet with the same key
+	is.NoErr(e.Rail.SyncVaults(e.ctx))
+	e.vaultMatchesChain()
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(75_00))
+	var n int
+	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
+	is.Equal(n, 1)
+}

@@ -1,0 +1,221 @@
+package stellartest
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+
+	"github.com/stellar/go-stellar-sdk/network"
+	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
+	"github.com/stellar/go-stellar-sdk/strkey"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// feePerOp is what the fake network charges, whatever the bid.
+const feePerOp = 100
+
+// send checks an envelope as stellar-core would before accepting it, then
+// (faults aside) applies it in a new ledger closed at the clock.
+func (s *Server) send(b64 string) (any, *rpcError, bool) {
+	s.sends++
+	resp := protocol.SendTransactionResponse{LatestLedger: s.ledger, LatestLedgerCloseTime: s.now.Unix()}
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(b64, &env); err != nil || env.Type != xdr.EnvelopeTypeEnvelopeTypeTx {
+		return refuse(resp, xdr.TransactionResultCodeTxMalformed)
+	}
+	hash, err := network.HashTransactionInEnvelope(env, s.Passphrase)
+	if err != nil {
+		return refuse(resp, xdr.TransactionResultCodeTxMalformed)
+	}
+	resp.Hash = hex.EncodeToString(hash[:])
+	var fault Fault
+	if len(s.faults) > 0 {
+		fault, s.faults = s.faults[0], s.faults[1:]
+	}
+	if fault == TryAgainLater {
+		resp.Status = "TRY_AGAIN_LATER"
+		return resp, nil, false
+	}
+	src := env.SourceAccount().ToAccountId()
+	a := s.accounts[src.Address()]
+	if fault == BadSeq && a != nil {
+		s.ledger++
+		a.seq, a.modified = a.seq+1, s.ledger
+	}
+	fee := int64(feePerOp * len(env.Operations()))
+	switch tb := env.TimeBounds(); {
+	case a == nil:
+		return refuse(resp, xdr.TransactionResultCodeTxNoAccount)
+	case tb != nil && tb.MaxTime != 0 && s.now.Unix() > int64(tb.MaxTime):
+		return refuse(resp, xdr.TransactionResultCodeTxTooLate)
+	case tb != nil && s.now.Unix() < int64(tb.MinTime):
+		return refuse(resp, xdr.TransactionResultCodeTxTooEarly)
+	case env.SeqNum() != a.seq+1:
+		// Also what a resend of an applied transaction gets: its number
+		// has been used.
+		return refuse(resp, xdr.TransactionResultCodeTxBadSeq)
+	case !signedBy(env, hash, src.Address()):
+		return refuse(resp, xdr.TransactionResultCodeTxBadAuth)
+	case int64(env.Fee()) < fee:
+		return refuse(resp, xdr.TransactionResultCodeTxInsufficientFee)
+	case a.native < fee:
+		return refuse(resp, xdr.TransactionResultCodeTxInsufficientBalance)
+	}
+	resp.Status = "PENDING"
+	if fault == Drop || s.dropped[resp.Hash] {
+		s.dropped[resp.Hash] = true
+		return resp, nil, false
+	}
+	if s.crash != nil && s.crash(resp.Hash, false) {
+		return resp, nil, true
+	}
+	s.apply(env, resp.Hash, b64, a, fee)
+	if s.crash != nil {
+		s.crash(resp.Hash, true)
+	}
+	return resp, nil, fault == LoseReply
+}
+
+func refuse(resp protocol.SendTransactionResponse, code xdr.TransactionResultCode) (any, *rpcError, bool) {
+	b64, err := xdr.MarshalBase64(xdr.TransactionResult{Result: xdr.TransactionResultResult{Code: code}})
+	if err != nil {
+		return nil, &rpcError{Code: -32603, Message: err.Error()}, false
+	}
+	resp.Status, resp.ErrorResultXDR = "ERROR", b64
+	return resp, nil, false
+}
+
+// signedBy verifies that a signature on the envelope is the source
+// account's over the network's hash of the transaction.
+func signedBy(env xdr.TransactionEnvelope, hash [32]byte, address string) bool {
+	raw, err := strkey.Decode(strkey.VersionByteAccountID, address)
+	if err != nil {
+		return false
+	}
+	for _, sig := range env.Signatures() {
+		if ed25519.Verify(ed25519.PublicKey(raw), hash[:], sig.Signature) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply closes a ledger holding the transaction: its sequence number and
+// fee are spent whatever happens; its operations apply all or nothing.
+func (s *Server) apply(env xdr.TransactionEnvelope, hash, b64 string, a *account, fee int64) {
+	s.ledger++
+	a.seq, a.native, a.modified = env.SeqNum(), a.native-fee, s.ledger
+	s.applied[hash]++
+	src := env.SourceAccount().ToAccountId().Address()
+	var results []xdr.OperationResult
+	var undo []func()
+	failed := false
+	for _, op := range env.Operations() {
+		r, u := s.applyOp(src, op)
+		results = append(results, r)
+		undo = append(undo, u...)
+		if r.Code != xdr.OperationResultCodeOpInner || opFailed(r) {
+			failed = true
+		}
+	}
+	code, status := xdr.TransactionResultCodeTxSuccess, protocol.TransactionStatusSuccess
+	if failed {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+		code, status = xdr.TransactionResultCodeTxFailed, protocol.TransactionStatusFailed
+	}
+	res, _ := xdr.MarshalBase64(xdr.TransactionResult{FeeCharged: xdr.Int64(fee), Result: xdr.TransactionResultResult{Code: code, Results: &results}})
+	s.txs[hash] = &txRecord{status: status, ledger: s.ledger, closedAt: s.now.Unix(), envelope: b64, result: res}
+}
+
+func opFailed(r xdr.OperationResult) bool {
+	switch {
+	case r.Tr == nil:
+		return false
+	case r.Tr.PaymentResult != nil:
+		return r.Tr.PaymentResult.Code != xdr.PaymentResultCodePaymentSuccess
+	case r.Tr.ChangeTrustResult != nil:
+		return r.Tr.ChangeTrustResult.Code != xdr.ChangeTrustResultCodeChangeTrustSuccess
+	}
+	return false
+}
+
+func (s *Server) applyOp(src string, op xdr.Operation) (xdr.OperationResult, []func()) {
+	if op.SourceAccount != nil {
+		src = op.SourceAccount.ToAccountId().Address()
+	}
+	switch op.Body.Type {
+	case xdr.OperationTypePayment:
+		code, undo := s.pay(src, *op.Body.PaymentOp)
+		return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner, Tr: &xdr.OperationResultTr{
+			Type: xdr.OperationTypePayment, PaymentResult: &xdr.PaymentResult{Code: code}}}, undo
+	case xdr.OperationTypeChangeTrust:
+		code, undo := s.changeTrust(src, *op.Body.ChangeTrustOp)
+		return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner, Tr: &xdr.OperationResultTr{
+			Type: xdr.OperationTypeChangeTrust, ChangeTrustResult: &xdr.ChangeTrustResult{Code: code}}}, undo
+	}
+	return xdr.OperationResult{Code: xdr.OperationResultCodeOpNotSupported}, nil
+}
+
+// pay moves a credit asset; its issuer sends and receives without a line.
+func (s *Server) pay(src string, op xdr.PaymentOp) (xdr.PaymentResultCode, []func()) {
+	var typ xdr.AssetType
+	var code, issuer string
+	if err := op.Asset.Extract(&typ, &code, &issuer); err != nil || typ == xdr.AssetTypeAssetTypeNative || op.Amount <= 0 {
+		return xdr.PaymentResultCodePaymentMalformed, nil
+	}
+	k := op.Asset.StringCanonical()
+	dst := op.Destination.ToAccountId().Address()
+	d := s.accounts[dst]
+	if d == nil {
+		return xdr.PaymentResultCodePaymentNoDestination, nil
+	}
+	var from, to *line
+	if src != issuer {
+		if from = s.accounts[src].lines[k]; from == nil {
+			return xdr.PaymentResultCodePaymentSrcNoTrust, nil
+		}
+		if from.balance < int64(op.Amount) {
+			return xdr.PaymentResultCodePaymentUnderfunded, nil
+		}
+	}
+	if dst != issuer {
+		if to = d.lines[k]; to == nil {
+			return xdr.PaymentResultCodePaymentNoTrust, nil
+		}
+		if to.balance > to.limit-int64(op.Amount) {
+			return xdr.PaymentResultCodePaymentLineFull, nil
+		}
+	}
+	amt := int64(op.Amount)
+	if from != nil {
+		from.balance -= amt
+	}
+	if to != nil {
+		to.balance += amt
+	}
+	d.modified = s.ledger
+	return xdr.PaymentResultCodePaymentSuccess, []func(){func() {
+		if from != nil {
+			from.balance += amt
+		}
+		if to != nil {
+			to.balance -= amt
+		}
+	}}
+}
+
+func (s *Server) changeTrust(src string, op xdr.ChangeTrustOp) (xdr.ChangeTrustResultCode, []func()) {
+	if op.Line.Type == xdr.AssetTypeAssetTypeNative || op.Line.Type == xdr.AssetTypeAssetTypePoolShare {
+		return xdr.ChangeTrustResultCodeChangeTrustMalformed, nil
+	}
+	asset := xdr.Asset{Type: op.Line.Type, AlphaNum4: op.Line.AlphaNum4, AlphaNum12: op.Line.AlphaNum12}
+	k := asset.StringCanonical()
+	a := s.accounts[src]
+	if l := a.lines[k]; l != nil {
+		l.limit = int64(op.Limit)
+		return xdr.ChangeTrustResultCodeChangeTrustSuccess, nil
+	}
+	a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: int64(op.Limit)}
+	return xdr.ChangeTrustResultCodeChangeTrustSuccess, []func(){func() { delete(a.lines, k) }}
+}

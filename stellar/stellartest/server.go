@@ -1,0 +1,278 @@
+// Package stellartest is a fake Stellar RPC server for tests: JSON-RPC over
+// HTTP with the methods payoutd's rail uses. It is a small ledger, not a
+// recording: every envelope sent is decoded with the SDK's XDR, its
+// signature verified for the source account under the network passphrase,
+// its sequence number and time bounds checked, and its operations applied
+// to balances, so a wrong envelope fails here as it would on the network.
+// Faults (busy, lost replies, dropped transactions, garbage) are injected
+// per call.
+package stellartest
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// Fault is an injected misbehaviour of the next sendTransaction.
+type Fault int
+
+const (
+	// TryAgainLater answers TRY_AGAIN_LATER and drops the transaction.
+	TryAgainLater Fault = iota + 1
+	// LoseReply applies the transaction, then drops the connection
+	// without answering.
+	LoseReply
+	// Drop answers PENDING but never applies the transaction, nor any
+	// resend of it: it stays NOT_FOUND until its time bound passes.
+	Drop
+	// BadSeq has another wallet holding the same key use the account's next
+	// sequence number just before this send.
+	BadSeq
+)
+
+// Server is the fake network and its RPC endpoint.
+type Server struct {
+	URL        string
+	Passphrase string
+
+	mu       sync.Mutex
+	http     *httptest.Server
+	now      time.Time
+	ledger   uint32
+	accounts map[string]*account
+	txs      map[string]*txRecord
+	faults   []Fault
+	garbage  int  // calls still to answer with garbage
+	down     bool // every call fails at the connection
+	applied  map[string]int
+	dropped  map[string]bool
+	crash    func(hash string, applied bool) bool
+	sends    int
+}
+
+type account struct {
+	seq      int64
+	native   int64
+	modified uint32
+	lines    map[string]*line // by asset, Asset.StringCanonical()
+}
+
+type line struct {
+	asset   xdr.TrustLineAsset
+	balance int64
+	limit   int64
+}
+
+type txRecord struct {
+	status   string // SUCCESS or FAILED
+	ledger   uint32
+	closedAt int64
+	envelope string
+	result   string
+}
+
+// New starts a fake network with the passphrase at ledger 1000, its clock
+// at start.
+func New(passphrase string, start time.Time) *Server {
+	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
+		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}}
+	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.http.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.http.Close() }
+
+// Advance moves the network's clock; each ledger closes at the clock.
+func (s *Server) Advance(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = s.now.Add(d)
+	s.ledger++
+}
+
+// Inject queues faults for the next sends, in order.
+func (s *Server) Inject(f ...Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, f...)
+}
+
+// Garbage makes the next n calls of any method answer with garbage.
+func (s *Server) Garbage(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.garbage = n
+}
+
+// SetDown makes every call fail at the connection, or stops that.
+func (s *Server) SetDown(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = down
+}
+
+// Fund creates the account if needed and adds native stroops (friendbot).
+func (s *Server) Fund(address string, stroops int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.accounts[address]
+	if a == nil {
+		// New accounts start at ledger<<32, as on the network.
+		a = &account{seq: int64(s.ledger) << 32, lines: map[string]*line{}}
+		s.accounts[address] = a
+	}
+	a.native += stroops
+	a.modified = s.ledger
+}
+
+// Trust gives the account a trustline for asset holding balance stroops.
+func (s *Server) Trust(address string, asset xdr.Asset, balance int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.accounts[address]
+	k := asset.StringCanonical()
+	if a.lines[k] == nil {
+		a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: 1<<63 - 1}
+	}
+	a.lines[k].balance += balance
+	a.modified = s.ledger
+}
+
+// Balance is the account's trustline balance for asset, and whether the
+// line exists.
+func (s *Server) Balance(address string, asset xdr.Asset) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.accounts[address]
+	if a == nil || a.lines[asset.StringCanonical()] == nil {
+		return 0, false
+	}
+	return a.lines[asset.StringCanonical()].balance, true
+}
+
+// BumpSequence uses the account's next sequence number elsewhere, as
+// another wallet holding the same key would.
+func (s *Server) BumpSequence(address string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.accounts[address].seq++
+}
+
+// Applied is how many times the transaction with hash was applied in a
+// ledger (successfully or not); a correct client never sees more than one.
+func (s *Server) Applied(hash string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.applied[hash]
+}
+
+// AppliedTotal is the number of transactions applied.
+func (s *Server) AppliedTotal() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.applied {
+		n += c
+	}
+	return n
+}
+
+// Sends is the number of sendTransaction calls answered.
+func (s *Server) Sends() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sends
+}
+
+type rpcRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	down := s.down
+	garbage := s.garbage > 0
+	if garbage {
+		s.garbage--
+	}
+	s.mu.Unlock()
+	if down {
+		hangUp(w)
+		return
+	}
+	var req rpcRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeRPC(w, nil, nil, &rpcError{Code: -32700, Message: "parse error"})
+		return
+	}
+	if garbage {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"status":17,"latestLedger":"x","resultXdr":"%%%"`))
+		return
+	}
+	result, rerr, lose := s.call(req.Method, req.Params)
+	if lose {
+		hangUp(w)
+		return
+	}
+	writeRPC(w, req.ID, result, rerr)
+}
+
+// hangUp closes the connection without an answer: the client cannot know
+// whether its request was handled.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if c, _, err := hj.Hijack(); err == nil {
+			if tc, ok := c.(*net.TCPConn); ok {
+				tc.SetLinger(0)
+			}
+			c.Close()
+			return
+		}
+	}
+	w.WriteHeader(http.StatusBadGateway)
+}
+
+func writeRPC(w http.ResponseWriter, id json.RawMessage, result any, e *rpcError) {
+	w.Header().Set("Content-Type", "application/json")
+	body := map[string]any{"jsonrpc": "2.0", "id": id}
+	if e != nil {
+		body["error"] = e
+	} else {
+		body["result"] = result
+	}
+	json.NewEncoder(w).Encode(body)
+}
+
+// Now is the network's clock, for a client that should agree with it.
+func (s *Server) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.now
+}
+
+// OnSend sets a hook called for every valid send, before the transaction
+// is applied (applied false) and after (true); answering true before
+// applying drops the send unapplied and unanswered. A crash test kills the
+// client from it: before applying is a client dead between storing its
+// envelope and sending it, after is one dead before recording the outcome.
+func (s *Server) OnSend(hook func(hash string, applied bool) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.crash = hook
+}

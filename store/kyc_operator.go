@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// KYCReviewRow is one user in the operator's KYC list.
+type KYCReviewRow struct {
+	UserID    string
+	Email     string
+	Livemode  bool
+	Status    string
+	Attempts  int
+	Reason    string
+	FullName  string
+	UpdatedAt time.Time
+}
+
+// ListKYC lists users' KYC records for the operator, oldest change first
+// (who has waited longest). status "" means every record awaiting a
+// decision (DOCS_SUBMITTED and UNDER_REVIEW).
+func (db *DB) ListKYC(ctx context.Context, livemode bool, status string) ([]KYCReviewRow, error) {
+	where, args := "k.status IN (?, ?)", []any{KYCDocsSubmitted, KYCUnderReview}
+	if status != "" {
+		where, args = "k.status = ?", []any{status}
+	}
+	rows, err := db.QueryContext(ctx, `SELECT u.id, u.email, u.livemode, k.status, k.attempts, k.reason, k.full_name, k.updated_at
+		FROM kyc k JOIN users u ON u.id = k.user_id WHERE u.livemode = ? AND `+where+` ORDER BY k.updated_at, u.id`,
+		append([]any{livemode}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []KYCReviewRow
+	for rows.Next() {
+		var r KYCReviewRow
+		var updated int64
+		if err := rows.Scan(&r.UserID, &r.Email, &r.Livemode, &r.Status, &r.Attempts, &r.Reason, &r.FullName, &updated); err != nil {
+			return nil, err
+		}
+		r.UpdatedAt = fromMS(updated)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// FindKYCUser resolves an operator's USER_ID or EMAIL in the mode.
+func (db *DB) FindKYCUser(ctx context.Context, ref string, livemode bool) (User, error) {
+	if strings.Contains(ref, "@") {
+		return db.FindUserByEmail(ctx, ref, livemode)
+	}
+	u := User{ID: ref}
+	err := db.QueryRowContext(ctx, "SELECT email, livemode FROM users WHERE id = ?", ref).Scan(&u.Email, &u.Livemode)
+	return u, notFound(err, ErrNotFound, "user")
+}
+
+// KYCDocuments lists a user's uploaded documents, oldest first.
+func (db *DB) KYCDocuments(ctx context.Context, userID string) ([]KYCDocument, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, kind, filename, content_type, size, sha256, created_at FROM kyc_documents
+		WHERE user_id = ? ORDER BY created_at, id`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []KYCDocument
+	for rows.Next() {
+		var d KYCDocument
+		var created int64
+		if err := rows.Scan(&d.ID, &d.Kind, &d.Filename, &d.ContentType, &d.Size, &d.SHA256, &created); err != nil {
+			return nil, err
+		}
+		d.CreatedAt = fromMS(created)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// OpenKYCDocument returns a document's file, unsealed, after checking it
+// against the SHA-256 recorded at upload.
+func (db *DB) OpenKYCDocument(ctx context.Context, doc KYCDocument, sealer *Sealer) ([]byte, error) {
+	var sealed []byte
+	if err := db.QueryRowContext(ctx, "SELECT data FROM kyc_documents WHERE id = ?", doc.ID).Scan(&sealed); err != nil {
+		return nil, notFound(err, ErrNotFound, "document")
+	}
+	if sealer == nil {
+		return nil, errNoSealer
+	}
+	return sealer.Open(sealed, []byte(doc.ID))
+}
+
+// ReviewKYC is the operator's decision on a live user's KYC: a record
+// waiting in DOCS_SUBMITTED is taken into UNDER_REVIEW first, then to
+// APPROVED or REJECTED, each move audited and emitted by moveKYC as the
+// sandbox provider's are.
+func (tx *Tx) ReviewKYC(userID string, livemode, approve bool, reason string) (KYC, error) {
+	k, err := tx.KYCStatus(userID)
+	if err != nil {
+		return k, err
+	}
+	if k.Status != KYCDocsSubmitted && k.Status != KYCUnderReview {
+		return k, Errorf(ErrInvalidState, "KYC is %s; only DOCS_SUBMITTED or UNDER_REVIEW records are reviewed", k.Status)
+	}
+	if k.Status == KYCDocsSubmitted {
+		if k, err = tx.moveKYC(k, livemode, KYCUnderReview, ""); err != nil {
+			return k, err
+		}
+	}
+	to := KYCApproved
+	if !approve {
+		to = KYCRejected
+		if reason == "" {
+			reason = "REJECTED_BY_REVIEWER: the documents could not be verified"
+		}
+	}
+	return tx.moveKYC(k, livemode, to, reason)
+}

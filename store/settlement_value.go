@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// RecordRateAsOf keeps the as-of time of the rate a payout was valued at.
+func (tx *Tx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
+	_, err := tx.ExecContext(tx.ctx, "INSERT INTO settlement_rates (payment_id, rate, as_of, created_at) VALUES (?,?,?,?)",
+		paymentID, rate, ms(asOf), ms(tx.now))
+	return err
+}
+
+// RateAsOf is the as-of time of the rate the payout was valued at, if one
+// was recorded (live payouts).
+func (db *DB) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, error) {
+	var at int64
+	err := db.QueryRowContext(ctx, "SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	return fromMS(at), err == nil, err
+}
+
+// SettleAwaitingValue records a live payout the network settled while no
+// fresh INR rate was in hand: CONFIRMED with no INR value, its amount still
+// reserved in the vault, nothing booked. The vault row and its ledger
+// account stay equal; the chain is ahead of both by the payout until
+// ValueSettlement books it (the chain sync counts it as gone).
+func (tx *Tx) SettleAwaitingValue(p *Payment) error {
+	settledAt := tx.now
+	return tx.transition(p, StatusConfirmed, func(n *Payment) { n.SettledAt = &settledAt })
+}
+
+// ValueSettlement gives a payout settled awaiting its value (CONFIRMED,
+// amount_inr NULL) its INR value, moves its reservation out of the vault
+// and books the settlement, as Settle does at once for a payout settled
+// with a fresh rate. A guarded UPDATE: a second run finds it valued.
+func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
+	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?
+		WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return Errorf(ErrInvalidState, "payment %s is no longer waiting for its INR value", p.ID)
+	}
+	reserved := p.Reserved
+	p.AmountINR, p.SettlementRate, p.Reserved, p.UpdatedAt = &inr, rate, 0, tx.now
+	if reserved > 0 {
+		if err := tx.adjustVault(p.VaultID, -reserved, -reserved); err != nil {
+			return err
+		}
+	}
+	if err := tx.RecordRateAsOf(p.ID, rate, asOf); err != nil {
+		return err
+	}
+	if err := tx.Audit(p.UserID, p.Livemode, "payment.valued", "payment", p.ID,
+		map[string]any{"amountInrPaise": inr, "rate": rate, "rateAsOf": asOf.UTC().Format(time.RFC3339)}); err != nil {
+		return err
+	}
+	return tx.postSettlement(*p)
+}
+
+// awaitingValue is what the vault's payouts settled on chain but not yet
+// valued hold: gone from the account, still in the vault row.
+func (tx *Tx) awaitingValue(vaultID string) (int64, error) {
+	var n int64
+	err := tx.QueryRowContext(tx.ctx, `SELECT coalesce(sum(amount), 0) FROM payments
+		WHERE vault_id = ? AND status = ? AND amount_inr IS NULL`, vaultID, StatusConfirmed).Scan(&n)
+	return n, err
+}
