@@ -112,6 +112,20 @@ func TestCursorEveryList(t *testing.T) {
 			t.Fatalf("tax payment: %d %s", r.Status, r.Body)
 		}
 	}
+	// Every event since the hook was made is delivered before any list is
+	// read, so no delivery (of a tax payment's event, say) lands in the
+	// middle of a walk.
+	waitFor(t, 20*time.Second, "every event delivered", func() bool {
+		var events, delivered int
+		if err := e.DB.QueryRow(`SELECT count(*) FROM events WHERE user_id = ?
+			AND created_at > (SELECT created_at FROM webhook_endpoints WHERE id = ?)`, e.UserID, hook).Scan(&events); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.DB.QueryRow("SELECT count(DISTINCT event_id) FROM webhook_deliveries WHERE endpoint_id = ?", hook).Scan(&delivered); err != nil {
+			t.Fatal(err)
+		}
+		return delivered >= events
+	})
 	account := e.listPage("/api/v1/ledger/accounts").Items
 	vaultAccount := ""
 	for _, a := range account {
