@@ -168,10 +168,8 @@ CREATE TABLE IF NOT EXISTS payments (
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, created_at DESC, id DESC);
--- The sweep (jobs/sweep.go) finds payouts a crash or a dropped hand-off
--- left behind through payment_counts and payments_user_status
--- (store/payment_in_flight.go); the partial indexes it used before cost an
--- insert and a delete on every payout.
+-- Older files carry two partial indexes of payouts in flight; nothing reads
+-- them, and each cost an insert and a delete on every payout.
 DROP INDEX IF EXISTS payments_in_flight;
 DROP INDEX IF EXISTS payments_owed;
 

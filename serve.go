@@ -51,7 +51,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.DurationVar(&c.grace, "shutdown-grace", 15*time.Second,
 		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled")
-	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50")
+	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50 (env PAYOUTD_RATE_LIMITS)")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,

@@ -112,8 +112,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 
 // queueLag reads how long each confirmed payout waited before the pipeline
 // acted on it: from its confirm's audit row (COMPLIANCE_CHECK) to the
-// compliance step's (PROCESSING). It holds whichever way the payout was
-// advanced, by the in-process dispatcher or by a River job.
+// compliance step's (PROCESSING).
 func queueLag(ctx context.Context, db *store.DB) ([]time.Duration, error) {
 	rows, err := db.QueryContext(ctx, `SELECT resource_id, action, at FROM audit_log
 		WHERE action IN ('payment.compliance_check', 'payment.processing')`)

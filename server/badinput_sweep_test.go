@@ -1364,7 +1364,7 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 		(SELECT count(*) || ':' || coalesce(sum(updated_at), 0) FROM sequestration_policies),
 		(SELECT count(*) || ':' || coalesce(sum(status = 'RECONCILED'), 0) FROM reconciliations),
 		(SELECT count(*) FROM firas),
-		(SELECT count(*) FROM river_job WHERE kind != 'payment_sweep'), -- River schedules the sweep itself
+		(SELECT count(*) FROM river_job),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(revoked_at, 0) + coalesce(expires_at, 0)), 0) FROM api_keys),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(reversed_at, 0)), 0) FROM tax_payments)`).Scan(dest...)
 	if err != nil {

@@ -7,12 +7,12 @@ import (
 )
 
 // Maintained counts move once per batch. payment_counts (GET /payments's
-// totals, the sweep's map of statuses in flight) and row_counts (the totals
-// of the audit log, event and FIRA lists) moved in every transaction that
-// added or moved a row: upserts per payout on the single writer, on the
-// same few rows. Now a transaction adds its deltas up in memory; when it
-// succeeds they join the batch's, and the committer writes the batch's net
-// change with one statement per table just before COMMIT. The counts commit
+// totals) and row_counts (the totals of the audit log, event and FIRA
+// lists) change with every transaction that adds or moves a row; upserting
+// them per transaction would hit the same few rows on the single writer
+// once per payout. Instead a transaction adds its deltas up in memory; when
+// it succeeds they join the batch's, and the committer writes the batch's
+// net change with one statement per table just before COMMIT. The counts commit
 // in the same SQLite transaction as the rows they count, so no reader ever
 // sees them apart; if that statement fails, the whole batch fails. Nothing
 // reads the counts inside a transaction.

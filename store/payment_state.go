@@ -44,8 +44,7 @@ func IsFinal(status string) bool {
 
 // OwesStep reports a status the pipeline still has to move on by itself
 // (UNKNOWN: asking the rail again); INITIATED waits for confirm,
-// MANUAL_REVIEW for a person, the final ones for nobody. The sweep's query
-// (payment_in_flight.go) spells the same set out in SQL.
+// MANUAL_REVIEW for a person, the final ones for nobody.
 func OwesStep(status string) bool {
 	switch status {
 	case StatusComplianceCheck, StatusProcessing, StatusSubmitted, StatusConfirmed, StatusUnknown:

@@ -12,7 +12,7 @@ import (
 // covers every batch committed before it) and only then answers the batch's
 // callers. An acknowledged write is therefore exactly as durable as under
 // synchronous=FULL, which fsyncs the WAL at each commit, but the disk wait
-// no longer holds the write connection: the next batch, and River, run
+// does not hold the write connection: the next batch, and River, run
 // during it. River's own transactions (fetching and completing jobs) skip
 // the fsync altogether; losing one to a power cut only runs an idempotent
 // job step again. SQLite still syncs the WAL before each checkpoint and the
