@@ -65,8 +65,8 @@ func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error)
 // send submits the stored envelope byte for byte. PENDING and DUPLICATE
 // mean it is on its way. An ERROR that the transaction may already have
 // applied would also produce (bad sequence: its number was used, perhaps
-// by itself; too late: the network's clock moved on) is not final: the
-// time bound decides. Other errors are the network refusing this
+// by itself; too late: the network's clock moved on; insufficient fee: a
+// full queue) is not final: the time bound decides. Other errors are the network refusing this
 // envelope for good.
 func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
@@ -91,9 +91,12 @@ func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
 		switch code {
 		case "tx_bad_seq":
 			return r.badSeq(ctx, sub)
-		case "tx_too_late":
-			// The network's clock passed the bound; whether the
-			// transaction applied before is for getTransaction to say.
+		case "tx_too_late", "tx_insufficient_fee":
+			// The network's clock passed the bound, or its queue is full of
+			// higher bids (refused before the transaction is even looked
+			// at, so also what a copy already applied or queued elsewhere
+			// gets): whether it applies is for getTransaction and the
+			// time bound to say.
 			return nil, nil
 		}
 		return &final{state: store.SubmissionRejected, code: code}, nil

@@ -243,6 +243,9 @@ func TestLiveFaults(t *testing.T) {
 	}{
 		{"TryAgainLater", nil, []stellartest.Fault{stellartest.TryAgainLater, stellartest.TryAgainLater}, store.StatusCompleted, ""},
 		{"ReplyLostAfterApplying", nil, []stellartest.Fault{stellartest.LoseReply}, store.StatusCompleted, ""},
+		// A full queue's fee refusal says nothing about whether the envelope
+		// can still apply: it is resent until the time bound decides.
+		{"FeeRefusedWhileBusy", nil, []stellartest.Fault{stellartest.FeeRefused, stellartest.FeeRefused}, store.StatusCompleted, ""},
 		{"BadSeq", nil, []stellartest.Fault{stellartest.BadSeq}, store.StatusFailed, "SETTLEMENT_REJECTED: tx_bad_seq"},
 		{"NoDestination", func(e *liveEnv) string { return e.destination(false, false) }, nil, store.StatusFailed,
 			"SETTLEMENT_REJECTED: op_no_destination (the destination account does not exist on the network)"},
