@@ -34,19 +34,24 @@ var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
 // liveEnv is a live payoutd pipeline (real SQLite, real River) whose rail
 // talks to a fake Stellar network.
 type liveEnv struct {
-	t      *testing.T
-	DB     *store.DB
-	Sealer *store.Sealer
-	Net    *stellartest.Server
-	Rail   *stellar.Rail
-	UserID string
-	Vault  store.Vault
-	ctx    context.Context
+	t        *testing.T
+	DB       *store.DB
+	Sealer   *store.Sealer
+	Net      *stellartest.Server
+	Rail     *stellar.Rail
+	Pipeline *payout.Pipeline
+	UserID   string
+	Vault    store.Vault
+	ctx      context.Context
 
 	rateStale atomic.Bool // the live rate source has nothing fresh
 }
 
-func newLiveEnv(t *testing.T) *liveEnv {
+func newLiveEnv(t *testing.T) *liveEnv { t.Helper(); return newLiveEnvJobs(t, true) }
+
+// newLiveEnvJobs is newLiveEnv whose River client runs jobs only if run;
+// without, a test takes each pipeline run itself (advance).
+func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -90,10 +95,12 @@ func newLiveEnv(t *testing.T) *liveEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rc.Start(ctx); err != nil {
-		t.Fatal(err)
+	if run {
+		if err := rc.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
-	e.Rail = rail
+	e.Rail, e.Pipeline = rail, pl
 	t.Cleanup(func() {
 		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -433,4 +440,61 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 	var n int
 	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
 	is.Equal(n, 1)
+}
+
+// advance runs the payout's pipeline once, as its job would, and returns
+// where it rests.
+func (e *liveEnv) advance(id string) store.Payment {
+	e.t.Helper()
+	_ = e.Pipeline.Advance(e.ctx, id) // a snooze is an error to River
+	p, err := e.DB.LoadPayment(e.ctx, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// TestLiveExpiryNeedsProof: payoutd is off, after sending a payout and
+// before recording its outcome, for longer than the RPC server keeps
+// transactions. getTransaction's NOT_FOUND then proves nothing: a payout
+// whose envelope applied must never read as expired (nothing paid, retry),
+// or a retry pays twice; one whose envelope never applied, as the vault
+// account's unused sequence number proves, does expire.
+func TestLiveExpiryNeedsProof(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fault  stellartest.Fault
+		status string
+	}{
+		{"AppliedReplyLost", stellartest.LoseReply, store.StatusUnknown},
+		{"NeverApplied", stellartest.Drop, store.StatusFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			e := newLiveEnvJobs(t, false)
+			e.fundVault(1000)
+			e.Net.Inject(tc.fault)
+			p, err := e.pay(e.destination(true, true), 10_00, "")
+			is.NoErr(err)
+			p = e.advance(p.ID)
+			is.True(p.Status == store.StatusSubmitted || p.Status == store.StatusUnknown) // sent, outcome not known
+			first := p.SettlementRef
+
+			e.Net.Advance(48 * time.Hour) // payoutd is off for two days
+			e.Net.Prune()
+			p = e.advance(p.ID)
+			is.Equal(p.Status, tc.status)
+			if tc.status == store.StatusFailed {
+				is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_EXPIRED"))
+				is.Equal(e.Net.Applied(first), 0)
+				return
+			}
+			is.Equal(e.Net.Applied(first), 1)
+			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.Retry(tx, e.UserID, p.ID); return err })
+			is.True(err != nil) // no second envelope while the first may have paid
+			var reserved int64
+			is.NoErr(e.DB.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
+			is.Equal(reserved, int64(10_00)) // still held for the payout that may have paid
+		})
+	}
 }
