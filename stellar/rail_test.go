@@ -498,3 +498,18 @@ func TestLiveExpiryNeedsProof(t *testing.T) {
 		})
 	}
 }
+
+// TestLiveConfirmGarbageBalance: an RPC server that reports a balance no
+// account can hold is the network misanswering: a live confirm is told the
+// rail is unavailable (503), never an internal error, and nothing is posted.
+func TestLiveConfirmGarbageBalance(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnvJobs(t, false)
+	e.fundVault(100)
+	e.Net.Trust(e.Vault.Address, usdc, -200*1_0000000) // the server now reports -100 USDC
+	_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.destination(true, true)}, e.Vault)
+	is.Equal(store.ErrorCode(err), store.ErrRailUnavailable)
+	var balance int64
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(100_00))
+}

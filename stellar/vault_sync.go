@@ -47,7 +47,8 @@ func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) 
 	cur, _ := money.Lookup(v.Currency)
 	minor, _, err := FromStroops(acct.Balance, cur)
 	if err != nil {
-		return nil, err
+		// No account holds a negative balance: the server misanswered.
+		return nil, unavailable(fmt.Errorf("getLedgerEntries: trustline balance: %w", err))
 	}
 	return func(tx *store.Tx) error {
 		_, _, err := tx.SyncVaultBalance(v.ID, minor, mark)
