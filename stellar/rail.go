@@ -85,6 +85,11 @@ func (r *Rail) CheckPayment(p store.Payment) error {
 	return nil
 }
 
+// ownAccount is why a payout to its vault's own account cannot go: Stellar
+// lets an account pay itself, so it would settle with nothing moved, and be
+// booked, certified and taxed as money out.
+const ownAccount = "is the vault's own account: paying it would move nothing"
+
 // refuse names the first field that keeps p from being a Stellar payment.
 func (r *Rail) refuse(p store.Payment) (field, why string) {
 	if _, err := r.Assets.For(p.Currency); err != nil {
@@ -114,6 +119,9 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 	v, seed, err := r.vaultKey(ctx, p.VaultID)
 	if err != nil {
 		return store.Submission{}, mark, err
+	}
+	if p.DestinationAddress == v.Address {
+		return store.Submission{}, mark, &payout.Refusal{Reason: "destinationAddress " + ownAccount}
 	}
 	// The mark is read before the chain: if any transaction of the account
 	// starts or ends after this, recording the envelope fails and it is

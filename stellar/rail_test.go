@@ -2,6 +2,7 @@ package stellar_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -512,4 +513,28 @@ func TestLiveConfirmGarbageBalance(t *testing.T) {
 	var balance int64
 	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(100_00))
+}
+
+// TestLivePayoutToOwnVault: a payout to the vault's own account would
+// settle on chain without moving anything (Stellar lets an account pay
+// itself), so payoutd would book money out, a FIRA and export income for a
+// payout that went nowhere. Live confirm refuses it on destinationAddress;
+// one that reaches the pipeline another way fails with nothing sent.
+func TestLivePayoutToOwnVault(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(100)
+	_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.Vault.Address}, e.Vault)
+	var se *store.Error
+	is.True(errors.As(err, &se))
+	is.Equal(se.Code, store.ErrValidation)
+	is.True(se.Fields["destinationAddress"] != "")
+
+	p, err := e.pay(e.Vault.Address, 10_00, "")
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusFailed)
+	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_REJECTED: destinationAddress"))
+	is.Equal(e.Net.Sends(), 0)
+	e.vaultMatchesChain()
 }

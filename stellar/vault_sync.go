@@ -26,6 +26,9 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 	if err := r.CheckPayment(p); err != nil {
 		return nil, err
 	}
+	if p.DestinationAddress == v.Address {
+		return nil, &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
+	}
 	return r.syncStep(ctx, v)
 }
 
