@@ -28,6 +28,9 @@ func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error)
 	if sub.State != store.SubmissionOpen {
 		return &final{state: sub.State, code: sub.Result, ledger: sub.Ledger, fee: sub.Fee}, nil
 	}
+	if err := r.checked(ctx); err != nil {
+		return nil, err
+	}
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
 	c := r.rpc()

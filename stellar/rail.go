@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/stellar/go-stellar-sdk/amount"
@@ -42,6 +43,10 @@ type Rail struct {
 	CallTimeout time.Duration
 	Now         func() time.Time
 	Log         *slog.Logger
+
+	// verified is set once the RPC server has said it serves Passphrase's
+	// network; until then the rail reads and signs nothing there.
+	verified atomic.Bool
 }
 
 // DefaultTxTimeout is the upper time bound of a payout's transaction: long
@@ -70,6 +75,20 @@ func (r *Rail) txTimeout() time.Duration {
 // by HTTP.
 func (r *Rail) rpc() *rpcclient.Client {
 	return rpcclient.NewClient(r.RPCURL, r.HTTP)
+}
+
+// checked makes sure, once, that the RPC server serves the configured
+// network. Serve checks at start, but an RPC server that did not answer
+// then may turn out to serve another network: its balances would be posted
+// as withdrawals and deposits, and nothing signed here could apply there.
+func (r *Rail) checked(ctx context.Context) error {
+	if r.verified.Load() {
+		return nil
+	}
+	if err := r.CheckNetwork(ctx); err != nil {
+		return fmt.Errorf("%w (%w)", err, payout.ErrTransient)
+	}
+	return nil
 }
 
 func transient(call string, err error) error {

@@ -538,3 +538,29 @@ func TestLivePayoutToOwnVault(t *testing.T) {
 	is.Equal(e.Net.Sends(), 0)
 	e.vaultMatchesChain()
 }
+
+// TestLiveNetworkCheckedBeforeUse: serve starts with an RPC server that
+// did not answer, so the start-up network check could not run; when the
+// URL then answers for another network, the rail reads and signs nothing
+// there (that network's balances would be posted to the ledger as
+// withdrawals and deposits): live confirms get 503 naming both networks.
+func TestLiveNetworkCheckedBeforeUse(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnvJobs(t, false)
+	e.fundVault(100)
+	other := stellartest.New(network.PublicNetworkPassphrase, time.Now())
+	defer other.Close()
+	rail := &stellar.Rail{DB: e.DB, Sealer: e.Sealer, RPCURL: other.URL, Passphrase: network.TestNetworkPassphrase,
+		Assets: e.Rail.Assets, CallTimeout: 2 * time.Second, Now: other.Now, Log: e.Rail.Log, Rate: e.Rail.Rate}
+
+	_, err := rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.destination(true, true)}, e.Vault)
+	is.Equal(store.ErrorCode(err), store.ErrRailUnavailable)
+	is.True(strings.Contains(err.Error(), network.PublicNetworkPassphrase))
+	rail.SyncVaults(e.ctx)
+	var balance int64
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(100_00)) // nothing posted from the other network
+	h, up := rail.Health(e.ctx)
+	is.True(!up) // /readyz says why
+	is.True(strings.Contains(h.(stellar.Health).Error, network.PublicNetworkPassphrase))
+}
