@@ -564,3 +564,29 @@ func TestLiveNetworkCheckedBeforeUse(t *testing.T) {
 	is.True(!up) // /readyz says why
 	is.True(strings.Contains(h.(stellar.Health).Error, network.PublicNetworkPassphrase))
 }
+
+// TestLivePayoutOutlivesRestartWithoutRail: payoutd restarted without
+// -stellar-rpc while a live payout is in flight must not drop the payout's
+// job: when the rail is back the payout goes on to its end, rather than
+// staying SUBMITTED with its funds reserved and its vault blocked forever.
+func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnvJobs(t, false)
+	e.fundVault(100)
+	p, err := e.pay(e.destination(true, true), 10_00, "")
+	is.NoErr(err)
+	e.Pipeline.Live = nil // started without -stellar-rpc
+	rc, err := jobs.NewClient(e.DB, e.Pipeline, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer})
+	is.NoErr(err)
+	is.NoErr(rc.Start(e.ctx))
+	time.Sleep(300 * time.Millisecond)
+	var state string
+	is.NoErr(e.DB.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
+	is.True(state != "cancelled" && state != "discarded") // the job waits for the rail
+	e.Pipeline.Live = e.Rail // the rail is back
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	rc.Stop(stop)
+}
