@@ -583,7 +583,7 @@ func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
 	var state string
 	is.NoErr(e.DB.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
 	is.True(state != "cancelled" && state != "discarded") // the job waits for the rail
-	e.Pipeline.Live = e.Rail // the rail is back
+	e.Pipeline.Live = e.Rail                              // the rail is back
 	p = e.settle(p.ID)
 	is.Equal(p.Status, store.StatusCompleted)
 	stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
