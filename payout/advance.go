@@ -62,7 +62,15 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 	}
 	rail := pl.rail(p)
 	if rail == nil {
-		return river.JobCancel(fmt.Errorf("payment %s: no settlement rail is configured for its mode", id))
+		// A live payout in a process started without its rail: its
+		// envelope may be in flight and nothing else would resume it, so
+		// the job waits for the rail to come back instead of ending with
+		// the payout, its reservation and its vault stuck.
+		if !store.OwesStep(p.Status) {
+			return nil
+		}
+		pl.Log.Warn("a live payout waits for the live rail (-stellar-rpc)", "payment", id, "status", p.Status)
+		return river.JobSnooze(10 * pl.livePoll())
 	}
 	in, instant := rail.(Instant)
 	instant = instant && in.Instant()

@@ -94,10 +94,27 @@ func (s *Source) LoadFile(path string) error {
 // bare object.
 func (s *Source) Load(b []byte, origin string, fallback time.Time) error {
 	q, err := ParseQuotes(b, fallback)
+	if err == nil {
+		err = s.notAhead(q)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", origin, err)
 	}
 	s.merge(q, origin, nil)
+	return nil
+}
+
+// clockSkew is how far ahead of payoutd's clock a document's as-of may be.
+const clockSkew = 5 * time.Minute
+
+// notAhead refuses quotes dated in the future: such a rate would never
+// turn stale, and as the newest it would keep every later correct one out.
+func (s *Source) notAhead(q map[string]Quote) error {
+	for _, v := range q {
+		if v.AsOf.After(s.Now().Add(clockSkew)) {
+			return fmt.Errorf("asOf %s is in the future", v.AsOf.Format(time.RFC3339))
+		}
+	}
 	return nil
 }
 
@@ -122,6 +139,9 @@ func (s *Source) Fetch(ctx context.Context, client *http.Client, url string) err
 			return err
 		}
 		q, err := ParseQuotes(b, time.Time{})
+		if err == nil {
+			err = s.notAhead(q)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", url, err)
 		}

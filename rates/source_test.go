@@ -86,3 +86,28 @@ func TestSourceFreshness(t *testing.T) {
 	is.NoErr(err) // the rates in hand stay
 	is.Equal(q.Rate.String(), "83.40")
 }
+
+// TestSourceRefusesFutureAsOf: a document dated in the future (a typo in
+// the year, a publisher's clock) would never turn stale and, being the
+// newest, would keep every later correct document out: it is refused, and
+// the rates in hand stay.
+func TestSourceRefusesFutureAsOf(t *testing.T) {
+	is := is.New(t)
+	s := &Source{MaxAge: 24 * time.Hour, Now: func() time.Time { return now }}
+	is.NoErr(s.Load([]byte(`{"asOf":"2026-11-25T11:00:00Z","rates":{"USD":"83.40"}}`), "-rates", now))
+	var body atomic.Value
+	body.Store(`{"asOf":"2062-11-25T11:00:00Z","rates":{"USD":"8.34"}}`)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body.Load().(string))) }))
+	defer hs.Close()
+	err := s.Fetch(context.Background(), hs.Client(), hs.URL)
+	is.True(err != nil && strings.Contains(err.Error(), "future"))
+	q, err := s.Quote("USD")
+	is.NoErr(err)
+	is.Equal(q.Rate.String(), "83.40")
+	is.True(s.Load([]byte(`{"asOf":"2062-11-25T11:00:00Z","rates":{"USD":"8.34"}}`), "-rates", now) != nil)
+
+	body.Store(`{"asOf":"2026-11-25T11:59:00Z","rates":{"USD":"83.50"}}`)
+	is.NoErr(s.Fetch(context.Background(), hs.Client(), hs.URL))
+	q, _ = s.Quote("USD")
+	is.Equal(q.Rate.String(), "83.50")
+}

@@ -52,6 +52,9 @@ func accountKeys(address string, asset txnbuild.CreditAsset) (acct, line string,
 // getLedgerEntries. Any failure to get a well-formed answer is transient.
 func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.CreditAsset) (Account, error) {
 	a := Account{Address: address, Asset: asset}
+	if err := r.checked(ctx); err != nil {
+		return a, err
+	}
 	acctKey, lineKey, err := accountKeys(address, asset)
 	if err != nil {
 		return a, err

@@ -3,6 +3,7 @@ package stellar
 import (
 	"context"
 	"fmt"
+	"time"
 
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -26,6 +27,9 @@ type final struct {
 func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error) {
 	if sub.State != store.SubmissionOpen {
 		return &final{state: sub.State, code: sub.Result, ledger: sub.Ledger, fee: sub.Fee}, nil
+	}
+	if err := r.checked(ctx); err != nil {
+		return nil, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
@@ -57,17 +61,44 @@ func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error)
 		return nil, transient("getTransaction", fmt.Errorf("answer without a latest ledger"))
 	}
 	if tr.LatestLedgerCloseTime > sub.ValidUntil.Unix() {
-		return &final{state: store.SubmissionExpired, code: "tx_too_late"}, nil
+		return r.expired(ctx, sub, tr.OldestLedgerCloseTime)
 	}
 	return r.send(ctx, sub)
+}
+
+// historySlack allows for payoutd's clock running ahead of the network's
+// when judging whether the RPC server's history reaches back to signing.
+const historySlack = time.Hour
+
+// expired decides an envelope NOT_FOUND after its time bound. NOT_FOUND
+// speaks only for the ledgers the RPC server still keeps (payoutd may have
+// been off for longer than its retention window): the account's sequence
+// number still below the envelope's proves it never applied; else only a
+// history that reaches back to its signing does. Without proof it stays
+// open (UNKNOWN) rather than read as unpaid and be retried.
+func (r *Rail) expired(ctx context.Context, sub store.Submission, oldestCloseTime int64) (*final, error) {
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(sub.Envelope, &env); err != nil {
+		return nil, err
+	}
+	seq, _, err := r.readSeq(ctx, env.SourceAccount().ToAccountId().Address())
+	if err != nil {
+		return nil, err
+	}
+	if seq >= sub.Seq && oldestCloseTime > sub.CreatedAt.Add(-historySlack).Unix() {
+		r.Log.Warn("stellar: a transaction is past its time bound but the RPC server no longer keeps the ledgers it could be in; "+
+			"its outcome stays unknown until checked on an explorer", "hash", sub.Hash, "vault", sub.VaultID)
+		return nil, nil
+	}
+	return &final{state: store.SubmissionExpired, code: "tx_too_late"}, nil
 }
 
 // send submits the stored envelope byte for byte. PENDING and DUPLICATE
 // mean it is on its way. An ERROR that the transaction may already have
 // applied would also produce (bad sequence: its number was used, perhaps
-// by itself; too late: the network's clock moved on) is not final: the
-// time bound decides. Other errors are the network refusing this
-// envelope for good.
+// by itself; too late: the network's clock moved on; insufficient fee: a
+// full queue) is not final: the time bound decides. Other errors are the
+// network refusing this envelope for good.
 func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
 	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
 	defer cancel()
@@ -91,9 +122,12 @@ func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
 		switch code {
 		case "tx_bad_seq":
 			return r.badSeq(ctx, sub)
-		case "tx_too_late":
-			// The network's clock passed the bound; whether the
-			// transaction applied before is for getTransaction to say.
+		case "tx_too_late", "tx_insufficient_fee":
+			// The network's clock passed the bound, or its queue is full of
+			// higher bids (refused before the transaction is even looked
+			// at, so also what a copy already applied or queued elsewhere
+			// gets): whether it applies is for getTransaction and the
+			// time bound to say.
 			return nil, nil
 		}
 		return &final{state: store.SubmissionRejected, code: code}, nil

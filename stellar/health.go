@@ -29,6 +29,7 @@ func (r *Rail) CheckNetwork(ctx context.Context) error {
 	if n.Passphrase != r.Passphrase {
 		return fmt.Errorf("%w: -stellar-network is %q but the RPC server at %s serves %q", ErrWrongNetwork, r.Passphrase, r.RPCURL, n.Passphrase)
 	}
+	r.verified.Store(true)
 	return nil
 }
 
@@ -54,6 +55,11 @@ func (r *Rail) Health(ctx context.Context) (any, bool) {
 		h.Status, h.Error = "unreachable", err.Error()
 	case resp.Status != "healthy":
 		h.Status, h.Error = "unreachable", "the RPC server reports "+resp.Status
+	case !r.verified.Load():
+		// Up, but not yet known to serve the configured network.
+		if err := r.CheckNetwork(ctx); err != nil {
+			h.Status, h.Error = "unreachable", err.Error()
+		}
 	}
 	h.LatestLedger = resp.LatestLedger
 	return h, h.Status == "up"

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/stellar/go-stellar-sdk/amount"
@@ -42,6 +43,10 @@ type Rail struct {
 	CallTimeout time.Duration
 	Now         func() time.Time
 	Log         *slog.Logger
+
+	// verified is set once the RPC server has said it serves Passphrase's
+	// network; until then the rail reads and signs nothing there.
+	verified atomic.Bool
 }
 
 // DefaultTxTimeout is the upper time bound of a payout's transaction: long
@@ -72,6 +77,20 @@ func (r *Rail) rpc() *rpcclient.Client {
 	return rpcclient.NewClient(r.RPCURL, r.HTTP)
 }
 
+// checked makes sure, once, that the RPC server serves the configured
+// network. Serve checks at start, but an RPC server that did not answer
+// then may turn out to serve another network: its balances would be posted
+// as withdrawals and deposits, and nothing signed here could apply there.
+func (r *Rail) checked(ctx context.Context) error {
+	if r.verified.Load() {
+		return nil
+	}
+	if err := r.CheckNetwork(ctx); err != nil {
+		return fmt.Errorf("%w (%w)", err, payout.ErrTransient)
+	}
+	return nil
+}
+
 func transient(call string, err error) error {
 	return fmt.Errorf("stellar rpc %s: %w (%w)", call, err, payout.ErrTransient)
 }
@@ -84,6 +103,11 @@ func (r *Rail) CheckPayment(p store.Payment) error {
 	}
 	return nil
 }
+
+// ownAccount is why a payout to its vault's own account cannot go: Stellar
+// lets an account pay itself, so it would settle with nothing moved, and be
+// booked, certified and taxed as money out.
+const ownAccount = "is the vault's own account: paying it would move nothing"
 
 // refuse names the first field that keeps p from being a Stellar payment.
 func (r *Rail) refuse(p store.Payment) (field, why string) {
@@ -114,6 +138,9 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 	v, seed, err := r.vaultKey(ctx, p.VaultID)
 	if err != nil {
 		return store.Submission{}, mark, err
+	}
+	if p.DestinationAddress == v.Address {
+		return store.Submission{}, mark, &payout.Refusal{Reason: "destinationAddress " + ownAccount}
 	}
 	// The mark is read before the chain: if any transaction of the account
 	// starts or ends after this, recording the envelope fails and it is

@@ -2,6 +2,7 @@ package stellar_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -34,19 +35,24 @@ var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
 // liveEnv is a live payoutd pipeline (real SQLite, real River) whose rail
 // talks to a fake Stellar network.
 type liveEnv struct {
-	t      *testing.T
-	DB     *store.DB
-	Sealer *store.Sealer
-	Net    *stellartest.Server
-	Rail   *stellar.Rail
-	UserID string
-	Vault  store.Vault
-	ctx    context.Context
+	t        *testing.T
+	DB       *store.DB
+	Sealer   *store.Sealer
+	Net      *stellartest.Server
+	Rail     *stellar.Rail
+	Pipeline *payout.Pipeline
+	UserID   string
+	Vault    store.Vault
+	ctx      context.Context
 
 	rateStale atomic.Bool // the live rate source has nothing fresh
 }
 
-func newLiveEnv(t *testing.T) *liveEnv {
+func newLiveEnv(t *testing.T) *liveEnv { t.Helper(); return newLiveEnvJobs(t, true) }
+
+// newLiveEnvJobs is newLiveEnv whose River client runs jobs only if run;
+// without, a test takes each pipeline run itself (advance).
+func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -90,10 +96,12 @@ func newLiveEnv(t *testing.T) *liveEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rc.Start(ctx); err != nil {
-		t.Fatal(err)
+	if run {
+		if err := rc.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
-	e.Rail = rail
+	e.Rail, e.Pipeline = rail, pl
 	t.Cleanup(func() {
 		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -243,6 +251,9 @@ func TestLiveFaults(t *testing.T) {
 	}{
 		{"TryAgainLater", nil, []stellartest.Fault{stellartest.TryAgainLater, stellartest.TryAgainLater}, store.StatusCompleted, ""},
 		{"ReplyLostAfterApplying", nil, []stellartest.Fault{stellartest.LoseReply}, store.StatusCompleted, ""},
+		// A full queue's fee refusal says nothing about whether the envelope
+		// can still apply: it is resent until the time bound decides.
+		{"FeeRefusedWhileBusy", nil, []stellartest.Fault{stellartest.FeeRefused, stellartest.FeeRefused}, store.StatusCompleted, ""},
 		{"BadSeq", nil, []stellartest.Fault{stellartest.BadSeq}, store.StatusFailed, "SETTLEMENT_REJECTED: tx_bad_seq"},
 		{"NoDestination", func(e *liveEnv) string { return e.destination(false, false) }, nil, store.StatusFailed,
 			"SETTLEMENT_REJECTED: op_no_destination (the destination account does not exist on the network)"},
@@ -430,4 +441,152 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 	var n int
 	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
 	is.Equal(n, 1)
+}
+
+// advance runs the payout's pipeline once, as its job would, and returns
+// where it rests.
+func (e *liveEnv) advance(id string) store.Payment {
+	e.t.Helper()
+	_ = e.Pipeline.Advance(e.ctx, id) // a snooze is an error to River
+	p, err := e.DB.LoadPayment(e.ctx, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// TestLiveExpiryNeedsProof: payoutd is off, after sending a payout and
+// before recording its outcome, for longer than the RPC server keeps
+// transactions. getTransaction's NOT_FOUND then proves nothing: a payout
+// whose envelope applied must never read as expired (nothing paid, retry),
+// or a retry pays twice; one whose envelope never applied, as the vault
+// account's unused sequence number proves, does expire.
+func TestLiveExpiryNeedsProof(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fault  stellartest.Fault
+		status string
+	}{
+		{"AppliedReplyLost", stellartest.LoseReply, store.StatusUnknown},
+		{"NeverApplied", stellartest.Drop, store.StatusFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			e := newLiveEnvJobs(t, false)
+			e.fundVault(1000)
+			e.Net.Inject(tc.fault)
+			p, err := e.pay(e.destination(true, true), 10_00, "")
+			is.NoErr(err)
+			p = e.advance(p.ID)
+			is.True(p.Status == store.StatusSubmitted || p.Status == store.StatusUnknown) // sent, outcome not known
+			first := p.SettlementRef
+
+			e.Net.Advance(48 * time.Hour) // payoutd is off for two days
+			e.Net.Prune()
+			p = e.advance(p.ID)
+			is.Equal(p.Status, tc.status)
+			if tc.status == store.StatusFailed {
+				is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_EXPIRED"))
+				is.Equal(e.Net.Applied(first), 0)
+				return
+			}
+			is.Equal(e.Net.Applied(first), 1)
+			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.Retry(tx, e.UserID, p.ID); return err })
+			is.True(err != nil) // no second envelope while the first may have paid
+			var reserved int64
+			is.NoErr(e.DB.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
+			is.Equal(reserved, int64(10_00)) // still held for the payout that may have paid
+		})
+	}
+}
+
+// TestLiveConfirmGarbageBalance: an RPC server that reports a balance no
+// account can hold is the network misanswering: a live confirm is told the
+// rail is unavailable (503), never an internal error, and nothing is posted.
+func TestLiveConfirmGarbageBalance(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnvJobs(t, false)
+	e.fundVault(100)
+	e.Net.Trust(e.Vault.Address, usdc, -200*1_0000000) // the server now reports -100 USDC
+	_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.destination(true, true)}, e.Vault)
+	is.Equal(store.ErrorCode(err), store.ErrRailUnavailable)
+	var balance int64
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(100_00))
+}
+
+// TestLivePayoutToOwnVault: a payout to the vault's own account would
+// settle on chain without moving anything (Stellar lets an account pay
+// itself), so payoutd would book money out, a FIRA and export income for a
+// payout that went nowhere. Live confirm refuses it on destinationAddress;
+// one that reaches the pipeline another way fails with nothing sent.
+func TestLivePayoutToOwnVault(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnv(t)
+	e.fundVault(100)
+	_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.Vault.Address}, e.Vault)
+	var se *store.Error
+	is.True(errors.As(err, &se))
+	is.Equal(se.Code, store.ErrValidation)
+	is.True(se.Fields["destinationAddress"] != "")
+
+	p, err := e.pay(e.Vault.Address, 10_00, "")
+	is.NoErr(err)
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusFailed)
+	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_REJECTED: destinationAddress"))
+	is.Equal(e.Net.Sends(), 0)
+	e.vaultMatchesChain()
+}
+
+// TestLiveNetworkCheckedBeforeUse: serve starts with an RPC server that
+// did not answer, so the start-up network check could not run; when the
+// URL then answers for another network, the rail reads and signs nothing
+// there (that network's balances would be posted to the ledger as
+// withdrawals and deposits): live confirms get 503 naming both networks.
+func TestLiveNetworkCheckedBeforeUse(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnvJobs(t, false)
+	e.fundVault(100)
+	other := stellartest.New(network.PublicNetworkPassphrase, time.Now())
+	defer other.Close()
+	rail := &stellar.Rail{DB: e.DB, Sealer: e.Sealer, RPCURL: other.URL, Passphrase: network.TestNetworkPassphrase,
+		Assets: e.Rail.Assets, CallTimeout: 2 * time.Second, Now: other.Now, Log: e.Rail.Log, Rate: e.Rail.Rate}
+
+	_, err := rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.destination(true, true)}, e.Vault)
+	is.Equal(store.ErrorCode(err), store.ErrRailUnavailable)
+	is.True(strings.Contains(err.Error(), network.PublicNetworkPassphrase))
+	rail.SyncVaults(e.ctx)
+	var balance int64
+	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.Equal(balance, int64(100_00)) // nothing posted from the other network
+	h, up := rail.Health(e.ctx)
+	is.True(!up) // /readyz says why
+	is.True(strings.Contains(h.(stellar.Health).Error, network.PublicNetworkPassphrase))
+}
+
+// TestLivePayoutOutlivesRestartWithoutRail: payoutd restarted without
+// -stellar-rpc while a live payout is in flight must not drop the payout's
+// job: when the rail is back the payout goes on to its end, rather than
+// staying SUBMITTED with its funds reserved and its vault blocked forever.
+func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
+	is := is.New(t)
+	e := newLiveEnvJobs(t, false)
+	e.fundVault(100)
+	p, err := e.pay(e.destination(true, true), 10_00, "")
+	is.NoErr(err)
+	e.Pipeline.Live = nil // started without -stellar-rpc
+	rc, err := jobs.NewClient(e.DB, e.Pipeline, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer})
+	is.NoErr(err)
+	is.NoErr(rc.Start(e.ctx))
+	time.Sleep(300 * time.Millisecond)
+	var state string
+	is.NoErr(e.DB.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
+	is.True(state != "cancelled" && state != "discarded") // the job waits for the rail
+	e.Pipeline.Live = e.Rail                              // the rail is back
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
+	stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+	defer cancel()
+	rc.Stop(stop)
 }

@@ -26,6 +26,9 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 	if err := r.CheckPayment(p); err != nil {
 		return nil, err
 	}
+	if p.DestinationAddress == v.Address {
+		return nil, &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
+	}
 	return r.syncStep(ctx, v)
 }
 
@@ -47,7 +50,8 @@ func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) 
 	cur, _ := money.Lookup(v.Currency)
 	minor, _, err := FromStroops(acct.Balance, cur)
 	if err != nil {
-		return nil, err
+		// No account holds a negative balance: the server misanswered.
+		return nil, unavailable(fmt.Errorf("getLedgerEntries: trustline balance: %w", err))
 	}
 	return func(tx *store.Tx) error {
 		_, _, err := tx.SyncVaultBalance(v.ID, minor, mark)

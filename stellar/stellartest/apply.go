@@ -31,9 +31,12 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 	if len(s.faults) > 0 {
 		fault, s.faults = s.faults[0], s.faults[1:]
 	}
-	if fault == TryAgainLater {
+	switch fault {
+	case TryAgainLater:
 		resp.Status = "TRY_AGAIN_LATER"
 		return resp, nil, false
+	case FeeRefused:
+		return refuse(resp, xdr.TransactionResultCodeTxInsufficientFee)
 	}
 	src := env.SourceAccount().ToAccountId()
 	a := s.accounts[src.Address()]

@@ -15,7 +15,7 @@ func (s *Server) call(method string, params json.RawMessage) (result any, e *rpc
 	switch method {
 	case protocol.GetHealthMethodName:
 		return protocol.GetHealthResponse{Status: "healthy", LatestLedger: s.ledger, LatestLedgerCloseTime: closeTime,
-			OldestLedger: 1, LedgerRetentionWindow: 17280}, nil, false
+			OldestLedger: s.oldest, LedgerRetentionWindow: 17280}, nil, false
 	case protocol.GetNetworkMethodName:
 		return protocol.GetNetworkResponse{Passphrase: s.Passphrase, ProtocolVersion: 23}, nil, false
 	case protocol.GetLatestLedgerMethodName:
@@ -31,7 +31,8 @@ func (s *Server) call(method string, params json.RawMessage) (result any, e *rpc
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
 		}
-		resp := protocol.GetTransactionResponse{LatestLedger: s.ledger, LatestLedgerCloseTime: closeTime, OldestLedger: 1}
+		resp := protocol.GetTransactionResponse{LatestLedger: s.ledger, LatestLedgerCloseTime: closeTime,
+			OldestLedger: s.oldest, OldestLedgerCloseTime: s.oldestAt}
 		resp.Status = protocol.TransactionStatusNotFound
 		if t := s.txs[req.Hash]; t != nil {
 			resp.Status, resp.Ledger, resp.LedgerCloseTime = t.status, t.ledger, t.closedAt

@@ -34,6 +34,10 @@ const (
 	// BadSeq has another wallet holding the same key use the account's next
 	// sequence number just before this send.
 	BadSeq
+	// FeeRefused answers ERROR tx_insufficient_fee before looking at the
+	// transaction, as a node whose queue is full of higher bids does: a
+	// refusal about the network's state, not the envelope.
+	FeeRefused
 )
 
 // Server is the fake network and its RPC endpoint.
@@ -54,6 +58,10 @@ type Server struct {
 	dropped  map[string]bool
 	crash    func(hash string, applied bool) bool
 	sends    int
+	// oldest is the first ledger whose transactions getTransaction still
+	// knows, closed at oldestAt (Unix seconds).
+	oldest   uint32
+	oldestAt int64
 }
 
 type account struct {
@@ -81,7 +89,7 @@ type txRecord struct {
 // at start.
 func New(passphrase string, start time.Time) *Server {
 	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
-		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}}
+		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.http.URL
 	return s
@@ -96,6 +104,17 @@ func (s *Server) Advance(d time.Duration) {
 	defer s.mu.Unlock()
 	s.now = s.now.Add(d)
 	s.ledger++
+}
+
+// Prune forgets every transaction applied so far, as an RPC server does
+// with ledgers older than its retention window: getTransaction answers
+// NOT_FOUND for them and reports its history starting now.
+func (s *Server) Prune() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.txs = map[string]*txRecord{}
+	s.ledger++
+	s.oldest, s.oldestAt = s.ledger, s.now.Unix()
 }
 
 // Inject queues faults for the next sends, in order.
