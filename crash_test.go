@@ -67,7 +67,11 @@ func TestCrashLosesNothing(t *testing.T) {
 	t.Logf("%d of %d payouts were mid-pipeline at SIGKILL", midway, n)
 
 	start(t, dir, "-mode", "live")
-	deadline := time.Now().Add(60 * time.Second)
+	// A payout whose job was running at the kill waits for River: the dead
+	// process's leader lease must lapse, the job must be stuck for the job
+	// timeout and more, and the rescuer runs on its own interval, so a
+	// rescue that just misses one rescuer run waits for the next.
+	deadline := time.Now().Add(120 * time.Second)
 	for {
 		var open int
 		is.NoErr(db.QueryRow("SELECT count(*) FROM payments WHERE status NOT IN ('COMPLETED','FAILED')").Scan(&open))
