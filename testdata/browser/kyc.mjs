@@ -118,7 +118,11 @@ async function waitOutcome(page, title) {
   // Empty form: the error summary appears, takes focus, and links to fields.
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.locator('.error-summary').waitFor();
-  check(await page.evaluate(() => document.activeElement.classList.contains('error-summary')), 'the error summary takes focus');
+  // The page's script moves focus once the summary is in place; on a busy
+  // machine that can be a moment after it appears.
+  const focused = await page.waitForFunction(() => document.activeElement && document.activeElement.classList.contains('error-summary'),
+    null, { timeout: 5000 }).then(() => true, () => false);
+  check(focused, 'the error summary takes focus');
   check((await page.getByLabel('PAN').getAttribute('aria-invalid')) === 'true', 'invalid fields are marked aria-invalid');
   await shot(page, '2-details-errors');
 
