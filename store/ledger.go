@@ -115,7 +115,15 @@ func (tx *Tx) creditVault(v Vault, amount int64, description string) error {
 	if amount <= 0 {
 		return Errorf(ErrValidation, "amount must be positive")
 	}
-	if err := tx.adjustVault(v.ID, amount, 0); err != nil {
+	return tx.moveExternal(v, amount, description, "vault.funded")
+}
+
+// moveExternal books money arriving at the vault from outside payoutd
+// (delta > 0) or leaving it other than by a payout (delta < 0): the vault
+// row, a funding transaction against the external account, and its audit
+// row, together.
+func (tx *Tx) moveExternal(v Vault, delta int64, description, action string) error {
+	if err := tx.adjustVault(v.ID, delta, 0); err != nil {
 		return err
 	}
 	ext, err := tx.LedgerAccount("", v.Livemode, AccountExternal, v.Currency, "")
@@ -127,9 +135,9 @@ func (tx *Tx) creditVault(v Vault, amount int64, description string) error {
 		return err
 	}
 	_, err = tx.Post(LedgerTxn{UserID: v.UserID, Livemode: v.Livemode, Kind: "funding", Description: description,
-		Postings: []Posting{{AccountID: ext, Amount: -amount, Currency: v.Currency}, {AccountID: acct, Amount: amount, Currency: v.Currency}}})
+		Postings: []Posting{{AccountID: ext, Amount: -delta, Currency: v.Currency}, {AccountID: acct, Amount: delta, Currency: v.Currency}}})
 	if err != nil {
 		return err
 	}
-	return tx.Audit(v.UserID, v.Livemode, "vault.funded", "vault", v.ID, map[string]any{"amount": amount, "currency": v.Currency})
+	return tx.Audit(v.UserID, v.Livemode, action, "vault", v.ID, map[string]any{"amount": max(delta, -delta), "currency": v.Currency})
 }

@@ -195,23 +195,7 @@ func (tx *Tx) debitVault(v Vault, amount int64, description string) error {
 	if v.Balance-amount < v.Reserved {
 		return Errorf(ErrInsufficientFunds, "vault %s: the chain balance is below the %d reserved by payouts in flight", v.ID, v.Reserved)
 	}
-	if err := tx.adjustVault(v.ID, -amount, 0); err != nil {
-		return err
-	}
-	ext, err := tx.LedgerAccount("", v.Livemode, AccountExternal, v.Currency, "")
-	if err != nil {
-		return err
-	}
-	acct, err := tx.LedgerAccount(v.UserID, v.Livemode, AccountVault, v.Currency, v.ID)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Post(LedgerTxn{UserID: v.UserID, Livemode: v.Livemode, Kind: "funding", Description: description,
-		Postings: []Posting{{AccountID: acct, Amount: -amount, Currency: v.Currency}, {AccountID: ext, Amount: amount, Currency: v.Currency}}})
-	if err != nil {
-		return err
-	}
-	return tx.Audit(v.UserID, v.Livemode, "vault.withdrawn", "vault", v.ID, map[string]any{"amount": amount, "currency": v.Currency})
+	return tx.moveExternal(v, -amount, description, "vault.withdrawn")
 }
 
 // LiveVaults lists every live vault with a signing key, for the chain sync.
