@@ -148,7 +148,7 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 // requireLiveRail refuses live payouts when no live settlement adapter is
 // configured: a clear 400, never a silent success.
 func (s *Server) requireLiveRail(c *call) error {
-	if c.p.Livemode && !s.cfg.LiveSettlement && s.cfg.LiveRail == nil {
+	if c.p.Livemode && s.cfg.LiveRail == nil {
 		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a Stellar RPC server; start payoutd with -stellar-rpc URL (env PAYOUTD_STELLAR_RPC)")
 	}
 	return nil

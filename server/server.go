@@ -17,8 +17,6 @@ import (
 type Config struct {
 	BaseURL string
 	Live    bool // the process serves live keys too; sandbox keys always work
-	// LiveSettlement reports whether a live settlement adapter is configured.
-	LiveSettlement bool
 	// LiveRail is the live settlement rail; nil when none is configured.
 	LiveRail LiveRail
 	// RateStatus reports the live INR rates for /readyz and whether all
