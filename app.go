@@ -44,12 +44,9 @@ type appConfig struct {
 // app is one wired payoutd: store, River client with the pipeline's
 // workers, and the HTTP handler.
 type app struct {
-	db       *store.DB
-	sealer   *store.Sealer
-	pipeline *payout.Pipeline
-	river    *river.Client[*sql.Tx]
-	srv      *server.Server
-	log      *slog.Logger
+	river *river.Client[*sql.Tx]
+	srv   *server.Server
+	log   *slog.Logger
 }
 
 func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig) (*app, error) {
@@ -90,7 +87,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	if err != nil {
 		return nil, err
 	}
-	return &app{db: db, sealer: sealer, pipeline: pl, river: rc, srv: srv, log: c.log}, nil
+	return &app{river: rc, srv: srv, log: c.log}, nil
 }
 
 // start runs the background work: River's workers, which move every
