@@ -194,7 +194,7 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		args = append(args, cargs...)
 	}
 	rows, err := db.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
-		" ORDER BY f.generated_at DESC, f.id DESC LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
+		firaOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}
