@@ -2,7 +2,6 @@ package store
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -191,7 +190,6 @@ func taxPaymentChanges(p TaxPayment) map[string]any {
 // taxPaymentEventData is the payload of tax.payment.recorded and
 // tax.payment.reversed; the amount is INR as an exact decimal number.
 func taxPaymentEventData(p TaxPayment) map[string]any {
-	inr, _ := money.Lookup("INR")
-	return map[string]any{"taxPaymentId": p.ID, "fy": p.FY, "kind": p.Kind, "amount": json.Number(money.Format(p.Amount, inr)),
+	return map[string]any{"taxPaymentId": p.ID, "fy": p.FY, "kind": p.Kind, "amount": wire.Amount(p.Amount, "INR"),
 		"paidOn": p.PaidOn, "fromReserve": p.FromReserve, "status": p.Status()}
 }
