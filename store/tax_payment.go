@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -67,7 +68,7 @@ func scanTaxPayment(row interface{ Scan(...any) error }) (TaxPayment, error) {
 // and nothing is written. A challan already recorded (same BSR code, date
 // and serial, not reversed) is ErrConflict.
 func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
-	if p.Amount <= 0 || (p.Kind != "advance" && p.Kind != "self_assessment") {
+	if p.Amount <= 0 || (p.Kind != india.PaymentAdvance && p.Kind != india.PaymentSelfAssessment) {
 		return TaxPayment{}, Errorf(ErrValidation, "a tax payment needs a known kind and a positive amount")
 	}
 	p.ID, p.CreatedAt, p.ReversedAt, p.ReversalTxnID = NewID("taxp"), tx.now, nil, ""
@@ -167,7 +168,7 @@ func (tx *Tx) returnTaxReserve(p TaxPayment) (string, error) {
 }
 
 func kindLabel(kind string) string {
-	if kind == "advance" {
+	if kind == india.PaymentAdvance {
 		return "advance tax"
 	}
 	return "self-assessment tax"
