@@ -1,11 +1,9 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
@@ -58,8 +56,14 @@ type firaBeneficiary struct {
 	WalletAddress string `json:"walletAddress"`
 }
 
-// viewFIRA renders f; rateAsOf is when its rate was true (rateAsOf).
-func (s *Server) viewFIRA(f store.FIRA, rateAsOf time.Time) firaView {
+// viewFIRA renders f. Its rateAsOf is when its rate was true: a live rate's
+// recorded as-of time, else the settlement, when the sandbox table's rate
+// was fixed.
+func (s *Server) viewFIRA(f store.FIRA) firaView {
+	rateAsOf := f.RateAsOf
+	if rateAsOf.IsZero() {
+		rateAsOf = f.SettledAt
+	}
 	return firaView{
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
@@ -80,22 +84,8 @@ func (s *Server) handleFIRAGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	asOf, err := s.rateAsOf(c.r.Context(), f)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, s.viewFIRA(f, asOf))
+	writeJSON(w, http.StatusOK, s.viewFIRA(f))
 	return nil
-}
-
-// rateAsOf is when f's rate was true: a live rate's recorded as-of time,
-// else the settlement, when the sandbox table's rate was fixed.
-func (s *Server) rateAsOf(ctx context.Context, f store.FIRA) (time.Time, error) {
-	at, ok, err := s.db.RateAsOf(ctx, f.PaymentID)
-	if err != nil || !ok {
-		return f.SettledAt, err
-	}
-	return at, nil
 }
 
 type firaList struct {
@@ -125,11 +115,7 @@ func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
 	firas, info := pageOf(firas, win, total, func(f store.FIRA) string { return f.ID })
 	out := firaList{Items: make([]firaView, 0, len(firas)), pageInfo: info}
 	for _, fira := range firas {
-		asOf, err := s.rateAsOf(c.r.Context(), fira)
-		if err != nil {
-			return err
-		}
-		out.Items = append(out.Items, s.viewFIRA(fira, asOf))
+		out.Items = append(out.Items, s.viewFIRA(fira))
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
@@ -147,10 +133,6 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 	if !ok {
 		cur.Exponent = 2
 	}
-	asOf, _, err := s.db.RateAsOf(c.r.Context(), f.PaymentID)
-	if err != nil {
-		return err
-	}
 	pdf, err := documents.RenderFIRA(documents.FIRA{
 		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
@@ -159,7 +141,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 		BeneficiaryPAN: f.BeneficiaryPAN, BeneficiaryAddress: f.BeneficiaryAddress, BeneficiaryEmail: f.BeneficiaryEmail,
 		VaultID: f.VaultID, BeneficiaryWallet: f.BeneficiaryWallet,
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
-		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: asOf,
+		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -24,18 +25,29 @@ func inr(paise int64) json.Number { return amountJSON(paise, "INR") }
 // year after the latest tax table is answered, its income-tax figures
 // labelled provisional.
 func (s *Server) fyParam(r *http.Request) (india.FY, error) {
-	v := r.URL.Query().Get("fy")
 	now := s.db.Now()
-	fy := india.FYOf(now)
-	if v != "" {
-		var err error
-		if fy, err = india.ParseFY(v); err != nil {
-			return fy, fieldError("fy", "must be a financial year in the form YYYY-YY, e.g. 2025-26")
-		}
+	v := r.URL.Query().Get("fy")
+	if v == "" {
+		v = india.FYOf(now).String()
+	}
+	fy, err := supportedFY(v, now)
+	if err != nil {
+		return fy, fieldError("fy", err.Error())
+	}
+	return fy, nil
+}
+
+// supportedFY parses a financial year "YYYY-YY" and refuses one outside
+// india.SupportedYears(now); the error is the fy field's message, the same
+// for ?fy= and for a request body's fy.
+func supportedFY(v string, now time.Time) (india.FY, error) {
+	fy, err := india.ParseFY(v)
+	if err != nil {
+		return fy, errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
 	}
 	if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
-		return fy, fieldError("fy", "financial year "+fy.String()+" is not supported: supported years are "+
-			first.String()+" to "+last.String())
+		return fy, errors.New("financial year " + fy.String() + " is not supported: supported years are " +
+			first.String() + " to " + last.String())
 	}
 	return fy, nil
 }

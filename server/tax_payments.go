@@ -25,15 +25,8 @@ func isSupportedFY(now time.Time) validation.Rule {
 		if s == "" {
 			return nil
 		}
-		fy, err := india.ParseFY(s)
-		if err != nil {
-			return errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
-		}
-		if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
-			return errors.New("financial year " + fy.String() + " is not supported: supported years are " +
-				first.String() + " to " + last.String())
-		}
-		return nil
+		_, err := supportedFY(s, now)
+		return err
 	})
 }
 

@@ -69,7 +69,7 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 		args = append(args, cargs...)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
-		prev_hash, hash FROM audit_log WHERE `+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+		prev_hash, hash FROM audit_log WHERE `+where+auditOrder.orderBy()+" LIMIT ? OFFSET ?",
 		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err

@@ -50,23 +50,30 @@ type FIRA struct {
 	BeneficiaryAddress string
 	BeneficiaryWallet  string
 	VaultID            string
+	// RateAsOf is when the live rate the payout was valued at was true
+	// (settlement_rates); zero when none was recorded.
+	RateAsOf time.Time
 }
 
 const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
 	f.foreign_currency, f.amount_inr, f.settlement_rate, f.purpose_code, f.purpose_description, f.invoice_ref,
 	f.settlement_ref, f.settled_at, f.generated_at, f.beneficiary_name, f.beneficiary_email, f.remitter_name,
-	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id`
+	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id, sr.as_of`
 
-const firaFrom = ` FROM firas f `
+const firaFrom = ` FROM firas f LEFT JOIN settlement_rates sr ON sr.payment_id = f.payment_id `
 
 func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	var f FIRA
 	var settled, generated int64
+	var rateAsOf sql.NullInt64
 	err := row.Scan(&f.ID, &f.PaymentID, &f.UserID, &f.Livemode, &f.Status, &f.RemittingBank, &f.RemittingCountry,
 		&f.AmountForeign, &f.ForeignCurrency, &f.AmountINR, &f.SettlementRate, &f.PurposeCode, &f.PurposeDescription,
 		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail, &f.RemitterName,
-		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID)
+		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID, &rateAsOf)
 	f.SettledAt, f.GeneratedAt = fromMS(settled), fromMS(generated)
+	if at := nullMS(rateAsOf); at != nil {
+		f.RateAsOf = *at
+	}
 	return f, err
 }
 
@@ -194,7 +201,7 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		args = append(args, cargs...)
 	}
 	rows, err := db.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
-		" ORDER BY f.generated_at DESC, f.id DESC LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
+		firaOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -118,7 +118,7 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 		FROM ledger_postings lp JOIN ledger_txns lt ON lt.id = lp.txn_id
 		LEFT JOIN firas f ON f.payment_id = lt.payment_id AND lt.payment_id != ''
 		LEFT JOIN reconciliations r ON r.payment_id = lt.payment_id AND lt.payment_id != '' AND r.status = 'RECONCILED'
-		WHERE `+where+` ORDER BY lp.created_at DESC, lp.id DESC LIMIT ? OFFSET ?`, append(args, pageArgs(f.Page, f.Limit)...)...)
+		WHERE `+where+entryOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -23,10 +23,8 @@ type keyset struct {
 	asc    bool     // oldest first (else newest first)
 }
 
-// afterCursor is the condition selecting the rows that follow the row with
-// id after in k's order. scope is the list's owner filter, so an id from
-// another user's list is an unknown cursor, never a position in this one.
-func (db *DB) afterCursor(ctx context.Context, k keyset, after, scope string, scopeArgs []any) (string, []any, error) {
+// cols are the columns that order the list, with their alias.
+func (k keyset) cols() []string {
 	cols := make([]string, 0, len(k.keys)+1)
 	for _, c := range k.keys {
 		cols = append(cols, k.col+c)
@@ -34,6 +32,24 @@ func (db *DB) afterCursor(ctx context.Context, k keyset, after, scope string, sc
 	if len(k.keys) == 0 || !k.unique {
 		cols = append(cols, k.col+k.id)
 	}
+	return cols
+}
+
+// orderBy is the ORDER BY clause of k's order, so the list's order and its
+// cursor condition come from the same columns.
+func (k keyset) orderBy() string {
+	dir := " DESC"
+	if k.asc {
+		dir = " ASC"
+	}
+	return " ORDER BY " + strings.Join(k.cols(), dir+", ") + dir
+}
+
+// afterCursor is the condition selecting the rows that follow the row with
+// id after in k's order. scope is the list's owner filter, so an id from
+// another user's list is an unknown cursor, never a position in this one.
+func (db *DB) afterCursor(ctx context.Context, k keyset, after, scope string, scopeArgs []any) (string, []any, error) {
+	cols := k.cols()
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {

@@ -64,7 +64,7 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 		args = append(args, cargs...)
 	}
 	rows, err := db.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
-		" ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
+		paymentOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

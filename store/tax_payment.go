@@ -2,11 +2,11 @@ package store
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -68,7 +68,7 @@ func scanTaxPayment(row interface{ Scan(...any) error }) (TaxPayment, error) {
 // and nothing is written. A challan already recorded (same BSR code, date
 // and serial, not reversed) is ErrConflict.
 func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
-	if p.Amount <= 0 || (p.Kind != "advance" && p.Kind != "self_assessment") {
+	if p.Amount <= 0 || (p.Kind != india.PaymentAdvance && p.Kind != india.PaymentSelfAssessment) {
 		return TaxPayment{}, Errorf(ErrValidation, "a tax payment needs a known kind and a positive amount")
 	}
 	p.ID, p.CreatedAt, p.ReversedAt, p.ReversalTxnID = NewID("taxp"), tx.now, nil, ""
@@ -168,7 +168,7 @@ func (tx *Tx) returnTaxReserve(p TaxPayment) (string, error) {
 }
 
 func kindLabel(kind string) string {
-	if kind == "advance" {
+	if kind == india.PaymentAdvance {
 		return "advance tax"
 	}
 	return "self-assessment tax"
@@ -191,7 +191,6 @@ func taxPaymentChanges(p TaxPayment) map[string]any {
 // taxPaymentEventData is the payload of tax.payment.recorded and
 // tax.payment.reversed; the amount is INR as an exact decimal number.
 func taxPaymentEventData(p TaxPayment) map[string]any {
-	inr, _ := money.Lookup("INR")
-	return map[string]any{"taxPaymentId": p.ID, "fy": p.FY, "kind": p.Kind, "amount": json.Number(money.Format(p.Amount, inr)),
+	return map[string]any{"taxPaymentId": p.ID, "fy": p.FY, "kind": p.Kind, "amount": wire.Amount(p.Amount, "INR"),
 		"paidOn": p.PaidOn, "fromReserve": p.FromReserve, "status": p.Status()}
 }

@@ -42,7 +42,7 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	out, err := db.taxPayments(ctx, "WHERE "+where+" ORDER BY paid_on DESC, created_at DESC, id DESC LIMIT ? OFFSET ?",
+	out, err := db.taxPayments(ctx, "WHERE "+where+taxPaymentOrder.orderBy()+" LIMIT ? OFFSET ?",
 		append(args, pageArgs(f.Page, f.Limit)...)...)
 	return out, total, err
 }

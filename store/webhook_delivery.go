@@ -98,8 +98,7 @@ func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]We
 		args = append(args, cargs...)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
-		duration_ms, error, next_retry_at, created_at FROM webhook_deliveries WHERE `+where+`
-		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, pageArgs(f.Page, f.Limit)...)...)
+		duration_ms, error, next_retry_at, created_at FROM webhook_deliveries WHERE `+where+deliveryOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}

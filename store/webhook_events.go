@@ -71,7 +71,7 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+" ORDER BY rowid LIMIT ? OFFSET ?",
+	rows, err := db.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+eventOrder.orderBy()+" LIMIT ? OFFSET ?",
 		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
