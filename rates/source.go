@@ -93,15 +93,21 @@ func (s *Source) LoadFile(path string) error {
 // Load merges a rates document given inline; fallback is the as-of of a
 // bare object.
 func (s *Source) Load(b []byte, origin string, fallback time.Time) error {
+	q, err := s.parse(b, fallback)
+	if err != nil {
+		return fmt.Errorf("%s: %w", origin, err)
+	}
+	s.merge(q, origin)
+	return nil
+}
+
+// parse reads a rates document and refuses one dated in the future.
+func (s *Source) parse(b []byte, fallback time.Time) (map[string]Quote, error) {
 	q, err := ParseQuotes(b, fallback)
 	if err == nil {
 		err = s.notAhead(q)
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", origin, err)
-	}
-	s.merge(q, origin, nil)
-	return nil
+	return q, err
 }
 
 // clockSkew is how far ahead of payoutd's clock a document's as-of may be.
@@ -138,14 +144,11 @@ func (s *Source) Fetch(ctx context.Context, client *http.Client, url string) err
 		if err != nil {
 			return err
 		}
-		q, err := ParseQuotes(b, time.Time{})
-		if err == nil {
-			err = s.notAhead(q)
-		}
+		q, err := s.parse(b, time.Time{})
 		if err != nil {
 			return fmt.Errorf("%s: %w", url, err)
 		}
-		s.merge(q, url, nil)
+		s.merge(q, url)
 		return nil
 	}()
 	if err != nil {
@@ -171,8 +174,8 @@ func (s *Source) Poll(ctx context.Context, client *http.Client, url string, inte
 }
 
 // merge keeps, per currency, the newer quote: a late answer from the URL
-// cannot replace a fresher file.
-func (s *Source) merge(q map[string]Quote, origin string, err error) {
+// cannot replace a fresher file. It clears the last refresh's failure.
+func (s *Source) merge(q map[string]Quote, origin string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.quotes == nil {
@@ -183,7 +186,7 @@ func (s *Source) merge(q map[string]Quote, origin string, err error) {
 			s.quotes[c] = v
 		}
 	}
-	s.origin, s.err = origin, err
+	s.origin, s.err = origin, nil
 }
 
 // Quote returns currency's rate and its as-of time; ErrStale (with the

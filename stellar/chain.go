@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -59,11 +60,7 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 	if err != nil {
 		return a, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
-	defer cancel()
-	c := r.rpc()
-	defer c.Close()
-	resp, err := c.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{acctKey, lineKey}})
+	resp, err := r.getLedgerEntries(ctx, acctKey, lineKey)
 	if err != nil {
 		return a, transient("getLedgerEntries", err)
 	}
@@ -98,11 +95,7 @@ func (r *Rail) readSeq(ctx context.Context, address string) (seq int64, modified
 	if err != nil {
 		return 0, 0, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
-	defer cancel()
-	c := r.rpc()
-	defer c.Close()
-	resp, err := c.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: []string{b64}})
+	resp, err := r.getLedgerEntries(ctx, b64)
 	if err != nil {
 		return 0, 0, transient("getLedgerEntries", err)
 	}
@@ -114,4 +107,11 @@ func (r *Rail) readSeq(ctx context.Context, address string) (seq int64, modified
 		return int64(d.Account.SeqNum), e.LastModifiedLedger, nil
 	}
 	return 0, 0, nil
+}
+
+// getLedgerEntries reads the ledger entries under keys.
+func (r *Rail) getLedgerEntries(ctx context.Context, keys ...string) (protocol.GetLedgerEntriesResponse, error) {
+	return call(ctx, r, func(ctx context.Context, c *rpcclient.Client) (protocol.GetLedgerEntriesResponse, error) {
+		return c.GetLedgerEntries(ctx, protocol.GetLedgerEntriesRequest{Keys: keys})
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
@@ -31,11 +32,7 @@ func (r *Rail) follow(ctx context.Context, sub store.Submission) (*final, error)
 	if err := r.checked(ctx); err != nil {
 		return nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
-	defer cancel()
-	c := r.rpc()
-	defer c.Close()
-	tr, err := c.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
+	tr, err := r.getTransaction(ctx, sub.Hash)
 	if err != nil {
 		return nil, transient("getTransaction", err)
 	}
@@ -100,11 +97,9 @@ func (r *Rail) expired(ctx context.Context, sub store.Submission, oldestCloseTim
 // full queue) is not final: the time bound decides. Other errors are the
 // network refusing this envelope for good.
 func (r *Rail) send(ctx context.Context, sub store.Submission) (*final, error) {
-	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
-	defer cancel()
-	c := r.rpc()
-	defer c.Close()
-	sr, err := c.SendTransaction(cctx, protocol.SendTransactionRequest{Transaction: sub.Envelope})
+	sr, err := call(ctx, r, func(ctx context.Context, c *rpcclient.Client) (protocol.SendTransactionResponse, error) {
+		return c.SendTransaction(ctx, protocol.SendTransactionRequest{Transaction: sub.Envelope})
+	})
 	if err != nil {
 		return nil, transient("sendTransaction", err)
 	}
@@ -149,13 +144,16 @@ func (r *Rail) badSeq(ctx context.Context, sub store.Submission) (*final, error)
 	if err != nil || seq < sub.Seq {
 		return nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, r.callTimeout())
-	defer cancel()
-	c := r.rpc()
-	defer c.Close()
-	tr, err := c.GetTransaction(cctx, protocol.GetTransactionRequest{Hash: sub.Hash})
+	tr, err := r.getTransaction(ctx, sub.Hash)
 	if err != nil || tr.Status != protocol.TransactionStatusNotFound || tr.LatestLedger < modified {
 		return nil, nil
 	}
 	return &final{state: store.SubmissionRejected, code: "tx_bad_seq"}, nil
+}
+
+// getTransaction asks the network about one transaction by hash.
+func (r *Rail) getTransaction(ctx context.Context, hash string) (protocol.GetTransactionResponse, error) {
+	return call(ctx, r, func(ctx context.Context, c *rpcclient.Client) (protocol.GetTransactionResponse, error) {
+		return c.GetTransaction(ctx, protocol.GetTransactionRequest{Hash: hash})
+	})
 }

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/stellar/go-stellar-sdk/amount"
+	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
 	"github.com/stellar/go-stellar-sdk/network"
+	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 )
 
 // ErrWrongNetwork is an RPC server on another network than configured:
@@ -18,11 +20,9 @@ var ErrWrongNetwork = errors.New("wrong Stellar network")
 // passphrase is ErrWrongNetwork with both named; an unreachable server is
 // a plain error (serve starts anyway and live confirms answer 503).
 func (r *Rail) CheckNetwork(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
-	defer cancel()
-	c := r.rpc()
-	defer c.Close()
-	n, err := c.GetNetwork(ctx)
+	n, err := call(ctx, r, func(ctx context.Context, c *rpcclient.Client) (protocol.GetNetworkResponse, error) {
+		return c.GetNetwork(ctx)
+	})
 	if err != nil {
 		return fmt.Errorf("stellar rpc %s: getNetwork: %w", r.RPCURL, err)
 	}

@@ -77,6 +77,15 @@ func (r *Rail) rpc() *rpcclient.Client {
 	return rpcclient.NewClient(r.RPCURL, r.HTTP)
 }
 
+// call makes one RPC request on its own client within the call timeout.
+func call[T any](ctx context.Context, r *Rail, f func(context.Context, *rpcclient.Client) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.callTimeout())
+	defer cancel()
+	c := r.rpc()
+	defer c.Close()
+	return f(ctx, c)
+}
+
 // checked makes sure, once, that the RPC server serves the configured
 // network. Serve checks at start, but an RPC server that did not answer
 // then may turn out to serve another network: its balances would be posted

@@ -47,6 +47,12 @@ func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) 
 	if err != nil {
 		return nil, unavailable(err)
 	}
+	return levelStep(v, acct, mark)
+}
+
+// levelStep is the step that brings the vault's ledger account level with
+// acct, read after mark.
+func levelStep(v store.Vault, acct Account, mark store.SubmissionMark) (func(tx *store.Tx) error, error) {
 	cur, _ := money.Lookup(v.Currency)
 	minor, _, err := FromStroops(acct.Balance, cur)
 	if err != nil {
@@ -104,7 +110,8 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 	if acct.Exists && !acct.Trusts {
 		return r.openTrustline(ctx, v, asset, acct, mark)
 	}
-	step, err := r.syncStep(ctx, v.Vault)
+	// The mark and account just read serve the balance too: no second read.
+	step, err := levelStep(v.Vault, acct, mark)
 	if err != nil {
 		return err
 	}

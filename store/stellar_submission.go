@@ -67,15 +67,22 @@ func (tx *Tx) SubmissionMark(vaultID string) (SubmissionMark, error) {
 	return m, err
 }
 
+// markStill reports whether the vault's mark is still read and idle: no
+// envelope in flight, none recorded or finished since the caller read it.
+func (tx *Tx) markStill(vaultID string, read SubmissionMark) (bool, error) {
+	m, err := tx.SubmissionMark(vaultID)
+	return err == nil && m == read && m.Idle(), err
+}
+
 // RecordSubmission stores a signed envelope as OPEN, if the vault's mark
 // is still the one the caller read before signing and nothing is in
 // flight; else ErrVaultBusy and nothing is written.
 func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
-	m, err := tx.SubmissionMark(s.VaultID)
+	still, err := tx.markStill(s.VaultID, read)
 	if err != nil {
 		return err
 	}
-	if m != read || !m.Idle() {
+	if !still {
 		return ErrVaultBusy
 	}
 	var payment any
@@ -162,11 +169,11 @@ func (db *DB) PaymentSubmissions(ctx context.Context, paymentID string) ([]Submi
 // may be ahead of the ledger by a payout not yet recorded. It returns the
 // difference posted; skipped reports that it did nothing for that reason.
 func (tx *Tx) SyncVaultBalance(vaultID string, chain int64, read SubmissionMark) (delta int64, skipped bool, err error) {
-	m, err := tx.SubmissionMark(vaultID)
+	still, err := tx.markStill(vaultID, read)
 	if err != nil {
 		return 0, false, err
 	}
-	if m != read || !m.Idle() {
+	if !still {
 		return 0, true, nil
 	}
 	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
