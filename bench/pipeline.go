@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"time"
 
@@ -44,22 +43,8 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 	if len(confirmed) == 0 {
 		return r, nil
 	}
-	deadline := time.Now().Add(limit)
-	for {
-		var open int
-		// The maintained counts, not a scan of payments every 20 ms: the
-		// load generator shares the CPU with the server it measures.
-		if err := db.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM payment_counts WHERE status IN
-			('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open); err != nil {
-			return r, err
-		}
-		if open == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			return r, fmt.Errorf("pipeline: %d payouts still open after %s", open, limit)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := waitDrained(ctx, db, limit, 20*time.Millisecond); err != nil {
+		return r, err
 	}
 	cs := db.CommitStats()
 	if b := cs.Batches.Load(); b > 0 {
