@@ -28,12 +28,8 @@ func backupCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if *out == "" {
 		return errors.New("backup: --out FILE is required")
 	}
-	exists, err := checkDBFile(c.db)
-	if err != nil {
+	if err := c.requireDB(); err != nil {
 		return err
-	}
-	if !exists {
-		return fmt.Errorf("backup: no payoutd database at %s", c.db)
 	}
 	if _, err := os.Lstat(*out); !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("backup: %s already exists; choose a new file", *out)

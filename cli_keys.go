@@ -46,14 +46,15 @@ func keysCmd(ctx context.Context, args []string, getenv func(string) string, std
 	return fmt.Errorf("keys: unknown subcommand %q\n\n%s", sub, keysUsage)
 }
 
-// envFlag registers --env and returns a function that reads it as livemode.
-func envFlag(cmd command) func() (bool, error) {
-	env := cmd.String("env", "sandbox", "sandbox or production")
-	return func() (bool, error) {
+// envFlag registers --env (sandbox or production, def unless given) and
+// returns a function that checks it and reads it with its livemode.
+func envFlag(cmd command, def, usage string) func() (string, bool, error) {
+	env := cmd.String("env", def, usage)
+	return func() (string, bool, error) {
 		if *env != "sandbox" && *env != "production" {
-			return false, fmt.Errorf("--env must be sandbox or production, not %q", *env)
+			return "", false, fmt.Errorf("--env must be sandbox or production, not %q", *env)
 		}
-		return *env == "production", nil
+		return *env, *env == "production", nil
 	}
 }
 
@@ -65,7 +66,7 @@ func keysCreate(ctx context.Context, args []string, getenv func(string) string, 
 	c.register(cmd.FlagSet, getenv, true)
 	email := cmd.String("email", "", "the user's e-mail (required)")
 	name := cmd.String("name", "", "the user's name (completes profile setup for a new user)")
-	live := envFlag(cmd)
+	live := envFlag(cmd, "sandbox", "sandbox or production")
 	scopes := cmd.String("scopes", "all", "comma-separated scopes, or all")
 	keyName := cmd.String("key-name", "", "a label for the key")
 	rateExempt := cmd.Bool("rate-exempt", false, "lift rate limits for this key (benchmark users only)")
@@ -75,7 +76,7 @@ func keysCreate(ctx context.Context, args []string, getenv func(string) string, 
 	if err := checkEmail(*email); err != nil {
 		return fmt.Errorf("keys create: %w", err)
 	}
-	livemode, err := live()
+	_, livemode, err := live()
 	if err != nil {
 		return err
 	}
@@ -113,14 +114,14 @@ func keysList(ctx context.Context, args []string, getenv func(string) string, st
 	var c common
 	c.register(cmd.FlagSet, getenv, false)
 	email := cmd.String("email", "", "the user's e-mail (required)")
-	live := envFlag(cmd)
+	live := envFlag(cmd, "sandbox", "sandbox or production")
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
 	if err := checkEmail(*email); err != nil {
 		return fmt.Errorf("keys list: %w", err)
 	}
-	livemode, err := live()
+	env, livemode, err := live()
 	if err != nil {
 		return err
 	}
@@ -131,10 +132,6 @@ func keysList(ctx context.Context, args []string, getenv func(string) string, st
 	defer db.Close()
 	u, err := db.FindUserByEmail(ctx, *email, livemode)
 	if err != nil {
-		env := "sandbox"
-		if livemode {
-			env = "production"
-		}
 		return fmt.Errorf("keys list: no %s user %q", env, *email)
 	}
 	keys, err := db.ListAPIKeys(ctx, u.ID)

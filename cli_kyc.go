@@ -32,7 +32,7 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	status := cmd.String("status", "", "list only records in this status (default: those awaiting a decision)")
 	out := cmd.String("out", "", "directory the documents are written to")
 	reason := cmd.String("reason", "", "why (recorded in the audit log; on reject, shown to the user)")
-	env := cmd.String("env", "production", "production (live users) or sandbox")
+	readEnv := envFlag(cmd, "production", "production (live users) or sandbox")
 	positional, err := cmd.parse(args)
 	if err != nil {
 		return err
@@ -41,10 +41,10 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 		return errors.New(kycUsage)
 	}
 	sub, positional := positional[0], positional[1:]
-	if *env != "sandbox" && *env != "production" {
-		return fmt.Errorf("--env must be sandbox or production, not %q", *env)
+	env, live, err := readEnv()
+	if err != nil {
+		return err
 	}
-	live := *env == "production"
 	db, sealer, err := c.open(ctx, existingDB, sub == "documents")
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	u, err := db.FindKYCUser(ctx, positional[0], live)
 	if err != nil {
-		return fmt.Errorf("kyc %s: no %s user %q", sub, *env, positional[0])
+		return fmt.Errorf("kyc %s: no %s user %q", sub, env, positional[0])
 	}
 	switch sub {
 	case "show":

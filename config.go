@@ -95,6 +95,21 @@ func (c *common) openKey(newDB bool) (*store.Sealer, error) {
 	return sealer, nil
 }
 
+// requireDB refuses a path with no database, for a command that reads
+// the file without opening it through open (backup).
+func (c *common) requireDB() error {
+	exists, err := checkDBFile(c.db)
+	if err == nil && !exists {
+		err = c.noDB()
+	}
+	return err
+}
+
+// noDB is how every admin command refuses a path with no database.
+func (c *common) noDB() error {
+	return fmt.Errorf("no payoutd database at %s (check -db or PAYOUTD_DB; `payoutd serve` or `payoutd migrate` creates one)", c.db)
+}
+
 // open opens the database and, when withKey, the master key (a new
 // database always gets its key at once). With existingDB a missing
 // database is an error and nothing is created.
@@ -104,7 +119,7 @@ func (c *common) open(ctx context.Context, mode openMode, withKey bool) (*store.
 		return nil, nil, err
 	}
 	if !exists && mode == existingDB {
-		return nil, nil, fmt.Errorf("no payoutd database at %s (check -db or PAYOUTD_DB; `payoutd serve` or `payoutd migrate` creates one)", c.db)
+		return nil, nil, c.noDB()
 	}
 	var sealer *store.Sealer
 	if withKey || (!exists && mode == createDB) {

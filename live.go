@@ -23,6 +23,32 @@ type stellarFlags struct {
 	assets       string
 	txTimeout    time.Duration
 	syncInterval time.Duration
+
+	// passphrase and parsed are what check read from network and assets.
+	passphrase string
+	parsed     stellar.Assets
+}
+
+// check validates the live rail's flags (none without -stellar-rpc), so
+// serve refuses a bad one before it touches the database.
+func (f *stellarFlags) check() error {
+	if f.rpc == "" {
+		return nil
+	}
+	var err error
+	if f.passphrase, err = stellar.Passphrase(f.network); err != nil {
+		return err
+	}
+	if f.parsed, err = stellar.ParseAssets(f.passphrase, f.assets); err != nil {
+		return err
+	}
+	if f.txTimeout < 10*time.Second {
+		return fmt.Errorf("-stellar-tx-timeout %s: a transaction needs at least 10s to reach a ledger", f.txTimeout)
+	}
+	if f.syncInterval < time.Second {
+		return fmt.Errorf("-stellar-sync-interval %s: at least 1s", f.syncInterval)
+	}
+	return nil
 }
 
 func (f *stellarFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -43,27 +69,14 @@ func durationEnv(getenv func(string) string, key string, def time.Duration) time
 // newLiveRail builds the Stellar rail, or nil without -stellar-rpc. The RPC
 // server must serve the configured network: a different passphrase refuses
 // the start, naming both. An unreachable server does not: serve starts,
-// live confirms answer 503 and /readyz says why until it answers.
+// live confirms answer 503 and /readyz says why until it answers. f must
+// have passed check.
 func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, log *slog.Logger) (*stellar.Rail, error) {
 	if f.rpc == "" {
 		return nil, nil
 	}
-	passphrase, err := stellar.Passphrase(f.network)
-	if err != nil {
-		return nil, err
-	}
-	assets, err := stellar.ParseAssets(passphrase, f.assets)
-	if err != nil {
-		return nil, err
-	}
-	if f.txTimeout < 10*time.Second {
-		return nil, fmt.Errorf("-stellar-tx-timeout %s: a transaction needs at least 10s to reach a ledger", f.txTimeout)
-	}
-	if f.syncInterval < time.Second {
-		return nil, fmt.Errorf("-stellar-sync-interval %s: at least 1s", f.syncInterval)
-	}
 	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
-		Passphrase: passphrase, Assets: assets, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
+		Passphrase: f.passphrase, Assets: f.parsed, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
 		Rate: src.Rate}
 	switch err := rail.CheckNetwork(ctx); {
 	case errors.Is(err, stellar.ErrWrongNetwork):
@@ -71,7 +84,7 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	case err != nil:
 		log.Warn("the Stellar RPC server does not answer; live confirms answer 503 until it does", "rpc", f.rpc, "error", err.Error())
 	}
-	log.Info("live rail", "network", rail.NetworkName(), "rpc", f.rpc, "assets", assets.String())
+	log.Info("live rail", "network", rail.NetworkName(), "rpc", f.rpc, "assets", f.parsed.String())
 	return rail, nil
 }
 
@@ -86,6 +99,18 @@ func (f *rateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.url, "rates-url", getenv("PAYOUTD_RATES_URL"), "URL of a rates document (the -rates JSON with asOf), fetched every -rates-refresh (env PAYOUTD_RATES_URL)")
 	fs.DurationVar(&f.refresh, "rates-refresh", durationEnv(getenv, "PAYOUTD_RATES_REFRESH", time.Hour), "how often -rates-url is fetched (env PAYOUTD_RATES_REFRESH)")
 	fs.DurationVar(&f.maxAge, "rates-max-age", durationEnv(getenv, "PAYOUTD_RATES_MAX_AGE", rates.DefaultMaxAge), "oldest rate a live payout is valued at; older, its INR value waits (env PAYOUTD_RATES_MAX_AGE)")
+}
+
+// check validates the live rates' flags, so serve refuses a bad one
+// before it touches the database.
+func (f rateFlags) check() error {
+	if f.maxAge <= 0 {
+		return fmt.Errorf("-rates-max-age %s: must be positive", f.maxAge)
+	}
+	if f.url != "" && f.refresh < time.Second {
+		return fmt.Errorf("-rates-refresh %s: at least 1s", f.refresh)
+	}
+	return nil
 }
 
 // liveRates is the live rate source as the pipeline and the rail ask it.
@@ -104,9 +129,6 @@ func (l liveRates) Status() (any, bool) { return l.Source.Status() }
 // process never falls back to the sandbox's indicative table: with no
 // fresh rate a settled payout waits for its value and /readyz says so.
 func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logger) (*liveRates, error) {
-	if f.maxAge <= 0 {
-		return nil, fmt.Errorf("-rates-max-age %s: must be positive", f.maxAge)
-	}
 	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now}
 	switch t := strings.TrimSpace(file); {
 	case strings.HasPrefix(t, "{"):
@@ -120,9 +142,6 @@ func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logge
 		}
 	}
 	if f.url != "" {
-		if f.refresh < time.Second {
-			return nil, fmt.Errorf("-rates-refresh %s: at least 1s", f.refresh)
-		}
 		client := &http.Client{Timeout: 30 * time.Second}
 		go src.Poll(ctx, client, f.url, f.refresh, log)
 	}

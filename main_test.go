@@ -143,18 +143,8 @@ func get(t *testing.T, url, key string) (int, []byte) {
 
 func post(t *testing.T, url, key string, body any) (int, map[string]any) {
 	t.Helper()
-	j, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(j))
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var m map[string]any
-	json.NewDecoder(res.Body).Decode(&m)
-	return res.StatusCode, m
+	status, _, m := liveCall(t, "POST", url, key, body)
+	return status, m
 }
 
 func TestFirstStartPrintsWorkingKey(t *testing.T) {

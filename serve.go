@@ -82,6 +82,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	if c.mode == "live" {
+		if err := c.liveRates.check(); err != nil {
+			return err
+		}
+		if err := c.stellar.check(); err != nil {
+			return err
+		}
+	}
 	lock, err := lockServe(c.db)
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 	if len(confirmed) == 0 {
 		return r, nil
 	}
-	if err := waitDrained(ctx, db, limit); err != nil {
+	if err := waitDrained(ctx, db, limit, 20*time.Millisecond); err != nil {
 		return r, err
 	}
 	cs := db.CommitStats()

@@ -55,6 +55,7 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 	// Every client, insert-only ones too (a CLI review approval emits
 	// events), fans events out to webhook endpoints.
 	db.SetEventHook(EnqueueWebhooks)
+	jobTimeout := cmp.Or(cfg.JobTimeout, 20*time.Second)
 	rc := &river.Config{
 		Workers:                     workers,
 		PollOnly:                    true,
@@ -66,8 +67,8 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		// available again. Every job here is short (a rail call has its own
 		// timeout and an UNKNOWN payout snoozes), so both stay small and a
 		// payout cut off by a crash resumes within about a minute.
-		JobTimeout:           cmp.Or(cfg.JobTimeout, 20*time.Second),
-		RescueStuckJobsAfter: cmp.Or(cfg.JobTimeout, 20*time.Second) + 5*time.Second,
+		JobTimeout:           jobTimeout,
+		RescueStuckJobsAfter: jobTimeout + 5*time.Second,
 		Logger:               logger,
 	}
 	if cfg.Workers > 0 {
