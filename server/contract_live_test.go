@@ -31,7 +31,7 @@ func flowLiveRail(t *testing.T, c *contract, e *env) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	rail := &stellar.Rail{DB: e.DB, Sealer: e.Sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
 		Assets: assets, CallTimeout: 2 * time.Second, Now: time.Now, Log: log,
-		Rate: func(string) (money.Rate, time.Time, error) { return money.Rate{}, time.Time{}, nil }}
+		Rate: func(string, time.Time) (money.Rate, time.Time, error) { return money.Rate{}, time.Time{}, nil }}
 	srv, err := server.New(context.Background(), e.DB, server.Config{BaseURL: "http://payoutd.test", Sealer: e.Sealer,
 		Rates: rates.Default(), Logger: log, LiveRail: rail})
 	if err != nil {

@@ -18,8 +18,9 @@ type LiveRail interface {
 	// Network is the vault's account as the network has it, for the
 	// wallet view.
 	Network(ctx context.Context, v store.Vault) (any, error)
-	// Health is the rail's line in /readyz and whether it is up.
-	Health(ctx context.Context) (any, bool)
+	// Health is the rail's line in /readyz and what it says is degraded
+	// (nothing when all is well).
+	Health(ctx context.Context) (any, []string)
 }
 
 // liveConfirmStep runs the live rail's confirm check for the payout and
@@ -66,10 +67,10 @@ func (s *Server) readyRail(r *http.Request, body map[string]any) {
 	if s.cfg.LiveRail == nil {
 		return
 	}
-	h, up := s.cfg.LiveRail.Health(r.Context())
+	h, degraded := s.cfg.LiveRail.Health(r.Context())
 	body["rail"] = h
-	if !up {
-		body["degraded"] = append(asStrings(body["degraded"]), "the live rail's Stellar RPC server is unreachable: live confirms answer 503")
+	if len(degraded) > 0 {
+		body["degraded"] = append(asStrings(body["degraded"]), degraded...)
 	}
 }
 

@@ -79,12 +79,12 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 	}
 	table := rates.Default()
 	e := &liveEnv{t: t, DB: db, Sealer: sealer, Net: fake, ctx: ctx}
-	rate := func(c string) (money.Rate, time.Time, error) {
+	rate := func(c string, at time.Time) (money.Rate, time.Time, error) {
 		if e.rateStale.Load() {
 			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
 		}
 		_, r, err := table.ToINR(1, c)
-		return r, fake.Now().Add(-time.Hour), err
+		return r, at.Add(-time.Hour), err
 	}
 	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
 		Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
@@ -421,8 +421,8 @@ func TestLiveRefusal(t *testing.T) {
 	e.vaultMatchesChain()
 }
 
-// TestLiveSyncFollowsChain: money arriving and leaving the vault's account
-// outside payoutd is posted to the ledger as funding either way.
+// TestLiveSyncFollowsChain: money arriving at the vault's account outside
+// payoutd is posted to the ledger as funding, dust below a cent left out.
 func TestLiveSyncFollowsChain(t *testing.T) {
 	is := is.New(t)
 	e := newLiveEnv(t)
@@ -432,15 +432,7 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	var balance int64
 	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
-	is.Equal(balance, int64(125_55))                // the dust is not counted
-	e.Net.Trust(e.Vault.Address, usdc, -50_5500001) // spent by another wallet with the same key
-	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	e.vaultMatchesChain()
-	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
-	is.Equal(balance, int64(75_00))
-	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
-	is.Equal(n, 1)
+	is.Equal(balance, int64(125_55)) // the dust is not counted
 }
 
 // advance runs the payout's pipeline once, as its job would, and returns
@@ -560,8 +552,8 @@ func TestLiveNetworkCheckedBeforeUse(t *testing.T) {
 	var balance int64
 	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(100_00)) // nothing posted from the other network
-	h, up := rail.Health(e.ctx)
-	is.True(!up) // /readyz says why
+	h, degraded := rail.Health(e.ctx)
+	is.True(len(degraded) > 0) // /readyz says why
 	is.True(strings.Contains(h.(stellar.Health).Error, network.PublicNetworkPassphrase))
 }
 

@@ -62,6 +62,12 @@ type Server struct {
 	// knows, closed at oldestAt (Unix seconds).
 	oldest   uint32
 	oldestAt int64
+	// minFee is the network's minimum fee per operation, in stroops, and
+	// what it charges; feeStat is what getFeeStats reports as every
+	// percentile of recent inclusion fees (0: minFee).
+	minFee  int64
+	feeStat int64
+	entries []EntriesFault
 }
 
 type account struct {
@@ -89,7 +95,7 @@ type txRecord struct {
 // at start.
 func New(passphrase string, start time.Time) *Server {
 	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
-		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1}
+		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1, minFee: 100}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.http.URL
 	return s
