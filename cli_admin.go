@@ -48,7 +48,8 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 
 func checkCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cmd := newCommand("check", "check [flags]",
-		"Verifies an existing database: the audit log's hash chain and the ledger's balance invariants.\n"+
+		"Verifies an existing database: the audit log's hash chain and the ledger's balance invariants, and lists\n"+
+			"every quarantined live vault with why.\n"+
 			"Safe while the server runs. Exits non-zero on any problem.", stdout, stderr)
 	var c common
 	c.register(cmd.FlagSet, getenv, false)

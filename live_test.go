@@ -54,7 +54,13 @@ func liveCall(t *testing.T, method, url, key string, body any) (int, http.Header
 // eventually polls cond until it holds or 15 s pass.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	eventuallyWithin(t, 15*time.Second, what, cond)
+}
+
+// eventuallyWithin polls cond until it holds or d passes.
+func eventuallyWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("gave up waiting for %s", what)
@@ -146,12 +152,21 @@ func TestLiveEndToEnd(t *testing.T) {
 		got, _ := fake.Balance(dest, testUSDC)
 		is.Equal(got, int64(123_4500000))
 		is.Equal(fake.Applied(m["settlementRef"].(string)), 1)
+		// Settlement facts come from the ledger that applied it.
+		tx := m["network"].(map[string]any)
+		is.Equal(tx["transactionHash"], m["settlementRef"])
+		is.True(tx["ledger"].(float64) > 1000)
+		is.Equal(tx["feeChargedXlm"], "0.0000100")
+		is.Equal(m["settledAt"], tx["ledgerClosedAt"])
 		eventually(t, "the vault to show the chain balance", func() bool { return wallet(t, p.url, key)["balance"] == "376.55" })
-		// The FIRA carries the live rate's own as-of time.
+		// The FIRA carries the live rate's own as-of time and the ledger.
 		_, _, fl := liveCall(t, "GET", p.url+"/api/v1/compliance/fira?paymentId="+id, key, nil)
 		items := fl["items"].([]any)
 		is.Equal(len(items), 1)
-		is.Equal(items[0].(map[string]any)["rateAsOf"], rateAsOf.Format("2006-01-02T15:04:05.000Z"))
+		fira := items[0].(map[string]any)
+		is.Equal(fira["rateAsOf"], rateAsOf.Format("2006-01-02T15:04:05.000Z"))
+		is.Equal(fira["settledAt"], m["settledAt"])
+		is.Equal(fira["network"].(map[string]any)["ledger"], tx["ledger"])
 	})
 	t.Run("RailUnreachable", func(t *testing.T) {
 		is := is.New(t)
@@ -209,6 +224,16 @@ func TestLiveStartChecks(t *testing.T) {
 		is.Equal(status, 503)
 		is.Equal(m["error"].(map[string]any)["code"], "ERR_RAIL_UNAVAILABLE")
 		is.True(h.Get("Retry-After") != "")
+	})
+	t.Run("ClockBehind", func(t *testing.T) {
+		is := is.New(t)
+		ahead := stellartest.New(network.TestNetworkPassphrase, time.Now().Add(5*time.Minute))
+		defer ahead.Close()
+		p := start(t, t.TempDir(), "-mode", "live", "-stellar-rpc", ahead.URL)
+		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		skew := m["rail"].(map[string]any)["clockSkewSeconds"].(float64)
+		is.True(skew <= -299 && skew >= -301)
+		is.True(strings.Contains(fmt.Sprint(m["degraded"]), "clock"))
 	})
 	t.Run("NoRPCNamesTheFlag", func(t *testing.T) {
 		is := is.New(t)

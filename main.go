@@ -62,7 +62,7 @@ var commands map[string]commandFunc
 func init() {
 	commands = map[string]commandFunc{
 		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
-		"backup": backupCmd, "health": healthCmd, "bench": benchCmd,
+		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "vaults": vaultsCmd,
 	}
 }
 
@@ -75,9 +75,10 @@ commands:
   keys       create, list, rotate and revoke API keys
   review     approve or reject a payout waiting in MANUAL_REVIEW
   kyc        review live users' KYC: list, show, documents, approve, reject
-  check      verify the audit hash chain and the ledger's balance invariants
+  check      verify the audit hash chain and the ledger's balance invariants; list quarantined vaults
   migrate    create or upgrade the database schema and exit
   backup     write a consistent copy of the database while the server runs
+  vaults     release a quarantined live vault once a person has looked
   health     exit 0 when a running server's /readyz answers ready
   bench      loopback load run: storage, API, pipeline and read-path figures
   help       this text; "payoutd help COMMAND" or "payoutd COMMAND -h" for a command's flags

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,6 +37,11 @@ type FIRA struct {
 	GeneratedAt          time.Time
 	SettledAt            time.Time
 	Livemode             bool
+	// Ledger is the Stellar ledger that applied a live payout (whose close
+	// time is SettledAt) and NetworkFee the fee it was charged, as text
+	// ("0.0000100 XLM"); zero and empty for a sandbox payout.
+	Ledger     int64
+	NetworkFee string
 }
 
 // errFIRAIncomplete is returned for a FIRA the PDF cannot be made
@@ -88,13 +94,7 @@ func firaSections(f FIRA) []firaSection {
 			{"Amount credited", "₹" + FormatINR(f.AmountINR), true},
 			{"Amount in words", f.AmountINRWords, false},
 		}},
-		{"Settlement", []firaRow{
-			{"Settlement date", firaDate(f.SettledAt), true},
-			{"Settled at", firaTime(f.SettledAt), false},
-			{"Settlement reference", f.SettlementRef, false},
-			{"Payment ID", f.PaymentID, false},
-			{"Advice generated", firaTime(f.GeneratedAt), false},
-		}},
+		{"Settlement", firaSettlement(f)},
 		{"Purpose and references", []firaRow{
 			{"Purpose code", f.PurposeCode, false},
 			{"Purpose", f.PurposeDescription, false},
@@ -102,6 +102,21 @@ func firaSections(f FIRA) []firaSection {
 			{"Environment", mode, false},
 		}},
 	}
+}
+
+// firaSettlement is when and where the money moved; a live payout adds the
+// Stellar ledger that applied it and the network's fee.
+func firaSettlement(f FIRA) []firaRow {
+	rows := []firaRow{
+		{"Settlement date", firaDate(f.SettledAt), true},
+		{"Settled at", firaTime(f.SettledAt), false},
+		{"Settlement reference", f.SettlementRef, false},
+	}
+	if f.Ledger > 0 {
+		rows = append(rows, firaRow{"Stellar ledger", strconv.FormatInt(f.Ledger, 10), false},
+			firaRow{"Network fee", f.NetworkFee, false})
+	}
+	return append(rows, firaRow{"Payment ID", f.PaymentID, false}, firaRow{"Advice generated", firaTime(f.GeneratedAt), false})
 }
 
 func firaCountry(f FIRA) string {

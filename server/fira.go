@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
@@ -32,9 +33,11 @@ type firaView struct {
 	RateAsOf       string          `json:"rateAsOf"`
 	Remitter       firaRemitter    `json:"remitter"`
 	Beneficiary    firaBeneficiary `json:"beneficiary"`
-	Issuer         string          `json:"issuer"`
-	GeneratedAt    string          `json:"generatedAt"`
-	DownloadURL    string          `json:"downloadUrl"`
+	// Network is the Stellar transaction a live payout settled with.
+	Network     *networkTxView `json:"network,omitempty"`
+	Issuer      string         `json:"issuer"`
+	GeneratedAt string         `json:"generatedAt"`
+	DownloadURL string         `json:"downloadUrl"`
 }
 
 // firaRemitter is who sent the money, as the payout named them.
@@ -74,7 +77,8 @@ func (s *Server) viewFIRA(f store.FIRA) firaView {
 			Bank: f.RemittingBank},
 		Beneficiary: firaBeneficiary{Name: f.BeneficiaryName, PAN: f.BeneficiaryPAN, Address: f.BeneficiaryAddress,
 			Email: f.BeneficiaryEmail, VaultID: f.VaultID, WalletAddress: f.BeneficiaryWallet},
-		Issuer: documents.FIRAIssuer, GeneratedAt: ts(f.GeneratedAt),
+		Network: viewNetworkTx(f.SettlementRef, f.Ledger, f.Fee, time.Time{}),
+		Issuer:  documents.FIRAIssuer, GeneratedAt: ts(f.GeneratedAt),
 		DownloadURL: s.cfg.BaseURL + "/api/v1/compliance/fira/" + f.ID + "/pdf",
 	}
 }
@@ -143,6 +147,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
+		Ledger: f.Ledger, NetworkFee: xlm(f.Fee) + " XLM",
 	})
 	if err != nil {
 		return err

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -51,6 +53,36 @@ func (s *Server) withNetwork(ctx context.Context, v store.Vault, view walletView
 		view.Network = n
 	}
 	return view
+}
+
+// readyVault is a quarantined vault as /readyz lists it: which, since
+// when, why, and how many transactions payoutd does not know (amounts are
+// for the wallet view, behind a key).
+type readyVault struct {
+	VaultID             string   `json:"vaultId"`
+	Since               string   `json:"since"`
+	Reasons             []string `json:"reasons"`
+	UnknownTransactions int64    `json:"unknownTransactions"`
+	LastModifiedLedger  int64    `json:"lastModifiedLedger"`
+}
+
+// readyQuarantines adds the quarantined vaults to a /readyz body.
+func (s *Server) readyQuarantines(r *http.Request, body map[string]any) error {
+	qs, err := s.db.Quarantines(r.Context())
+	if err != nil || len(qs) == 0 {
+		return err
+	}
+	vaults := make([]readyVault, 0, len(qs))
+	ids := make([]string, 0, len(qs))
+	for _, q := range qs {
+		vaults = append(vaults, readyVault{VaultID: q.VaultID, Since: ts(q.CreatedAt), Reasons: q.Reasons,
+			UnknownTransactions: q.UnknownTxs(), LastModifiedLedger: q.LastModified})
+		ids = append(ids, q.VaultID)
+	}
+	body["quarantinedVaults"] = vaults
+	body["degraded"] = append(asStrings(body["degraded"]), fmt.Sprintf("%d live vault(s) quarantined (%s): they sign nothing until an operator "+
+		"has looked and runs payoutd vaults release VAULT_ID; payoutd check says why", len(qs), strings.Join(ids, ", ")))
+	return nil
 }
 
 // readyRail adds the rail's health and the live rates' freshness to a

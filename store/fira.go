@@ -53,14 +53,20 @@ type FIRA struct {
 	// RateAsOf is when the live rate the payout was valued at was true
 	// (settlement_rates); zero when none was recorded.
 	RateAsOf time.Time
+	// Ledger and Fee (stroops) are the Stellar ledger that applied a live
+	// payout's transaction (hash SettlementRef) and the fee it was charged;
+	// zero for a sandbox payout.
+	Ledger int64
+	Fee    int64
 }
 
 const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
 	f.foreign_currency, f.amount_inr, f.settlement_rate, f.purpose_code, f.purpose_description, f.invoice_ref,
 	f.settlement_ref, f.settled_at, f.generated_at, f.beneficiary_name, f.beneficiary_email, f.remitter_name,
-	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id, sr.as_of`
+	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id, sr.as_of, coalesce(ss.ledger, 0), coalesce(ss.fee, 0)`
 
-const firaFrom = ` FROM firas f LEFT JOIN settlement_rates sr ON sr.payment_id = f.payment_id `
+const firaFrom = ` FROM firas f LEFT JOIN settlement_rates sr ON sr.payment_id = f.payment_id
+	LEFT JOIN stellar_submissions ss ON ss.hash = f.settlement_ref `
 
 func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	var f FIRA
@@ -69,7 +75,7 @@ func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	err := row.Scan(&f.ID, &f.PaymentID, &f.UserID, &f.Livemode, &f.Status, &f.RemittingBank, &f.RemittingCountry,
 		&f.AmountForeign, &f.ForeignCurrency, &f.AmountINR, &f.SettlementRate, &f.PurposeCode, &f.PurposeDescription,
 		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail, &f.RemitterName,
-		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID, &rateAsOf)
+		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID, &rateAsOf, &f.Ledger, &f.Fee)
 	f.SettledAt, f.GeneratedAt = fromMS(settled), fromMS(generated)
 	if at := nullMS(rateAsOf); at != nil {
 		f.RateAsOf = *at

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -199,6 +200,32 @@ func scanSubmission(row interface{ Scan(...any) error }) (Submission, error) {
 func (db *DB) FindSubmission(ctx context.Context, hash string) (Submission, error) {
 	s, err := scanSubmission(db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash = ?", hash))
 	return s, notFound(err, ErrNotFound, "submission")
+}
+
+// SubmissionsByHash reads the envelopes with these hashes (the settlement
+// references of live payouts), by hash; unknown hashes are left out.
+func (db *DB) SubmissionsByHash(ctx context.Context, hashes []string) (map[string]Submission, error) {
+	out := map[string]Submission{}
+	if len(hashes) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(hashes))
+	for i, h := range hashes {
+		args[i] = h
+	}
+	rows, err := db.QueryContext(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash IN (?"+strings.Repeat(",?", len(hashes)-1)+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		s, err := scanSubmission(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[s.Hash] = s
+	}
+	return out, rows.Err()
 }
 
 // OpenSubmission returns the vault's envelope in flight, if any.

@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/wire"
 )
 
 // ErrVaultQuarantined is a vault that signs nothing until an operator
@@ -134,6 +136,25 @@ func (db *DB) Quarantines(ctx context.Context) ([]Quarantine, error) {
 	return out, rows.Err()
 }
 
+// UserQuarantines is the open quarantine of each of the user's quarantined
+// vaults, by vault id.
+func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Quarantine, error) {
+	rows, err := db.QueryContext(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE v.user_id = ? AND q.released_at IS NULL", userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]Quarantine{}
+	for rows.Next() {
+		q, err := scanQuarantine(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[q.VaultID] = q
+	}
+	return out, rows.Err()
+}
+
 // QuarantinedVaults counts the quarantined vaults (metrics).
 func (db *DB) QuarantinedVaults(ctx context.Context) (int, error) {
 	var n int
@@ -174,14 +195,16 @@ func (tx *Tx) quarantine(v Vault, f QuarantineFacts) (q Quarantine, opened bool,
 	return q, true, tx.Emit(v.UserID, v.Livemode, EventVaultQuarantined, v.ID, data)
 }
 
-// quarantineData is the audit row's changes and the event's data.
+// quarantineData is the audit row's changes and the event's data; the
+// wallet view's quarantine has the same fields.
 func quarantineData(q Quarantine) map[string]any {
-	cur, _ := money.Lookup(q.Currency)
-	d := map[string]any{"vaultId": q.VaultID, "quarantineId": q.ID, "reasons": q.Reasons, "description": q.Describe(),
-		"chainSequence": q.ChainSeq, "knownSequence": q.KnownSeq, "unknownTransactions": q.UnknownTxs(),
-		"shortfall": money.Format(q.Shortfall, cur), "currency": q.Currency, "ledger": q.Ledger, "lastModifiedLedger": q.LastModified}
+	d := map[string]any{"vaultId": q.VaultID, "quarantineId": q.ID, "since": wire.Time(q.CreatedAt), "reasons": q.Reasons,
+		"description": q.Describe(), "chainSequence": strconv.FormatInt(q.ChainSeq, 10),
+		"knownSequence": strconv.FormatInt(q.KnownSeq, 10), "unknownTransactions": q.UnknownTxs(),
+		"shortfall": string(wire.Amount(q.Shortfall, q.Currency)), "currency": q.Currency, "ledger": q.Ledger,
+		"lastModifiedLedger": q.LastModified}
 	if q.ReleasedAt != nil {
-		d["releasedBy"], d["note"] = q.ReleasedBy, q.Note
+		d["releasedAt"], d["releasedBy"], d["note"] = wire.Time(*q.ReleasedAt), q.ReleasedBy, q.Note
 	}
 	return d
 }
@@ -237,4 +260,26 @@ func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
 	}
 	_, err = tx.ExecContext(tx.ctx, "UPDATE vault_quarantines SET judged = 1 WHERE vault_id = ? AND released_at IS NOT NULL AND judged = 0", vaultID)
 	return q, err == nil, err
+}
+
+// WaitingToSign lists the vault's payouts that will be signed anew once it
+// is released (COMPLIANCE_CHECK or PROCESSING), oldest first: if a
+// transaction payoutd does not know paid one of them, it must be resolved
+// before the release, or it is paid twice.
+func (db *DB) WaitingToSign(ctx context.Context, vaultID string) ([]Payment, error) {
+	rows, err := db.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
+		vaultID, StatusComplianceCheck, StatusProcessing)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Payment
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }

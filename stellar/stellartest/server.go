@@ -68,6 +68,8 @@ type Server struct {
 	minFee  int64
 	feeStat int64
 	entries []EntriesFault
+	held    map[string]chan struct{} // method → closed when released
+	waiting map[string]int           // calls held, by method
 }
 
 type account struct {
@@ -245,6 +247,24 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPC(w, nil, nil, &rpcError{Code: -32700, Message: "parse error"})
 		return
 	}
+	s.mu.Lock()
+	hold := s.held[req.Method]
+	if hold != nil {
+		s.waiting[req.Method]++
+	}
+	s.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		s.mu.Lock()
+		s.waiting[req.Method]--
+		s.mu.Unlock()
+		if r.Context().Err() != nil {
+			return
+		}
+	}
 	if garbage {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"status":17,"latestLedger":"x","resultXdr":"%%%"`))
@@ -300,4 +320,33 @@ func (s *Server) OnSend(hook func(hash string, applied bool) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.crash = hook
+}
+
+// Hold makes calls of method wait, unanswered, until the returned release
+// is called (or the caller gives up): a client caught between two calls,
+// as a crash or a backup would find it.
+func (s *Server) Hold(method string) (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held, s.waiting = map[string]chan struct{}{}, map[string]int{}
+	}
+	ch := make(chan struct{})
+	s.held[method] = ch
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.held, method)
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// Waiting is how many calls of method are held now.
+func (s *Server) Waiting(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiting[method]
 }
