@@ -119,6 +119,9 @@ func (s *Server) apply(env xdr.TransactionEnvelope, hash, b64 string, a *account
 		}
 	}
 	code, status := xdr.TransactionResultCodeTxSuccess, protocol.TransactionStatusSuccess
+	if !failed {
+		s.notePaid(env)
+	}
 	if failed {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()

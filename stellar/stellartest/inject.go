@@ -99,3 +99,29 @@ func (s *Server) nextEntriesFault() EntriesFault {
 	s.entries = s.entries[1:]
 	return f
 }
+
+// notePaid counts the successful payments of an applied transaction by its
+// memo (text, or an id in decimal).
+func (s *Server) notePaid(env xdr.TransactionEnvelope) {
+	memo := ""
+	switch m := env.Memo(); m.Type {
+	case xdr.MemoTypeMemoText:
+		memo = *m.Text
+	case xdr.MemoTypeMemoId:
+		memo = fmt.Sprint(uint64(*m.Id))
+	}
+	for _, op := range env.Operations() {
+		if op.Body.Type == xdr.OperationTypePayment {
+			s.paid[memo]++
+		}
+	}
+}
+
+// Paid is how many payments carrying memo the network applied
+// successfully, whatever transaction carried them: a payout paid twice
+// shows 2 here even when its database forgot the first.
+func (s *Server) Paid(memo string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paid[memo]
+}

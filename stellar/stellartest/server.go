@@ -70,6 +70,7 @@ type Server struct {
 	entries []EntriesFault
 	held    map[string]chan struct{} // method → closed when released
 	waiting map[string]int           // calls held, by method
+	paid    map[string]int           // successful payments applied, by memo
 }
 
 type account struct {
@@ -97,7 +98,8 @@ type txRecord struct {
 // at start.
 func New(passphrase string, start time.Time) *Server {
 	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
-		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1, minFee: 100}
+		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1, minFee: 100,
+		paid: map[string]int{}}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.http.URL
 	return s
