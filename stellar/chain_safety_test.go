@@ -104,10 +104,13 @@ func TestLiveBadSeqWithHistoryIsFinal(t *testing.T) {
 
 // TestLiveMisansweredLedgerEntries: a getLedgerEntries reply that is
 // empty, lacks the trustline, or answers about another account is the RPC
-// server misanswering. The chain sync posts nothing from it (on main an
-// empty reply was a full withdrawal), and a payout whose envelope may
-// have applied is not read as expired and unpaid because the reply lacked
-// the account.
+// server misanswering. The chain sync posts nothing from it (an empty
+// reply was once a full withdrawal) and signs nothing (a reply without the
+// trustline was once a changeTrust signed again, one about another account
+// a changeTrust with that account's sequence number); a live confirm is
+// told the rail is unavailable; and a payout whose envelope may have
+// applied is not read as expired and unpaid because the reply lacked the
+// account.
 func TestLiveMisansweredLedgerEntries(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -122,8 +125,10 @@ func TestLiveMisansweredLedgerEntries(t *testing.T) {
 			e := newLiveEnvJobs(t, false)
 			e.fundVault(100)
 			e.destination(true, true) // another account the node could answer about
+			sends := e.Net.Sends()
 			e.Net.InjectEntries(tc.fault)
 			e.Rail.SyncVaults(e.ctx)
+			is.Equal(e.Net.Sends(), sends) // nothing signed on a misanswer
 			row, ledger, chain := e.balances()
 			is.Equal(row, int64(100_00))
 			is.Equal(ledger, row)
@@ -134,6 +139,26 @@ func TestLiveMisansweredLedgerEntries(t *testing.T) {
 			var n int
 			is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn'").Scan(&n))
 			is.Equal(n, 0)
+		})
+	}
+	for _, tc := range []struct {
+		name  string
+		fault stellartest.EntriesFault
+	}{
+		{"Empty", stellartest.EntriesEmpty},
+		{"AccountWithoutTrustline", stellartest.EntriesFirstOnly},
+		{"AnotherAccount", stellartest.EntriesForeign},
+	} {
+		t.Run("Confirm"+tc.name, func(t *testing.T) {
+			is := is.New(t)
+			e := newLiveEnvJobs(t, false)
+			e.fundVault(100)
+			dest := e.destination(true, true)
+			e.Net.InjectEntries(tc.fault)
+			_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: dest}, e.Vault)
+			is.Equal(store.ErrorCode(err), store.ErrRailUnavailable) // 503: ask again shortly
+			row, _, _ := e.balances()
+			is.Equal(row, int64(100_00))
 		})
 	}
 	t.Run("ExpiryCheck", func(t *testing.T) {
