@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
@@ -136,23 +137,11 @@ func (w *whEnv) deliveries(id, query string) []deliveryItem {
 func (w *whEnv) waitDeliveries(id string, n int) []deliveryItem {
 	w.t.Helper()
 	var ds []deliveryItem
-	waitFor(w.t, 5*time.Second, "recorded attempts", func() bool {
+	wait.Until(w.t, 30*time.Second, "recorded attempts", func() bool {
 		ds = w.deliveries(id, "")
 		return len(ds) >= n
 	})
 	return ds
-}
-
-// waitFor polls cond until it holds, failing after the deadline.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // verifyStandardWebhook checks a webhook-signature header against one
