@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
@@ -188,8 +189,8 @@ func idempotencySweep(t *testing.T, f *fixtures, op *operation) {
 	if second.r.Status != http.StatusConflict {
 		t.Fatalf("%s: a concurrent duplicate got %d, not 409: %s", op.ID, second.r.Status, second.r.Body)
 	}
-	if code := second.r.errCode(t); code != store.ErrIdempotencyRunning {
-		t.Fatalf("%s: 409 %s, want %s", op.ID, code, store.ErrIdempotencyRunning)
+	if code := second.r.errCode(t); code != apperr.ErrIdempotencyRunning {
+		t.Fatalf("%s: 409 %s, want %s", op.ID, code, apperr.ErrIdempotencyRunning)
 	}
 }
 
