@@ -11,6 +11,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/payoutd/payoutd/console"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
@@ -80,9 +81,19 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	if err != nil {
 		return nil, err
 	}
+	var liveCheck payout.LiveCheck
+	if c.stellar != nil {
+		liveCheck = c.stellar
+	}
+	con, err := console.New(console.Config{DB: db, BaseURL: c.baseURL, Sealer: sealer, Rates: c.rates, Live: liveCheck,
+		Log: c.log, RequestID: server.RequestID})
+	if err != nil {
+		return nil, err
+	}
 	srv, err := server.New(ctx, db, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
 		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: rateStatus,
+		Mounts: map[string]http.Handler{console.Prefix: con},
 	})
 	if err != nil {
 		return nil, err
