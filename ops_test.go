@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // TestSecondServerRefusedByAnyPath: while one server runs, a second one on
@@ -107,13 +109,20 @@ func TestBackupUnderLoad(t *testing.T) {
 			}
 		}(w)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	ackedCount := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked)
+	}
+	wait.Until(t, 30*time.Second, "payouts acknowledged before the backup", func() bool { return ackedCount() >= 40 || t.Failed() })
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()
 	out := filepath.Join(t.TempDir(), "backup.db")
 	msg := cli(t, dir, "backup", "--out", out)
-	time.Sleep(300 * time.Millisecond) // load goes on after the backup too
+	// The load goes on after the backup too.
+	after := ackedCount()
+	wait.Until(t, 30*time.Second, "payouts acknowledged after the backup", func() bool { return ackedCount() >= after+20 || t.Failed() })
 	close(stop)
 	wg.Wait()
 	if t.Failed() {
