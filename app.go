@@ -93,7 +93,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	srv, err := server.New(ctx, db, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
 		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: rateStatus,
-		Mounts: map[string]http.Handler{console.Prefix: con},
+		Console: con,
 	})
 	if err != nil {
 		return nil, err

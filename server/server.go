@@ -29,10 +29,10 @@ type Config struct {
 	Static http.FileSystem
 	// Rates give the indicative INR value of unsettled payouts.
 	Rates rates.Table
-	// Mounts are handlers served beside the API under their own patterns
-	// (the console at /console/), inside the request id, access log and
-	// panic recovery every route gets.
-	Mounts map[string]http.Handler
+	// Console is the freelancer's console (package console), served at
+	// /console/ inside the request id, access log and panic recovery every
+	// route gets; nil serves none.
+	Console http.Handler
 }
 
 // Server holds the dependencies every handler shares.
@@ -63,8 +63,8 @@ func New(ctx context.Context, db *store.DB, cfg Config) (*Server, error) {
 		limiter: newRateLimiter(time.Minute), idem: newInflight(), mux: http.NewServeMux(),
 	}
 	s.routes()
-	for pattern, h := range cfg.Mounts {
-		s.mux.Handle(pattern, h)
+	if cfg.Console != nil {
+		s.mux.Handle("/console/", cfg.Console)
 	}
 	return s, nil
 }

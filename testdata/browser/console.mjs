@@ -168,6 +168,12 @@ try {
   check((await page.locator('.flash').innerText()) === 'Challan recorded.', 'the challan is recorded');
   check((await page.locator('#challans').locator('..').innerText()).includes('0510002 / 00017'), 'the challan is listed');
 
+  // Home now shows the receipt, the tax paid and the year's figures.
+  await page.getByRole('link', { name: 'Home', exact: true }).click();
+  const home = await page.locator('main').innerText();
+  check(home.includes('1 reconciled receipt(s)') && home.includes('₹1,000.00'), 'Home shows the receipt and the challan');
+  await visit(page, 'home-after');
+
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await visit(page, 'settings');
   await page.getByLabel('Label').fill('browser-test');
