@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/console"
 	"github.com/payoutd/payoutd/store"
 )
@@ -40,7 +41,7 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 	}
 	defer db.Close()
 	u, err := db.FindUserByEmail(ctx, *email, livemode)
-	if store.ErrorCode(err) == store.ErrNotFound {
+	if apperr.Code(err) == apperr.ErrNotFound {
 		return fmt.Errorf("console-link: no %s user %s (payoutd keys create --email %s creates one)", env, *email, *email)
 	}
 	if err != nil {

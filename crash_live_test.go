@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestLiveCrashPaysOnce SIGKILLs a live server, many times, at the two
@@ -115,9 +115,7 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 			}
 		}
 	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "payoutd.db")+"?_pragma=busy_timeout(10000)")
-	is.NoErr(err)
-	defer db.Close()
+	db := storetest.Open(t, filepath.Join(dir, "payoutd.db"))
 	for c := 0; c < cycles; c++ {
 		// While the batch is confirmed no send gets through, so the kill
 		// cannot hit a confirm request and there are sends left to kill at.

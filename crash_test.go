@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
 	"sync"
 	"syscall"
@@ -9,9 +8,9 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	_ "modernc.org/sqlite"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 const crashAddress = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
@@ -66,9 +65,7 @@ func TestCrashLosesNothing(t *testing.T) {
 	is.NoErr(p.cmd.Process.Signal(syscall.SIGKILL))
 	p.wait()
 
-	db, err := sql.Open("sqlite", "file:"+dir+"/payoutd.db?_pragma=busy_timeout(10000)")
-	is.NoErr(err)
-	defer db.Close()
+	db := storetest.Open(t, dir+"/payoutd.db")
 	var midway int
 	is.NoErr(db.QueryRow("SELECT count(*) FROM payments WHERE status NOT IN ('COMPLETED','FAILED')").Scan(&midway))
 	t.Logf("%d of %d payouts were mid-pipeline at SIGKILL", midway, n)

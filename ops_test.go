@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestSecondServerRefusedByAnyPath: while one server runs, a second one on
@@ -140,9 +140,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	copyFile(t, out, filepath.Join(restored, "payoutd.db"))
 	copyFile(t, filepath.Join(dir, "payoutd.db.masterkey"), filepath.Join(restored, "payoutd.db.masterkey"))
 	is.Equal(cli(t, restored, "check"), "ok: audit chain intact, books balanced")
-	rdb, err := sql.Open("sqlite", "file:"+filepath.Join(restored, "payoutd.db")+"?mode=ro")
-	is.NoErr(err)
-	defer rdb.Close()
+	rdb := storetest.Open(t, filepath.Join(restored, "payoutd.db"))
 	for _, id := range before {
 		var n int
 		is.NoErr(rdb.QueryRow("SELECT count(*) FROM payments WHERE id = ?", id).Scan(&n))

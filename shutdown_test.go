@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestSIGTERMLetsDeliveriesFinish: SIGTERM arrives while a webhook is being
@@ -105,9 +105,7 @@ func TestSIGTERMLetsDeliveriesFinish(t *testing.T) {
 	})
 	// Once no delivery job is left to run or retry, no event can arrive
 	// again.
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "payoutd.db")+"?mode=ro&_pragma=busy_timeout(10000)")
-	is.NoErr(err)
-	defer db.Close()
+	db := storetest.Open(t, filepath.Join(dir, "payoutd.db"))
 	wait.For(t, 30*time.Second, func() error {
 		var open int
 		is.NoErr(db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'

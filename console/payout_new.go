@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -97,9 +98,9 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		created, err := payout.Initiate(tx, p)
 		return Prefix + "payouts/" + created.ID + "/confirm", err
 	})
-	var e *store.Error
+	var e *apperr.Error
 	if errors.As(err, &e) {
-		if e.Code == store.ErrKYCRequired {
+		if e.Code == apperr.ErrKYCRequired {
 			err = input.FieldError("counterpartyCountry", e.Message+"; start verification under Settings")
 		}
 		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
@@ -201,9 +202,9 @@ func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) 
 			return Prefix + "payouts/" + p.ID, err
 		})
 	}
-	var e *store.Error
-	if errors.As(err, &e) && e.Code != store.ErrInvalidState {
-		if len(e.Fields) == 0 && (e.Code == store.ErrInsufficientFunds || e.Code == store.ErrCurrencyMismatch || e.Code == store.ErrVaultNoKey) {
+	var e *apperr.Error
+	if errors.As(err, &e) && e.Code != apperr.ErrInvalidState {
+		if len(e.Fields) == 0 && (e.Code == apperr.ErrInsufficientFunds || e.Code == apperr.ErrCurrencyMismatch || e.Code == apperr.ErrVaultNoKey) {
 			err = input.FieldError("vaultId", e.Message)
 		}
 		c.confirmPage(w, r, u, http.StatusBadRequest, p, q.VaultID, key, err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/money"
@@ -237,7 +238,7 @@ func (c *Console) handleRetry(w http.ResponseWriter, r *http.Request, u user) {
 func (c *Console) handleReview(w http.ResponseWriter, r *http.Request, u user) {
 	id := r.PathValue("id")
 	if u.Livemode {
-		c.fail(w, r, store.Errorf(store.ErrSandboxOnly, "live payouts in review are decided by the operator with payoutd review"))
+		c.fail(w, r, apperr.Errorf(apperr.ErrSandboxOnly, "live payouts in review are decided by the operator with payoutd review"))
 		return
 	}
 	q := input.Review{Decision: r.PostForm.Get("decision"), Reason: strings.TrimSpace(r.PostForm.Get("reason"))}

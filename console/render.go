@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 //go:embed templates/*.html assets/console.css
@@ -79,7 +79,7 @@ type fieldProblem struct{ Field, Message string }
 // by the field's label, in the summary; an error that names no field shows
 // its message alone.
 func (p *page) setErrors(err error) {
-	var e *store.Error
+	var e *apperr.Error
 	if !errors.As(err, &e) {
 		return
 	}
@@ -147,17 +147,17 @@ func (c *Console) internalError(w http.ResponseWriter, r *http.Request, err erro
 // fail shows err: a known condition as its own page with its message, and
 // anything else as an internal error.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var e *store.Error
+	var e *apperr.Error
 	if !errors.As(err, &e) {
 		c.internalError(w, r, err)
 		return
 	}
 	switch e.Code {
-	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrFIRANotFound, store.ErrProfileNotFound:
+	case apperr.ErrNotFound, apperr.ErrPaymentNotFound, apperr.ErrWalletNotFound, apperr.ErrFIRANotFound, apperr.ErrProfileNotFound:
 		c.problem(w, r, http.StatusNotFound, "Not found", "There is nothing here for this account. "+e.Message+".")
-	case store.ErrInvalidState, store.ErrConflict:
+	case apperr.ErrInvalidState, apperr.ErrConflict:
 		c.problem(w, r, http.StatusConflict, "Not possible now", e.Message+".")
-	case store.ErrRailUnavailable:
+	case apperr.ErrRailUnavailable:
 		c.problem(w, r, http.StatusServiceUnavailable, "Network unreachable", e.Message+". Try again in a minute.")
 	default:
 		c.problem(w, r, http.StatusBadRequest, "Not done", e.Message+".")

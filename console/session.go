@@ -10,6 +10,7 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -153,9 +154,9 @@ func (c *Console) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		u, err = tx.UseConsoleLink(token)
 		return err
 	}, store.WithActor("console:signin", c.cfg.RequestID(r)))
-	if store.ErrorCode(err) == store.ErrUnauthorized {
+	if apperr.Code(err) == apperr.ErrUnauthorized {
 		c.render(w, r, http.StatusUnauthorized, "signin", page{Title: "Sign-in link refused",
-			Data: signInData{Problem: err.(*store.Error).Message}})
+			Data: signInData{Problem: err.(*apperr.Error).Message}})
 		return
 	}
 	if err != nil {

@@ -5,12 +5,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
 
-func asStoreError(err error) (*store.Error, bool) {
-	var e *store.Error
+func asStoreError(err error) (*apperr.Error, bool) {
+	var e *apperr.Error
 	return e, errors.As(err, &e)
 }
 
@@ -32,7 +33,7 @@ func (c *Console) handleWebhookCreate(w http.ResponseWriter, r *http.Request, u 
 			return err
 		}, c.txOpts(r, u))
 	}
-	if e, ok := asStoreError(err); ok && e.Code == store.ErrValidation {
+	if e, ok := asStoreError(err); ok && e.Code == apperr.ErrValidation {
 		c.settingsPage(w, r, u, http.StatusBadRequest, settingsData{WebhookForm: q}, err)
 		return
 	}
@@ -110,7 +111,7 @@ func (c *Console) handleKeyCreate(w http.ResponseWriter, r *http.Request, u user
 			return err
 		}, c.txOpts(r, u))
 	}
-	if e, ok := asStoreError(err); ok && e.Code == store.ErrValidation {
+	if e, ok := asStoreError(err); ok && e.Code == apperr.ErrValidation {
 		c.settingsPage(w, r, u, http.StatusBadRequest, settingsData{KeyForm: q}, err)
 		return
 	}
@@ -125,7 +126,7 @@ func (c *Console) handleKeyCreate(w http.ResponseWriter, r *http.Request, u user
 func (c *Console) ownKey(r *http.Request, u user) (store.APIKey, error) {
 	k, err := c.db.FindAPIKey(r.Context(), r.PathValue("id"))
 	if err == nil && k.UserID != u.ID {
-		err = store.Errorf(store.ErrNotFound, "api key not found")
+		err = apperr.Errorf(apperr.ErrNotFound, "api key not found")
 	}
 	return k, err
 }

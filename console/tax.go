@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/input"
@@ -83,7 +84,7 @@ func (c *Console) taxPage(w http.ResponseWriter, r *http.Request, u user, status
 		d.GST = append(d.GST, gstMonth{Period: period, Name: day(period + "-01")[2:], B: b})
 	}
 	_, _, _, err = taxes.ITR4(ctx, c.db, u.ID, fy)
-	var e *store.Error
+	var e *apperr.Error
 	switch {
 	case err == nil:
 		d.ITR4 = true

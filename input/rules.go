@@ -6,15 +6,15 @@ import (
 	"fmt"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
-	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/strkey"
 )
 
 // Invalid is the validation error of the given field messages.
 func Invalid(fields map[string]string) error {
-	return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: fields}
+	return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: fields}
 }
 
 // FieldError is the validation error of one field.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
@@ -35,8 +36,8 @@ func (q *Webhook) Validate(ctx context.Context, livemode bool) ([]string, error)
 		fields["eventTypes"] = msg
 	}
 	if err := jobs.CheckWebhookURL(ctx, q.URL, livemode, nil); err != nil {
-		var e *store.Error
-		if !errors.As(err, &e) || e.Code != store.ErrValidation {
+		var e *apperr.Error
+		if !errors.As(err, &e) || e.Code != apperr.ErrValidation {
 			return nil, err
 		}
 		for k, v := range e.Fields {

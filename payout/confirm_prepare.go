@@ -3,6 +3,7 @@ package payout
 import (
 	"context"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -18,7 +19,7 @@ type LiveCheck interface {
 // clear 400, never a silent success.
 func RequireLiveRail(livemode bool, live LiveCheck) error {
 	if livemode && live == nil {
-		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a Stellar RPC server; start payoutd with -stellar-rpc URL (env PAYOUTD_STELLAR_RPC)")
+		return apperr.Errorf(apperr.ErrLiveNotConfigured, "live payouts need a Stellar RPC server; start payoutd with -stellar-rpc URL (env PAYOUTD_STELLAR_RPC)")
 	}
 	return nil
 }

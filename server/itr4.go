@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
@@ -94,7 +95,7 @@ func (s *Server) itr4ExportURL(fy india.FY) string {
 // which carries payoutd's notes on it.
 func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if !c.p.has("compliance:read") && !c.p.has("tax:read") {
-		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
+		return apperr.Errorf(apperr.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
 	}
 	fy, _, _, in, err := s.itr4Year(c)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -24,7 +25,7 @@ func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
 // handleSandboxReview resolves MANUAL_REVIEW in sandbox.
 func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 	if c.p.Livemode {
-		return store.Errorf(store.ErrSandboxOnly, "this endpoint works with sandbox keys only")
+		return apperr.Errorf(apperr.ErrSandboxOnly, "this endpoint works with sandbox keys only")
 	}
 	var q input.Review
 	if err := decodeJSON(c.body, &q); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
@@ -13,7 +14,7 @@ import (
 // without a profile row has no GSTIN and no LUT.
 func Profile(ctx context.Context, db *store.DB, userID string) (store.Profile, error) {
 	p, err := db.FindProfile(ctx, userID)
-	if store.ErrorCode(err) == store.ErrProfileNotFound {
+	if apperr.Code(err) == apperr.ErrProfileNotFound {
 		return store.Profile{UserID: userID}, nil
 	}
 	return p, err
@@ -38,7 +39,7 @@ func GSTTotals(ctx context.Context, db *store.DB, userID string, start, end time
 func GST3B(ctx context.Context, db *store.DB, userID, period string) (documents.GST3B, error) {
 	start, end, err := india.ParsePeriod(period)
 	if err != nil {
-		return documents.GST3B{}, &store.Error{Code: store.ErrValidation, Message: "request validation failed",
+		return documents.GST3B{}, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{"period": "must be a month in the form YYYY-MM, e.g. 2026-04"}}
 	}
 	prof, err := Profile(ctx, db, userID)

@@ -3,6 +3,7 @@ package taxes
 import (
 	"context"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
@@ -23,7 +24,7 @@ func ITR4(ctx context.Context, db *store.DB, userID string, fy india.FY) (india.
 		return l, t, documents.ITR4Input{}, err
 	}
 	if !l.Presumptive {
-		return l, t, documents.ITR4Input{}, &store.Error{Code: ErrITR4NotApplicable, Message: l.PresumptiveUnavailable()}
+		return l, t, documents.ITR4Input{}, &apperr.Error{Code: ErrITR4NotApplicable, Message: l.PresumptiveUnavailable()}
 	}
 	prof, err := Profile(ctx, db, userID)
 	if err != nil {
