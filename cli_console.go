@@ -35,19 +35,19 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 	if !strings.HasPrefix(*baseURL, "http://") && !strings.HasPrefix(*baseURL, "https://") {
 		return fmt.Errorf("console-link: --base-url must start with http:// or https://, not %q", *baseURL)
 	}
-	db, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	u, err := db.FindUserByEmail(ctx, *email, livemode)
+	defer a.Close()
+	u, err := a.DB.FindUserByEmail(ctx, *email, livemode)
 	if apperr.Code(err) == apperr.ErrNotFound {
 		return fmt.Errorf("console-link: no %s user %s (payoutd keys create --email %s creates one)", env, *email, *email)
 	}
 	if err != nil {
 		return err
 	}
-	link, err := consoleLink(ctx, db, u, *baseURL, "cli")
+	link, err := consoleLink(ctx, a.DB, u, *baseURL, "cli")
 	if err != nil {
 		return err
 	}

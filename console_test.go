@@ -17,6 +17,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -114,11 +115,12 @@ func consoleServer(t *testing.T) (*proc, string, string) {
 func expiredLink(t *testing.T, dir, base, email string) string {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), schemaSQL)
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: schemaSQL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	db.Now = func() time.Time { return time.Now().Add(-store.ConsoleLinkTTL - 5*time.Minute) }
 	u, err := db.FindUserByEmail(ctx, email, false)
 	if err != nil {
