@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	iofs "io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -27,17 +26,13 @@ type httpConfig struct {
 
 // newServer builds the HTTP API on a wired app.
 func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConfig) (*server.Server, error) {
-	static, err := iofs.Sub(staticFS, "static")
-	if err != nil {
-		return nil, err
-	}
 	var liveRail server.LiveRail
 	if a.Live != nil {
 		liveRail = a.Live
 	}
 	return server.New(ctx, a.DB, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
-		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus,
+		Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus,
 	})
 }
 
