@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
@@ -536,10 +538,13 @@ func TestSandboxReviewer(t *testing.T) {
 	is.Equal(b.upload(link, csrfIn(t, p.Body), "pan_card", "pan.png", pngFile).Status, http.StatusSeeOther)
 
 	// Only the database is read from here on: nothing asks for the status.
-	waitFor(t, store.SandboxReviewPickup+store.SandboxReviewDecide+10*time.Second, "the sandbox decision", func() bool {
+	wait.For(t, store.SandboxReviewPickup+store.SandboxReviewDecide+30*time.Second, func() error {
 		var status string
 		is.NoErr(e.SQL.QueryRow("SELECT status FROM kyc WHERE user_id = ?", e.UserID).Scan(&status))
-		return status == store.KYCApproved
+		if status != store.KYCApproved {
+			return fmt.Errorf("status %s, want APPROVED", status)
+		}
+		return nil
 	})
 	is.Equal(kycMoves(e, e.UserID), []string{"PENDING>IN_PROGRESS", "IN_PROGRESS>DOCS_SUBMITTED",
 		"DOCS_SUBMITTED>UNDER_REVIEW", "UNDER_REVIEW>APPROVED"})
