@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,7 +15,9 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // liveSite is a live payoutd's database directory, its user's key and the
@@ -49,10 +50,10 @@ func (s *liveSite) fundedVault(t *testing.T, p *proc, usd int64) map[string]any 
 	w := wallet(t, p.url, s.key)
 	addr := w["address"].(string)
 	s.fake.Fund(addr, 100_0000000)
-	eventually(t, "the trustline", func() bool { _, ok := s.fake.Balance(addr, testUSDC); return ok })
+	wait.Until(t, 15*time.Second, "the trustline", func() bool { _, ok := s.fake.Balance(addr, testUSDC); return ok })
 	s.fake.Trust(addr, testUSDC, usd*1_0000000)
 	want := fmt.Sprintf("%d.00", usd)
-	eventually(t, "the deposit", func() bool { return wallet(t, p.url, s.key)["balance"] == want })
+	wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.url, s.key)["balance"] == want })
 	return w
 }
 
@@ -82,7 +83,7 @@ func (s *liveSite) status(t *testing.T, p *proc, id string) string {
 // it said.
 func serveFails(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "-addr", freePort(t), "-db", filepath.Join(dir, "payoutd.db")}, args...)...)
+	cmd := exec.Command(binary, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "payoutd.db")}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	done := make(chan error, 1)
@@ -130,11 +131,11 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	// anything is stored) while the backup is taken.
 	release := fake.Hold(protocol.GetFeeStatsMethodName)
 	id := site.payout(t, p, vaultID, dest, "10.00")
-	eventually(t, "the payout's job to be signing", func() bool { return fake.Waiting(protocol.GetFeeStatsMethodName) > 0 })
+	wait.Until(t, 15*time.Second, "the payout's job to be signing", func() bool { return fake.Waiting(protocol.GetFeeStatsMethodName) > 0 })
 	backup := filepath.Join(t.TempDir(), "backup.db")
 	cli(t, site.dir, "backup", "--out", backup)
 	release()
-	eventually(t, "the payout to complete", func() bool { return site.status(t, p, id) == "COMPLETED" })
+	wait.Until(t, 15*time.Second, "the payout to complete", func() bool { return site.status(t, p, id) == "COMPLETED" })
 	paid, _ := fake.Balance(dest, testUSDC)
 	is.Equal(paid, int64(10_0000000))
 	applied := fake.AppliedTotal()
@@ -156,7 +157,7 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	// The restored file holds the old process's River leadership and
 	// running jobs: the new one waits out the lease (15 s) before its
 	// periodic sync and the rescue of the payout's job.
-	eventuallyWithin(t, 45*time.Second, "the vault to be quarantined", func() bool {
+	wait.Until(t, 45*time.Second, "the vault to be quarantined", func() bool {
 		q, _ = wallet(t, p.url, site.key)["quarantine"].(map[string]any)
 		return q != nil
 	})
@@ -166,10 +167,8 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	is.True(strings.Contains(q["description"].(string), "payoutd vaults release "+vaultID))
 
 	// The payout's job has run against the quarantined vault and waits.
-	sqlDB, err := sql.Open("sqlite", "file:"+db+"?_pragma=busy_timeout(10000)")
-	is.NoErr(err)
-	defer sqlDB.Close()
-	eventuallyWithin(t, 45*time.Second, "the payout's job to wait on the quarantine", func() bool {
+	sqlDB := storetest.Open(t, db)
+	wait.Until(t, 45*time.Second, "the payout's job to wait on the quarantine", func() bool {
 		var state string
 		sqlDB.QueryRow(`SELECT state FROM river_job WHERE kind = 'payment_advance' AND json_extract(args, '$.paymentId') = ?
 			ORDER BY id DESC LIMIT 1`, id).Scan(&state)

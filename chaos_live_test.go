@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,7 +16,9 @@ import (
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestLiveChaos runs live payouts from two vaults through a random sequence
@@ -131,9 +132,9 @@ func newChaos(t *testing.T, rng *rand.Rand) *chaos {
 	}
 	for u, key := range c.keys {
 		addr := c.vaults[u]["address"].(string)
-		eventually(t, "the trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
+		wait.Until(t, 15*time.Second, "the trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 		fake.Trust(addr, testUSDC, 500_0000000)
-		eventually(t, "the deposit", func() bool { return wallet(t, c.cur.url, key)["balance"] == "500.00" })
+		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, c.cur.url, key)["balance"] == "500.00" })
 	}
 	c.good, c.noTrust = keypair.MustRandom().Address(), keypair.MustRandom().Address()
 	fake.Fund(c.good, 10_0000000)
@@ -265,7 +266,7 @@ func (c *chaos) kill() {
 		c.mu.Unlock()
 	}
 	c.fake.OnSend(nil)
-	c.cur.cmd.Wait()
+	c.cur.wait()
 	c.kills++
 	next := start(c.t, c.dir, c.args...)
 	c.mu.Lock()
@@ -280,7 +281,7 @@ func (c *chaos) restore() {
 	backup := c.backups[c.rng.IntN(len(c.backups))]
 	c.mu.Lock()
 	syscall.Kill(c.cur.cmd.Process.Pid, syscall.SIGKILL)
-	c.cur.cmd.Wait()
+	c.cur.wait()
 	c.mu.Unlock()
 	db := filepath.Join(c.dir, "payoutd.db")
 	for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -307,11 +308,7 @@ type chaosState struct {
 }
 
 func (c *chaos) read() chaosState {
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(c.dir, "payoutd.db")+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(c.t, filepath.Join(c.dir, "payoutd.db"))
 	st := chaosState{status: map[string]string{}, quarantined: map[string]bool{}}
 	rows, err := db.Query("SELECT id, status FROM payments WHERE livemode = 1")
 	if err != nil {
@@ -389,7 +386,7 @@ func (c *chaos) check(step int) {
 			c.maybeRelease(u, st)
 			continue
 		}
-		eventuallyWithin(t, 30*time.Second, fmt.Sprintf("step %d: vault %s's wallet, ledger and chain to agree", step, id), func() bool {
+		wait.Until(t, 30*time.Second, fmt.Sprintf("step %d: vault %s's wallet, ledger and chain to agree", step, id), func() bool {
 			w := wallet(t, c.url(), key)
 			if w["quarantine"] != nil {
 				return true // found an anomaly meanwhile: it waits for a person
@@ -420,11 +417,7 @@ func (c *chaos) noDoublePay(step int) {
 
 // ledgerMatches: the vault row equals its ledger account.
 func (c *chaos) ledgerMatches(vaultID string) bool {
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(c.dir, "payoutd.db")+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(c.t, filepath.Join(c.dir, "payoutd.db"))
 	var balance, ledger int64
 	if db.QueryRow("SELECT balance FROM vaults WHERE id = ?", vaultID).Scan(&balance) != nil ||
 		db.QueryRow("SELECT balance FROM ledger_accounts WHERE kind = 'vault' AND ref = ?", vaultID).Scan(&ledger) != nil {

@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/payoutd/payoutd/jobs"
-	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -43,11 +41,12 @@ func vaultsCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if strings.TrimSpace(*note) == "" {
 		return errors.New("vaults release: --note TEXT is required: say what you found")
 	}
-	db, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	q, open, err := db.OpenQuarantine(ctx, id)
 	if err != nil {
 		return err
@@ -68,11 +67,8 @@ func vaultsCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("vaults release: %d payout(s) of %s will be signed once it is released; if a transaction payoutd does not know "+
 			"paid one of them, resolve it first (payoutd payouts resolve ID --paid HASH); when none was, add --payouts-checked", len(waiting), id)
 	}
-	// An insert-only River client: the vault.released event's webhook
-	// deliveries are queued with the release and sent by the server.
-	if _, err := jobs.NewClient(db, &payout.Pipeline{DB: db}, jobs.ClientConfig{}); err != nil {
-		return err
-	}
+	// The vault.released event's webhook deliveries are queued with the
+	// release and sent by the server.
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		q, err = tx.ReleaseQuarantine(id, strings.TrimSpace(*note))
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/stellar"
@@ -34,8 +35,8 @@ func (e *liveEnv) advanceFinal(id string, runs int) store.Payment {
 func (e *liveEnv) balances() (row, ledger, chain int64) {
 	e.t.Helper()
 	is := is.New(e.t)
-	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&row))
-	is.NoErr(e.DB.QueryRow(`SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&row))
+	is.NoErr(e.SQL.QueryRow(`SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
 		WHERE a.kind = 'vault' AND a.ref = ?`, e.Vault.ID).Scan(&ledger))
 	c, _ := e.Net.Balance(e.Vault.Address, usdc)
 	return row, ledger, c / 100_000
@@ -137,7 +138,7 @@ func TestLiveMisansweredLedgerEntries(t *testing.T) {
 			is.NoErr(err)
 			is.True(!open) // a misanswer is not an anomaly of the vault
 			var n int
-			is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn'").Scan(&n))
+			is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn'").Scan(&n))
 			is.Equal(n, 0)
 		})
 	}
@@ -156,7 +157,7 @@ func TestLiveMisansweredLedgerEntries(t *testing.T) {
 			dest := e.destination(true, true)
 			e.Net.InjectEntries(tc.fault)
 			_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: dest}, e.Vault)
-			is.Equal(store.ErrorCode(err), store.ErrRailUnavailable) // 503: ask again shortly
+			is.Equal(apperr.Code(err), apperr.ErrRailUnavailable) // 503: ask again shortly
 			row, _, _ := e.balances()
 			is.Equal(row, int64(100_00))
 		})
@@ -204,7 +205,7 @@ func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	is.Equal(row, int64(100_00)) // nothing booked
 	is.Equal(ledger, row)
 	var events int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM events WHERE type = 'vault.quarantined' AND resource_id = ?", e.Vault.ID).Scan(&events))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE type = 'vault.quarantined' AND resource_id = ?", e.Vault.ID).Scan(&events))
 	is.Equal(events, 1)
 
 	sends := e.Net.Sends()
@@ -214,7 +215,7 @@ func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	is.Equal(p.Status, store.StatusProcessing) // waits for a person
 	is.Equal(e.Net.Sends(), sends)             // nothing signed or sent
 	_, err = e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: thief}, e.Vault)
-	is.Equal(store.ErrorCode(err), store.ErrInvalidState) // no new payout confirms from it
+	is.Equal(apperr.Code(err), apperr.ErrInvalidState) // no new payout confirms from it
 	is.True(strings.Contains(err.Error(), "quarantined"))
 
 	e.Net.Trust(e.Vault.Address, usdc, 5_0000000) // a deposit while quarantined waits too

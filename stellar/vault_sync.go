@@ -7,13 +7,14 @@ import (
 
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
 // unavailable is the rail's network out of reach, as a caller sees it.
 func unavailable(err error) error {
-	return store.Errorf(store.ErrRailUnavailable, "the Stellar network cannot be reached just now (%v); try again shortly", err)
+	return apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar network cannot be reached just now (%v); try again shortly", err)
 }
 
 // CheckConfirm is what a live confirm asks of the rail before its
@@ -27,14 +28,14 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 		return nil, err
 	}
 	if p.DestinationAddress == v.Address {
-		return nil, &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
+		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
 	}
 	return r.syncStep(ctx, v)
 }
 
 // quarantined is the error a request meets at a quarantined vault.
 func quarantined(q store.Quarantine) error {
-	return store.Errorf(store.ErrInvalidState, "%s", q.Describe())
+	return apperr.Errorf(apperr.ErrInvalidState, "%s", q.Describe())
 }
 
 // syncStep reads the vault's chain state and returns the step that brings
@@ -45,7 +46,7 @@ func quarantined(q store.Quarantine) error {
 func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) error, error) {
 	asset, err := r.Assets.For(v.Currency)
 	if err != nil {
-		return nil, &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
+		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
 	}
 	if q, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
 		if err == nil {
@@ -128,7 +129,7 @@ func (r *Rail) SyncVaults(ctx context.Context) error {
 	}
 	var errs []error
 	for _, v := range vaults {
-		if err := r.syncVault(ctx, v); err != nil && !errors.Is(err, payout.ErrTransient) && store.ErrorCode(err) != store.ErrRailUnavailable {
+		if err := r.syncVault(ctx, v); err != nil && !errors.Is(err, payout.ErrTransient) && apperr.Code(err) != apperr.ErrRailUnavailable {
 			errs = append(errs, fmt.Errorf("vault %s: %w", v.ID, err))
 		}
 	}

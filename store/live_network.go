@@ -20,10 +20,10 @@ func (a LiveAsset) String() string { return a.Code + ":" + a.Issuer }
 // tax figures, nor one issuer's dollars be counted as another's.
 func (tx *Tx) BindNetwork(passphrase string, assets map[string]LiveAsset) error {
 	var recorded string
-	err := tx.QueryRowContext(tx.ctx, "SELECT passphrase FROM live_network WHERE id = 1").Scan(&recorded)
+	err := tx.queryRow("SELECT passphrase FROM live_network WHERE id = 1").Scan(&recorded)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		if _, err := tx.ExecContext(tx.ctx, "INSERT INTO live_network (id, passphrase, created_at) VALUES (1, ?, ?)", passphrase, ms(tx.now)); err != nil {
+		if _, err := tx.exec("INSERT INTO live_network (id, passphrase, created_at) VALUES (1, ?, ?)", passphrase, ms(tx.now)); err != nil {
 			return err
 		}
 	case err != nil:
@@ -40,10 +40,10 @@ func (tx *Tx) BindNetwork(passphrase string, assets map[string]LiveAsset) error 
 	for _, c := range currencies {
 		want := assets[c]
 		var got LiveAsset
-		err := tx.QueryRowContext(tx.ctx, "SELECT code, issuer FROM live_assets WHERE currency = ?", c).Scan(&got.Code, &got.Issuer)
+		err := tx.queryRow("SELECT code, issuer FROM live_assets WHERE currency = ?", c).Scan(&got.Code, &got.Issuer)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			if _, err := tx.ExecContext(tx.ctx, "INSERT INTO live_assets (currency, code, issuer, created_at) VALUES (?,?,?,?)",
+			if _, err := tx.exec("INSERT INTO live_assets (currency, code, issuer, created_at) VALUES (?,?,?,?)",
 				c, want.Code, want.Issuer, ms(tx.now)); err != nil {
 				return err
 			}

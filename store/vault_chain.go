@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // ChainRead is what one read of the network said of a vault's account.
@@ -38,7 +39,7 @@ func (s ChainSeen) Lacks(c ChainRead) string {
 
 // ChainSeen reads what payoutd has seen of the vault's account.
 func (db *DB) ChainSeen(ctx context.Context, vaultID string) (ChainSeen, error) {
-	return scanSeen(db.QueryRowContext(ctx, seenSQL, vaultID))
+	return scanSeen(db.queryRow(ctx, seenSQL, vaultID))
 }
 
 const seenSQL = "SELECT account_seen, trustline_seen FROM vault_chain WHERE vault_id = ?"
@@ -55,7 +56,7 @@ func scanSeen(row *sql.Row) (ChainSeen, error) {
 // markSeen records that the account (and the trustline) were read in
 // ledger; what was seen before keeps its first ledger.
 func (tx *Tx) markSeen(vaultID string, ledger int64, account, trustline bool) error {
-	seen, err := scanSeen(tx.QueryRowContext(tx.ctx, seenSQL, vaultID))
+	seen, err := scanSeen(tx.queryRow(seenSQL, vaultID))
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func (tx *Tx) markSeen(vaultID string, ledger int64, account, trustline bool) er
 	if next == seen {
 		return nil
 	}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO vault_chain (vault_id, account_seen, trustline_seen, updated_at) VALUES (?,?,?,?)
+	_, err = tx.exec(`INSERT INTO vault_chain (vault_id, account_seen, trustline_seen, updated_at) VALUES (?,?,?,?)
 		ON CONFLICT (vault_id) DO UPDATE SET account_seen = excluded.account_seen, trustline_seen = excluded.trustline_seen,
 		updated_at = excluded.updated_at`, vaultID, next.Account, next.Trustline, ms(tx.now))
 	return err
@@ -110,12 +111,12 @@ func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncR
 	if err != nil || !still {
 		return SyncResult{Skipped: true}, err
 	}
-	seen, err := scanSeen(tx.QueryRowContext(tx.ctx, seenSQL, vaultID))
+	seen, err := scanSeen(tx.queryRow(seenSQL, vaultID))
 	if err != nil {
 		return SyncResult{}, err
 	}
 	if what := seen.Lacks(c); what != "" {
-		return SyncResult{}, Errorf(ErrRailUnavailable, "the Stellar RPC server's answer lacks vault %s's %s, which payoutd has read before", vaultID, what)
+		return SyncResult{}, apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar RPC server's answer lacks vault %s's %s, which payoutd has read before", vaultID, what)
 	}
 	if err := tx.markSeen(vaultID, c.Ledger, c.Exists, c.Trusts); err != nil {
 		return SyncResult{}, err
@@ -123,9 +124,9 @@ func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncR
 	if q, open, err := tx.openQuarantine(vaultID); err != nil || open {
 		return SyncResult{Skipped: true, Quarantine: &q}, err
 	}
-	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
+	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
 	if err != nil {
-		return SyncResult{}, notFound(err, ErrWalletNotFound, "wallet")
+		return SyncResult{}, notFound(err, apperr.ErrWalletNotFound, "wallet")
 	}
 	// Payouts settled on chain but awaiting their INR value have left the
 	// account but not yet the vault row.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/payoutd/payoutd/apperr"
 	"strconv"
 	"strings"
 	"time"
@@ -99,7 +100,7 @@ func scanQuarantine(row interface{ Scan(...any) error }) (Quarantine, error) {
 }
 
 func (tx *Tx) openQuarantine(vaultID string) (Quarantine, bool, error) {
-	q, err := scanQuarantine(tx.QueryRowContext(tx.ctx, "SELECT "+quarantineCols+quarantineFrom+
+	q, err := scanQuarantine(tx.queryRow("SELECT "+quarantineCols+quarantineFrom+
 		"WHERE q.vault_id = ? AND q.released_at IS NULL", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return q, false, nil
@@ -109,7 +110,7 @@ func (tx *Tx) openQuarantine(vaultID string) (Quarantine, bool, error) {
 
 // OpenQuarantine is the vault's quarantine, if it is quarantined.
 func (db *DB) OpenQuarantine(ctx context.Context, vaultID string) (Quarantine, bool, error) {
-	q, err := scanQuarantine(db.QueryRowContext(ctx, "SELECT "+quarantineCols+quarantineFrom+
+	q, err := scanQuarantine(db.queryRow(ctx, "SELECT "+quarantineCols+quarantineFrom+
 		"WHERE q.vault_id = ? AND q.released_at IS NULL", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return q, false, nil
@@ -120,7 +121,7 @@ func (db *DB) OpenQuarantine(ctx context.Context, vaultID string) (Quarantine, b
 // Quarantines lists every quarantined vault, oldest quarantine first
 // (/readyz, payoutd check).
 func (db *DB) Quarantines(ctx context.Context) ([]Quarantine, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE q.released_at IS NULL ORDER BY q.created_at, q.id")
+	rows, err := db.query(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE q.released_at IS NULL ORDER BY q.created_at, q.id")
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func (db *DB) Quarantines(ctx context.Context) ([]Quarantine, error) {
 // UserQuarantines is the open quarantine of each of the user's quarantined
 // vaults, by vault id.
 func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Quarantine, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE v.user_id = ? AND q.released_at IS NULL", userID)
+	rows, err := db.query(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE v.user_id = ? AND q.released_at IS NULL", userID)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Qu
 // QuarantinedVaults counts the quarantined vaults (metrics).
 func (db *DB) QuarantinedVaults(ctx context.Context) (int, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM vault_quarantines WHERE released_at IS NULL").Scan(&n)
+	err := db.queryRow(ctx, "SELECT count(*) FROM vault_quarantines WHERE released_at IS NULL").Scan(&n)
 	return n, err
 }
 
@@ -166,9 +167,9 @@ func (db *DB) QuarantinedVaults(ctx context.Context) (int, error) {
 // nothing until released. A vault already quarantined keeps its first
 // quarantine, which is returned.
 func (tx *Tx) QuarantineVault(vaultID string, f QuarantineFacts) (Quarantine, error) {
-	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
+	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
 	if err != nil {
-		return Quarantine{}, notFound(err, ErrWalletNotFound, "wallet")
+		return Quarantine{}, notFound(err, apperr.ErrWalletNotFound, "wallet")
 	}
 	q, _, err := tx.quarantine(v, f)
 	return q, err
@@ -182,7 +183,7 @@ func (tx *Tx) quarantine(v Vault, f QuarantineFacts) (q Quarantine, opened bool,
 	}
 	q = Quarantine{ID: NewID("vqr"), VaultID: v.ID, UserID: v.UserID, Livemode: v.Livemode, Currency: v.Currency, Address: v.Address,
 		QuarantineFacts: f, CreatedAt: tx.now}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO vault_quarantines (id, vault_id, reason, chain_seq, known_seq, shortfall, ledger, last_modified, created_at)
+	_, err = tx.exec(`INSERT INTO vault_quarantines (id, vault_id, reason, chain_seq, known_seq, shortfall, ledger, last_modified, created_at)
 		VALUES (?,?,?,?,?,?,?,?,?)`, q.ID, q.VaultID, strings.Join(f.Reasons, ","), f.ChainSeq, f.KnownSeq, f.Shortfall, f.Ledger,
 		f.LastModified, ms(tx.now))
 	if err != nil {
@@ -192,7 +193,7 @@ func (tx *Tx) quarantine(v Vault, f QuarantineFacts) (q Quarantine, opened bool,
 	if err := tx.Audit(v.UserID, v.Livemode, EventVaultQuarantined, "vault", v.ID, data); err != nil {
 		return q, false, err
 	}
-	return q, true, tx.Emit(v.UserID, v.Livemode, EventVaultQuarantined, v.ID, data)
+	return q, true, tx.emit(v.UserID, v.Livemode, EventVaultQuarantined, v.ID, data)
 }
 
 // quarantineData is the audit row's changes and the event's data; the
@@ -227,15 +228,15 @@ func (tx *Tx) ReleaseQuarantine(vaultID, note string) (Quarantine, error) {
 		return q, err
 	}
 	if !open {
-		return q, Errorf(ErrInvalidState, "vault %s is not quarantined", vaultID)
+		return q, apperr.Errorf(apperr.ErrInvalidState, "vault %s is not quarantined", vaultID)
 	}
-	res, err := tx.ExecContext(tx.ctx, `UPDATE vault_quarantines SET released_at = ?, released_by = ?, release_note = ?
+	res, err := tx.exec(`UPDATE vault_quarantines SET released_at = ?, released_by = ?, release_note = ?
 		WHERE id = ? AND released_at IS NULL`, ms(tx.now), tx.Actor, note, q.ID)
 	if err != nil {
 		return q, err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return q, Errorf(ErrInvalidState, "vault %s's quarantine was released meanwhile", vaultID)
+		return q, apperr.Errorf(apperr.ErrInvalidState, "vault %s's quarantine was released meanwhile", vaultID)
 	}
 	at := tx.now
 	q.ReleasedAt, q.ReleasedBy, q.Note = &at, tx.Actor, note
@@ -243,14 +244,14 @@ func (tx *Tx) ReleaseQuarantine(vaultID, note string) (Quarantine, error) {
 	if err := tx.Audit(q.UserID, q.Livemode, EventVaultReleased, "vault", vaultID, data); err != nil {
 		return q, err
 	}
-	return q, tx.Emit(q.UserID, q.Livemode, EventVaultReleased, vaultID, data)
+	return q, tx.emit(q.UserID, q.Livemode, EventVaultReleased, vaultID, data)
 }
 
 // releasedAllowance is the vault's latest released quarantine that no sync
 // has judged yet, marking it judged: its shortfall is the fall a person
 // accepted, booked at most once (zero Shortfall when there is none).
 func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
-	q, err := scanQuarantine(tx.QueryRowContext(tx.ctx, "SELECT "+quarantineCols+quarantineFrom+
+	q, err := scanQuarantine(tx.queryRow("SELECT "+quarantineCols+quarantineFrom+
 		"WHERE q.vault_id = ? AND q.released_at IS NOT NULL AND q.judged = 0 ORDER BY q.released_at DESC LIMIT 1", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return q, false, nil
@@ -258,7 +259,7 @@ func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
 	if err != nil {
 		return q, false, err
 	}
-	_, err = tx.ExecContext(tx.ctx, "UPDATE vault_quarantines SET judged = 1 WHERE vault_id = ? AND released_at IS NOT NULL AND judged = 0", vaultID)
+	_, err = tx.exec("UPDATE vault_quarantines SET judged = 1 WHERE vault_id = ? AND released_at IS NOT NULL AND judged = 0", vaultID)
 	return q, err == nil, err
 }
 
@@ -267,7 +268,7 @@ func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
 // transaction payoutd does not know paid one of them, it must be resolved
 // before the release, or it is paid twice.
 func (db *DB) WaitingToSign(ctx context.Context, vaultID string) ([]Payment, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
+	rows, err := db.query(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
 		vaultID, StatusComplianceCheck, StatusProcessing)
 	if err != nil {
 		return nil, err
