@@ -226,7 +226,9 @@ func nextCases() []nextCase {
 			wantErr: "no rate source is configured"},
 		{name: "Confirmed/UnvaluedRateStale", pay: liveUSD100, status: confirmedUnvalued,
 			tune: func(pl *payout.Pipeline) {
-				pl.LiveRate = func(string, time.Time) (money.Rate, time.Time, error) { return money.Rate{}, time.Time{}, rates.ErrStale }
+				pl.LiveRate = func(string, time.Time) (money.Rate, time.Time, error) {
+					return money.Rate{}, time.Time{}, rates.ErrStale
+				}
 			},
 			wantSnooze: true, wantAfter: 17 * time.Second},
 		{name: "Confirmed/UnvaluedRateFresh", pay: liveUSD100, status: confirmedUnvalued,
