@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -10,13 +9,14 @@ import (
 	"os"
 	"path/filepath"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver for the backup connection
+	"github.com/payoutd/payoutd/store"
 )
 
 func backupCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cmd := newCommand("backup", "backup --out FILE [flags]",
 		"Writes a consistent copy of the database to FILE while the server keeps running (SQLite's VACUUM INTO:\n"+
-			"one read transaction, so the copy holds exactly what was committed when it began). FILE must not exist.\n"+
+			"one read transaction, so the copy holds exactly what was committed when it began). FILE must not exist;\n"+
+			"its directory must. The database is opened read-only and left as it was.\n"+
 			"The master key is not in the copy: back it up separately, once; without it a restored database\n"+
 			"cannot open its vault and token keys.", stdout, stderr)
 	var c common
@@ -28,13 +28,15 @@ func backupCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if *out == "" {
 		return errors.New("backup: --out FILE is required")
 	}
-	if err := c.requireDB(); err != nil {
+	if err := checkBackupTarget(*out); err != nil {
 		return err
 	}
-	if _, err := os.Lstat(*out); !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("backup: %s already exists; choose a new file", *out)
+	db, _, err := c.open(ctx, store.Read, false)
+	if err != nil {
+		return err
 	}
-	n, err := backupTo(ctx, c.db, *out)
+	defer db.Close()
+	n, err := db.BackupTo(ctx, *out)
 	if err != nil {
 		return fmt.Errorf("backup of %s: %w", c.db, err)
 	}
@@ -42,46 +44,20 @@ func backupCmd(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-// backupTo copies the database at src into a new file dst. The copy is
-// written beside dst and renamed into place once synced, so dst is either
-// absent or complete.
-func backupTo(ctx context.Context, src, dst string) (int64, error) {
-	// A plain connection, not store.Open: a backup must not migrate the
-	// file it copies (a newer binary backing up before an upgrade).
-	db, err := sql.Open("sqlite", "file:"+src+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		return 0, err
+// checkBackupTarget refuses, before the database is touched, a target
+// that exists or whose directory does not.
+func checkBackupTarget(out string) error {
+	if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("backup: %s already exists; choose a new file", out)
 	}
-	defer db.Close()
-	partial := dst + ".partial"
-	os.Remove(partial)
-	defer os.Remove(partial)
-	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", partial); err != nil {
-		return 0, err
+	dir := filepath.Dir(out)
+	switch info, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("backup: the directory %s does not exist; create it first (mkdir -p %s)", dir, dir)
+	case err != nil:
+		return fmt.Errorf("backup: %w", err)
+	case !info.IsDir():
+		return fmt.Errorf("backup: %s is not a directory", dir)
 	}
-	f, err := os.OpenFile(partial, os.O_RDWR, 0)
-	if err != nil {
-		return 0, err
-	}
-	info, err := f.Stat()
-	if err == nil {
-		err = f.Chmod(0o600)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return 0, err
-	}
-	if err := os.Rename(partial, dst); err != nil {
-		return 0, err
-	}
-	if d, err := os.Open(filepath.Dir(dst)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return info.Size(), nil
+	return nil
 }

@@ -84,7 +84,7 @@ func keysCreate(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	db, sealer, err := c.open(ctx, existingDB, true)
+	db, sealer, err := c.open(ctx, store.Write, true)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func keysList(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	db, _, err := c.open(ctx, existingDB, false)
+	db, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func keysRotateRevoke(ctx context.Context, sub string, args []string, getenv fun
 		return fmt.Errorf("keys %s: want exactly one KEY_ID (see payoutd keys list)", sub)
 	}
 	id := positional[0]
-	db, _, err := c.open(ctx, existingDB, false)
+	db, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	db, sealer, err := c.open(ctx, existingDB, sub == "documents")
+	db, sealer, err := c.open(ctx, store.Write, sub == "documents")
 	if err != nil {
 		return err
 	}

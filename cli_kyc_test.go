@@ -25,7 +25,12 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), schemaSQL)
+	// Beside the running server, as an admin command would.
+	lock, err := store.Lock(filepath.Join(dir, "payoutd.db"), store.Write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := lock.Open(ctx, schemaSQL)
 	if err != nil {
 		t.Fatal(err)
 	}

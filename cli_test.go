@@ -147,7 +147,7 @@ func TestAdminCommandsCreateNothing(t *testing.T) {
 		is.NoErr(err) // a new database gets its master key at once
 		out, errOut, code = runBinary(t, dir, "check", "-db", db)
 		is.Equal(code, 0)
-		is.Equal(strings.TrimSpace(out), "ok: audit chain intact, books balanced")
+		is.True(strings.HasPrefix(out, "ok: audit chain intact, books balanced;"))
 		_ = errOut
 	})
 }

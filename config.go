@@ -36,17 +36,6 @@ func envOr(getenv func(string) string, key, def string) string {
 	return def
 }
 
-// openMode says what a command may do to the files it opens.
-type openMode int
-
-const (
-	// existingDB refuses a path with no database: admin commands never
-	// create one, so a typo in -db is an error, not a fresh empty file.
-	existingDB openMode = iota
-	// createDB is serve and migrate: a missing file becomes a new database.
-	createDB
-)
-
 // sqliteHeader starts every SQLite database file.
 const sqliteHeader = "SQLite format 3\x00"
 
@@ -95,43 +84,42 @@ func (c *common) openKey(newDB bool) (*store.Sealer, error) {
 	return sealer, nil
 }
 
-// requireDB refuses a path with no database, for a command that reads
-// the file without opening it through open (backup).
-func (c *common) requireDB() error {
-	exists, err := checkDBFile(c.db)
-	if err == nil && !exists {
-		err = c.noDB()
-	}
-	return err
-}
-
 // noDB is how every admin command refuses a path with no database.
 func (c *common) noDB() error {
 	return fmt.Errorf("no payoutd database at %s (check -db or PAYOUTD_DB; `payoutd serve` or `payoutd migrate` creates one)", c.db)
 }
 
-// open opens the database and, when withKey, the master key (a new
-// database always gets its key at once). With existingDB a missing
-// database is an error and nothing is created.
-func (c *common) open(ctx context.Context, mode openMode, withKey bool) (*store.DB, *store.Sealer, error) {
+// open locks the database for access (store.Lock: the one scheme every
+// command takes part in, so no command through another path can damage a
+// served file), then loads the master key when withKey (a new database
+// always gets its key at once), then opens the file. Only store.Serve
+// (serve, migrate) creates a missing database; the others refuse it, so a
+// typo in -db is an error, not a fresh empty file.
+func (c *common) open(ctx context.Context, access store.Access, withKey bool) (*store.DB, *store.Sealer, error) {
 	exists, err := checkDBFile(c.db)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !exists && mode == existingDB {
+	if !exists && access != store.Serve {
 		return nil, nil, c.noDB()
 	}
+	lock, err := store.Lock(c.db, access)
+	if err != nil {
+		return nil, nil, err
+	}
 	var sealer *store.Sealer
-	if withKey || (!exists && mode == createDB) {
+	if withKey || !exists {
 		if sealer, err = c.openKey(!exists); err != nil {
+			lock.Release()
 			return nil, nil, err
 		}
 	}
-	db, err := store.Open(ctx, c.db, schemaSQL)
-	if err != nil && !strings.Contains(err.Error(), c.db) {
-		err = fmt.Errorf("database %s: %w", c.db, err)
-	}
+	db, err := lock.Open(ctx, schemaSQL)
 	if err != nil {
+		lock.Release()
+		if !strings.Contains(err.Error(), c.db) {
+			err = fmt.Errorf("database %s: %w", c.db, err)
+		}
 		return nil, nil, err
 	}
 	return db, sealer, nil

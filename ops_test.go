@@ -130,7 +130,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	restored := t.TempDir()
 	copyFile(t, out, filepath.Join(restored, "payoutd.db"))
 	copyFile(t, filepath.Join(dir, "payoutd.db.masterkey"), filepath.Join(restored, "payoutd.db.masterkey"))
-	is.Equal(cli(t, restored, "check"), "ok: audit chain intact, books balanced")
+	is.True(strings.HasPrefix(cli(t, restored, "check"), "ok: audit chain intact, books balanced;"))
 	rdb, err := sql.Open("sqlite", "file:"+filepath.Join(restored, "payoutd.db")+"?mode=ro")
 	is.NoErr(err)
 	defer rdb.Close()

@@ -90,12 +90,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
-	lock, err := lockServe(c.db)
-	if err != nil {
-		return err
-	}
-	defer lock.Close()
-	db, sealer, err := c.open(ctx, createDB, true)
+	db, sealer, err := c.open(ctx, store.Serve, true)
 	if err != nil {
 		return err
 	}

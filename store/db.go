@@ -35,6 +35,7 @@ type DB struct {
 	Path string
 	Now  func() time.Time
 
+	lock      *FileLock // released by Close
 	jobs      Inserter
 	eventHook EventHook
 	// What the committer remembers between batches, all touched only on
@@ -45,19 +46,41 @@ type DB struct {
 	batch    batchRows
 }
 
-// Open opens (creating if needed) the database file and applies the schema.
+// Open locks the file as its server (Lock with Serve), opens it, creating
+// it if needed, and applies the schema.
 func Open(ctx context.Context, path, schema string) (*DB, error) {
+	l, err := Lock(path, Serve)
+	if err != nil {
+		return nil, err
+	}
+	db, err := l.Open(ctx, schema)
+	if err != nil {
+		l.Release()
+	}
+	return db, err
+}
+
+// open opens the file for writing and, with a schema, migrates it.
+func open(ctx context.Context, path, schema string) (*DB, error) {
 	db := &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }}
 	x, err := sqlitex.Open(ctx, path, sqlitex.Hooks{BeforeCommit: db.batch.flush, Forget: db.forget})
 	if err != nil {
 		return nil, err
 	}
 	db.x, db.r = x, x.Reader()
+	if schema == "" {
+		return db, nil
+	}
 	if err := db.migrate(ctx, schema); err != nil {
 		x.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// newDB wraps a read-only file.
+func newDB(path string, x *sqlitex.DB) *DB {
+	return &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }, x: x, r: x.Reader()}
 }
 
 // SetInserter wires the River client in once it exists (River needs the
@@ -71,9 +94,12 @@ func (db *DB) RiverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 // CommitStats returns the committer's counters (the bench reports them).
 func (db *DB) CommitStats() *sqlitex.CommitStats { return db.x.Stats() }
 
-// Close stops the committer and closes both pools; closing again does
-// nothing.
-func (db *DB) Close() error { return db.x.Close() }
+// Close stops the committer, closes both pools and then releases the
+// file's lock; closing again does nothing.
+func (db *DB) Close() error {
+	err := db.x.Close()
+	return errors.Join(err, db.lock.Release())
+}
 
 // forget drops everything remembered about the file (the audit chain's
 // head, users without webhook endpoints, ledger account ids, rows waiting

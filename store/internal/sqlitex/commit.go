@@ -80,7 +80,12 @@ type CommitStats struct {
 }
 
 // Stats returns the committer's counters (the bench reports them).
-func (db *DB) Stats() *CommitStats { return &db.group.stats }
+func (db *DB) Stats() *CommitStats {
+	if db.group == nil { // read-only
+		return &CommitStats{}
+	}
+	return &db.group.stats
+}
 
 func startCommitter(w *sql.DB, hooks Hooks, walPath string, ckpt *checkpointer) *committer {
 	if hooks.BeforeCommit == nil {
@@ -114,6 +119,9 @@ func (c *committer) stop() {
 // once with ErrNestedTx.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 	c := db.group
+	if c == nil {
+		return ErrReadOnly
+	}
 	if c.inFn.Load() && goid() == c.goid.Load() {
 		return ErrNestedTx
 	}
