@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,4 +226,30 @@ func TestCheckFindsWrongMasterKey(t *testing.T) {
 	is.True(strings.Contains(errOut, "master key "+db+".masterkey not found"))
 	_, err := os.Stat(db + ".masterkey")
 	is.True(os.IsNotExist(err)) // check never makes a key
+}
+
+// TestPortInUseCreatesNothing: a port already taken is found before the
+// database or its master key is created, and the error says so plainly.
+func TestPortInUseCreatesNothing(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	is.NoErr(err)
+	defer taken.Close()
+	_, errOut, code := runBinary(t, dir, "serve", "-db", filepath.Join(dir, "payoutd.db"), "-addr", taken.Addr().String())
+	is.True(code != 0)
+	is.True(strings.Contains(errOut, "-addr "+taken.Addr().String()+": the address is in use"))
+	is.Equal(dirFiles(t, dir), []string(nil))
+}
+
+// TestBackupIntoMissingDirectory: the error names the directory and what
+// to do, and nothing is opened or written.
+func TestBackupIntoMissingDirectory(t *testing.T) {
+	is := is.New(t)
+	dir := t.TempDir()
+	cli(t, dir, "migrate")
+	out := filepath.Join(dir, "no-such-dir", "copy.db")
+	_, errOut, code := runBinary(t, dir, "backup", "-db", filepath.Join(dir, "payoutd.db"), "--out", out)
+	is.True(code != 0)
+	is.True(strings.Contains(errOut, "the directory "+filepath.Dir(out)+" does not exist"))
 }

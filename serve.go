@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/payoutd/payoutd/jobs"
@@ -90,16 +91,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
+	// The port is taken before the database and its key are touched, so a
+	// port in use leaves nothing behind.
+	ln, err := listen(c.addr, "-addr")
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	db, sealer, err := c.open(ctx, store.Serve, true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
 	if c.baseURL == "" {
 		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
 	}
@@ -148,6 +151,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() { jobsDone <- a.stop(shutdownCtx) }()
 	err = hs.Shutdown(shutdownCtx)
 	return errors.Join(err, <-jobsDone)
+}
+
+// listen takes addr, and says plainly when another process has it.
+func listen(addr, flagName string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s %s: the address is in use by another process (another payoutd?); stop it or choose another address", flagName, addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flagName, addr, err)
+	}
+	return ln, nil
 }
 
 // loadRates reads -rates: inline JSON (what starts with "{") or a file.
