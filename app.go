@@ -39,6 +39,8 @@ type appConfig struct {
 	liveRates *liveRates
 	// jobTimeout bounds one background job (0: the default).
 	jobTimeout time.Duration
+	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses.
+	sandboxPrivateWebhooks bool
 }
 
 // app is one wired payoutd: store, River client with the pipeline's
@@ -61,7 +63,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
 	jc := jobs.ClientConfig{Workers: c.workers, Logger: quiet(c.log), Sealer: sealer, WebhookSchedule: c.webhookSchedule,
-		JobTimeout: c.jobTimeout}
+		JobTimeout: c.jobTimeout, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks}
 	var liveRail server.LiveRail
 	var rateStatus func() (any, bool)
 	if c.liveRates != nil {
@@ -83,6 +85,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	srv, err := server.New(ctx, db, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
 		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: rateStatus,
+		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks,
 	})
 	if err != nil {
 		return nil, err

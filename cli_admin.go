@@ -62,6 +62,9 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer db.Close()
+	if err := db.RequireSchema(ctx); err != nil {
+		return err
+	}
 	problems, err := db.Check(ctx)
 	if err != nil {
 		return err

@@ -32,6 +32,8 @@ type serveConfig struct {
 	stellar       stellarFlags
 	liveRates     rateFlags
 	jobTimeout    time.Duration
+	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses.
+	sandboxPrivateWebhooks bool
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -57,6 +59,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
 		"longest run of one background job; a killed process's jobs run again this plus 5s after they started")
+	fs.BoolVar(&c.sandboxPrivateWebhooks, "sandbox-private-webhooks", boolEnv(getenv, "PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS"),
+		"let sandbox webhooks reach private and link-local addresses (a receiver on your LAN); loopback and public ones always may (env PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS)")
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
@@ -120,7 +124,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
 		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log,
-		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout})
+		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout,
+		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks})
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,9 @@ type ClientConfig struct {
 	WebhookTimeout time.Duration
 	// WebhookWorkers is how many deliveries run at once; 0 means 8.
 	WebhookWorkers int
+	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
+	// link-local addresses (RuleFor).
+	SandboxPrivateWebhooks bool
 
 	// AddWorkers registers workers of other packages (the live rail's vault
 	// sync), and Periodic schedules their jobs.
@@ -48,7 +51,11 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 	if logger == nil {
 		logger = slog.Default()
 	}
-	river.AddWorker(workers, NewWebhookDeliverWorker(db, cfg.Sealer, cfg.WebhookSchedule, cfg.WebhookTimeout, logger))
+	deliver := NewWebhookDeliverWorker(db, cfg.Sealer, cfg.WebhookSchedule, cfg.WebhookTimeout, logger)
+	if cfg.SandboxPrivateWebhooks {
+		deliver.AllowSandboxPrivate()
+	}
+	river.AddWorker(workers, deliver)
 	if cfg.AddWorkers != nil {
 		cfg.AddWorkers(workers)
 	}

@@ -29,6 +29,9 @@ type Config struct {
 	Static http.FileSystem
 	// Rates give the indicative INR value of unsettled payouts.
 	Rates rates.Table
+	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
+	// link-local addresses (jobs.RuleFor).
+	SandboxPrivateWebhooks bool
 }
 
 // Server holds the dependencies every handler shares.

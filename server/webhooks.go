@@ -60,7 +60,8 @@ func writeSecret(w http.ResponseWriter, status int, v webhookView) {
 }
 
 // handleWebhookCreate is POST /webhooks. Live keys may only register public
-// targets (jobs.CheckWebhookURL); sandbox keys may use any host.
+// targets and sandbox keys public or loopback ones unless the server allows
+// private ones (jobs.CheckWebhookURL).
 func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 	var req webhookCreateRequest
 	if err := decodeJSON(c.body, &req); err != nil {
@@ -74,7 +75,7 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 	if msg != "" {
 		fields["eventTypes"] = msg
 	}
-	if err := jobs.CheckWebhookURL(c.r.Context(), req.URL, c.p.Livemode, nil); err != nil {
+	if err := jobs.CheckWebhookURL(c.r.Context(), req.URL, jobs.RuleFor(c.p.Livemode, s.cfg.SandboxPrivateWebhooks), nil); err != nil {
 		var e *store.Error
 		if !errors.As(err, &e) || e.Code != store.ErrValidation {
 			return err

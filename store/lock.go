@@ -135,7 +135,7 @@ func (fl *FileLock) Open(ctx context.Context, schema string) (*DB, error) {
 		db, err = open(ctx, fl.path, schema)
 	case Write:
 		if db, err = open(ctx, fl.path, ""); err == nil {
-			err = db.requireSchema(ctx)
+			err = db.RequireSchema(ctx)
 		}
 	case Read:
 		var x *sqlitex.DB
@@ -153,9 +153,9 @@ func (fl *FileLock) Open(ctx context.Context, schema string) (*DB, error) {
 	return db, nil
 }
 
-// requireSchema refuses a file at another schema version than this
+// RequireSchema refuses a file at another schema version than this
 // binary's: only serve and migrate change the schema.
-func (db *DB) requireSchema(ctx context.Context) error {
+func (db *DB) RequireSchema(ctx context.Context) error {
 	v, err := db.SchemaVersion(ctx)
 	if err != nil {
 		return err
