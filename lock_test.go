@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/sha256"
-	"database/sql"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // loadPayouts posts payouts from two clients until the returned stop is
@@ -55,13 +56,8 @@ func loadPayouts(t *testing.T, url, key string) (stop func() int) {
 // integrityOK runs SQLite's integrity_check on the file through path.
 func integrityOK(t *testing.T, path string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var res string
-	if err := db.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil {
+	if err := storetest.Open(t, path).QueryRow("PRAGMA integrity_check").Scan(&res); err != nil {
 		t.Fatal(err)
 	}
 	if res != "ok" {
@@ -152,11 +148,8 @@ func TestCheckAndBackupLeaveFileUnchanged(t *testing.T) {
 	is.Equal(fileSum(t, db), before)
 
 	// An older file is not migrated by either.
-	old, err := sql.Open("sqlite", "file:"+db)
+	_, err := storetest.Open(t, db).Exec("PRAGMA user_version = 4")
 	is.NoErr(err)
-	_, err = old.Exec("PRAGMA user_version = 4")
-	is.NoErr(err)
-	is.NoErr(old.Close())
 	before = fileSum(t, db)
 	_, errOut, code := runBinary(t, dir, "check", "-db", db)
 	is.True(code != 0)

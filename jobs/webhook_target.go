@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // MaxWebhookURL is the longest webhook URL accepted.
@@ -83,7 +83,7 @@ func (r TargetRule) explain() string {
 // differently later (DNS rebinding). Problems are a 400 on "url".
 func CheckWebhookURL(ctx context.Context, raw string, rule TargetRule, lookup LookupFunc) error {
 	bad := func(msg string) error {
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"url": msg}}
+		return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"url": msg}}
 	}
 	if raw == "" {
 		return bad("is required")
