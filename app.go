@@ -6,6 +6,7 @@ import (
 	iofs "io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -40,6 +41,8 @@ type appConfig struct {
 	jobTimeout time.Duration
 	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses.
 	sandboxPrivateWebhooks bool
+	// trustedProxies are the reverse proxies whose X-Forwarded-For is believed.
+	trustedProxies []netip.Prefix
 }
 
 // app is one wired payoutd: store, River client with the pipeline's
@@ -84,7 +87,7 @@ func newApp(ctx context.Context, db *store.DB, sealer *store.Sealer, c appConfig
 	srv, err := server.New(ctx, db, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
 		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: rateStatus,
-		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks,
+		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks, TrustedProxies: c.trustedProxies,
 	})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strings"
 	"syscall"
 	"time"
@@ -34,6 +35,7 @@ type serveConfig struct {
 	jobTimeout    time.Duration
 	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses.
 	sandboxPrivateWebhooks bool
+	trustedProxies         string
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -54,7 +56,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.DurationVar(&c.grace, "shutdown-grace", 15*time.Second,
 		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled")
-	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50 (env PAYOUTD_RATE_LIMITS)")
+	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50,auth-failures=50 (env PAYOUTD_RATE_LIMITS)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", getenv("PAYOUTD_TRUSTED_PROXIES"),
+		"reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client, for the limit on failed authentications (env PAYOUTD_TRUSTED_PROXIES)")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
@@ -77,6 +81,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	limits, err := parseLimits(c.limits)
 	if err != nil {
 		return err
+	}
+	proxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	// Every flag is checked before the database is touched.
 	rateTable, err := loadRates(c.rates)
@@ -125,7 +133,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
 		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log,
 		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout,
-		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks})
+		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies})
 	if err != nil {
 		return err
 	}
@@ -208,6 +216,24 @@ func parseLimits(s string) (map[string]int, error) {
 			return nil, fmt.Errorf("-rate-limits: bad entry %q", kv)
 		}
 		out[k] = n
+	}
+	return out, nil
+}
+
+// parsePrefixes reads a comma-separated list of addresses and CIDRs.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(v); err == nil {
+			out = append(out, p.Masked())
+		} else if a, err := netip.ParseAddr(v); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+		} else {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR", v)
+		}
 	}
 	return out, nil
 }
