@@ -31,12 +31,12 @@ func backupCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err := checkBackupTarget(*out); err != nil {
 		return err
 	}
-	db, _, err := c.open(ctx, store.Read, false)
+	a, _, err := c.open(ctx, store.Read, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	n, err := db.BackupTo(ctx, *out)
+	defer a.Close()
+	n, err := a.DB.BackupTo(ctx, *out)
 	if err != nil {
 		return fmt.Errorf("backup of %s: %w", c.db, err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -30,11 +31,12 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := lock.Open(ctx, schemaSQL)
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: schemaSQL, Sealer: sealer, Lock: lock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	u, err := db.FindUserByEmail(ctx, email, true)
 	if err != nil {
 		t.Fatal(err)

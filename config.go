@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -89,13 +91,20 @@ func (c *common) noDB() error {
 	return fmt.Errorf("no payoutd database at %s (check -db or PAYOUTD_DB; `payoutd serve` or `payoutd migrate` creates one)", c.db)
 }
 
-// open locks the database for access (store.Lock: the one scheme every
-// command takes part in, so no command through another path can damage a
-// served file), then loads the master key when withKey (a new database
-// always gets its key at once), then opens the file. Only store.Serve
-// (serve, migrate) creates a missing database; the others refuse it, so a
-// typo in -db is an error, not a fresh empty file.
-func (c *common) open(ctx context.Context, access store.Access, withKey bool) (*store.DB, *store.Sealer, error) {
+// open opens the database for access, wired by app.Open as an
+// insert-only process (its jobs run in the server), and, when withKey, the
+// master key (a new database always gets its key at once). Only
+// store.Serve (serve, migrate) creates a missing database; the others
+// refuse it, so a typo in -db is an error, not a fresh empty file.
+func (c *common) open(ctx context.Context, access store.Access, withKey bool) (*app.App, *store.Sealer, error) {
+	return c.openApp(ctx, access, withKey, app.Config{})
+}
+
+// openApp is open with the rest of cfg (serve's workers, rails, webhooks).
+// The file is locked first (store.Lock: the one scheme every command takes
+// part in, so no command through another path can damage a served file),
+// then the master key is loaded, then the file is opened.
+func (c *common) openApp(ctx context.Context, access store.Access, withKey bool, cfg app.Config) (*app.App, *store.Sealer, error) {
 	exists, err := checkDBFile(c.db)
 	if err != nil {
 		return nil, nil, err
@@ -114,7 +123,8 @@ func (c *common) open(ctx context.Context, access store.Access, withKey bool) (*
 			return nil, nil, err
 		}
 	}
-	db, err := lock.Open(ctx, schemaSQL)
+	cfg.Path, cfg.Schema, cfg.Sealer, cfg.Lock = c.db, schemaSQL, sealer, lock
+	a, err := app.Open(ctx, cfg)
 	if err != nil {
 		lock.Release()
 		if !strings.Contains(err.Error(), c.db) {
@@ -122,7 +132,7 @@ func (c *common) open(ctx context.Context, access store.Access, withKey bool) (*
 		}
 		return nil, nil, err
 	}
-	return db, sealer, nil
+	return a, sealer, nil
 }
 
 // logger writes JSON logs to stderr at level; stdout is kept for what a
@@ -137,20 +147,8 @@ func logger(level string, stderr io.Writer) (*slog.Logger, error) {
 
 // parseScopes turns "a,b" or "all" into a checked scope list.
 func parseScopes(s string) ([]string, error) {
-	if s == "" || s == "all" {
+	if s == "" {
 		return store.AllScopes, nil
 	}
-	var out []string
-	for _, sc := range strings.Split(s, ",") {
-		sc = strings.TrimSpace(sc)
-		ok := false
-		for _, known := range store.AllScopes {
-			ok = ok || known == sc
-		}
-		if !ok {
-			return nil, fmt.Errorf("unknown scope %q (known: %s)", sc, strings.Join(store.AllScopes, ", "))
-		}
-		out = append(out, sc)
-	}
-	return out, nil
+	return input.CheckScopes(strings.Split(s, ","))
 }

@@ -112,6 +112,9 @@ func (fl *FileLock) holders() string {
 	return strings.Join(parts, ", ")
 }
 
+// Access is what the lock was taken for.
+func (fl *FileLock) Access() Access { return fl.access }
+
 // Release drops the lock; DB.Close does it for a database opened with
 // Open, and releasing again does nothing.
 func (fl *FileLock) Release() error {
