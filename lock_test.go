@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"net"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
 )
 
@@ -51,6 +54,22 @@ func loadPayouts(t *testing.T, url, key string) (stop func() int) {
 		wg.Wait()
 		return n
 	}
+}
+
+// openBeside opens the database at path in this process beside a running
+// server, as an admin command does (store.Write: no second server lock).
+func openBeside(t *testing.T, path string, sealer *store.Sealer) *app.App {
+	t.Helper()
+	lock, err := store.Lock(path, store.Write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.Open(context.Background(), app.Config{Path: path, Schema: schemaSQL, Sealer: sealer, Lock: lock})
+	if err != nil {
+		lock.Release()
+		t.Fatal(err)
+	}
+	return a
 }
 
 // integrityOK runs SQLite's integrity_check on the file through path.
