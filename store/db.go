@@ -108,16 +108,37 @@ func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 // while MeasureWriterCPU is on, the writer thread's own CPU time in them
 // (WriterCPU: unlike Busy it leaves out what a shared machine's hypervisor
 // took away).
+// Latency is how long each write transaction took from WithTx to its
+// answer, the wait for its batch and the WAL fsync included (seconds), and
+// BatchSize how many transactions each commit carried.
 type CommitStats struct {
 	Batches, Transactions int64
 	Busy, WriterCPU       time.Duration
+	Latency, BatchSize    Histogram
+}
+
+// Histogram is a distribution as Prometheus reads one: Counts[i]
+// observations at most Bounds[i] (cumulative), and the Count and Sum of
+// all of them.
+type Histogram struct {
+	Bounds []float64
+	Counts []uint64
+	Count  uint64
+	Sum    float64
+}
+
+func histogramOf(h *sqlitex.Histogram) Histogram {
+	var out Histogram
+	out.Bounds, out.Counts, out.Count, out.Sum = h.Snapshot()
+	return out
 }
 
 // CommitStats returns the committer's counters so far.
 func (db *DB) CommitStats() CommitStats {
 	s := db.x.Stats()
 	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(),
-		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load())}
+		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load()),
+		Latency: histogramOf(s.Latency), BatchSize: histogramOf(s.BatchSize)}
 }
 
 // MeasureWriterCPU turns the measurement of CommitStats.WriterCPU on or
