@@ -49,7 +49,7 @@ func TestMigrateVersion5(t *testing.T) {
 		is.NoErr(err)
 		var version int
 		is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
-		is.Equal(version, 5)
+		is.Equal(version, SchemaVersion)
 		f, err := db.FindFIRA(ctx, "usr_1", "fira_1")
 		is.NoErr(err)
 		is.Equal(f.RemitterName, "Acme Corp")
