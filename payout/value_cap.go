@@ -1,6 +1,7 @@
 package payout
 
 import (
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
@@ -23,7 +24,7 @@ func checkValueCap(r rates.Table, p store.Payment) error {
 	}
 	if inr > MaxPayoutINRPaise {
 		cur, _ := money.Lookup("INR")
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{
+		return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{
 			"amount": "is worth INR " + money.Format(inr, cur) + " at the indicative rate; one payout may be worth at most INR " +
 				money.Format(MaxPayoutINRPaise, cur)}}
 	}

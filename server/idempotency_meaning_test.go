@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -20,7 +21,7 @@ func TestIdempotencyByMeaning(t *testing.T) {
 	first := `{"amount":25,"currency":"USD","destinationAddress":"` + testAddress + `","metadata":{"orderId":"A-1","customer":"c_9","project":"p-7"}}`
 	count := func() int {
 		var n int
-		if err := e.DB.QueryRow("SELECT count(*) FROM payments").Scan(&n); err != nil {
+		if err := e.SQL.QueryRow("SELECT count(*) FROM payments").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -51,7 +52,7 @@ func TestIdempotencyByMeaning(t *testing.T) {
 				is.Equal(b.Header.Get("Idempotent-Replayed"), "true")
 				is.True(bytes.Equal(a.Body, b.Body))
 			} else {
-				is.Equal(b.errCode(t), store.ErrIdempotencyReused)
+				is.Equal(b.errCode(t), apperr.ErrIdempotencyReused)
 			}
 		})
 	}
@@ -67,7 +68,7 @@ func TestIdempotencyByMeaning(t *testing.T) {
 	t.Run("StoredByBytes", func(t *testing.T) {
 		is := is.New(t)
 		var keyID string
-		is.NoErr(e.DB.QueryRow("SELECT id FROM api_keys WHERE user_id = ?", e.UserID).Scan(&keyID))
+		is.NoErr(e.SQL.QueryRow("SELECT id FROM api_keys WHERE user_id = ?", e.UserID).Scan(&keyID))
 		key := uuid.NewString()
 		h := sha256.Sum256([]byte("POST /api/v1/payments/initiate\n" + first))
 		stored := []byte(`{"stored":"before the upgrade"}` + "\n")

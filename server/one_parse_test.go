@@ -56,6 +56,6 @@ func TestOneParse(t *testing.T) {
 		is.Equal(m["metadata"], map[string]any{"order id / ref": "é"})
 	})
 	var n int
-	is.New(t).NoErr(e.DB.QueryRow("SELECT count(*) FROM payments").Scan(&n))
+	is.New(t).NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments").Scan(&n))
 	is.New(t).Equal(n, 1) // only the last, valid request wrote anything
 }

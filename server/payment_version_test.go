@@ -10,6 +10,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -56,7 +57,7 @@ func TestPaymentVersionOrdersEvents(t *testing.T) {
 	}
 	t.Logf("processing..completed share updatedAt: %v", byVersion[3].at == byVersion[6].at)
 
-	waitFor(t, 5*time.Second, "payout.completed delivered", func() bool { return rx.accepted("payout.completed") })
+	wait.Until(t, 30*time.Second, "payout.completed delivered", func() bool { return rx.accepted("payout.completed") })
 	logged := map[string]map[string]any{}
 	for _, ev := range e.events(e.Key, "?limit=100").Items {
 		logged[ev.ID] = ev.Data

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
@@ -29,6 +30,10 @@ type Config struct {
 	Static http.FileSystem
 	// Rates give the indicative INR value of unsettled payouts.
 	Rates rates.Table
+	// Console is the freelancer's console (package console), served at
+	// /console/ inside the request id, access log and panic recovery every
+	// route gets; nil serves none.
+	Console http.Handler
 }
 
 // Server holds the dependencies every handler shares.
@@ -59,6 +64,9 @@ func New(ctx context.Context, db *store.DB, cfg Config) (*Server, error) {
 		limiter: newRateLimiter(time.Minute), idem: newInflight(), mux: http.NewServeMux(),
 	}
 	s.routes()
+	if cfg.Console != nil {
+		s.mux.Handle("/console/", cfg.Console)
+	}
 	return s, nil
 }
 
@@ -76,7 +84,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if p := recover(); p != nil {
 			s.log.ErrorContext(r.Context(), "panic", slog.String("requestId", id), slog.Any("panic", p))
 			if !rec.wrote {
-				s.writeError(rec, r, store.Errorf(errInternal, "internal error"))
+				s.writeError(rec, r, apperr.Errorf(errInternal, "internal error"))
 			}
 		}
 		s.log.InfoContext(r.Context(), "request", slog.String("requestId", id), slog.String("method", r.Method),
@@ -91,6 +99,10 @@ func requestID(r *http.Request) string {
 	id, _ := r.Context().Value(ctxRequestID{}).(string)
 	return id
 }
+
+// RequestID is the id the server gave the request (X-Request-Id), for a
+// mounted handler's logs and audit rows.
+func RequestID(r *http.Request) string { return requestID(r) }
 
 // validRequestID accepts a caller's X-Request-Id only if it is short and
 // plain, so it can go into logs and audit rows safely.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // openKYCTestDB opens a fresh database with one sandbox user and a clock
@@ -24,6 +26,7 @@ func openKYCTestDB(t *testing.T) (*DB, User, *time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withoutWebhooks(db)
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
 	db.Now = func() time.Time { return now }
@@ -94,7 +97,7 @@ func TestMoveKYCMatrix(t *testing.T) {
 					is.Equal(after.Reason != "", to == KYCRejected) // a reason only on REJECTED
 					return
 				}
-				is.Equal(ErrorCode(err), ErrInvalidState)
+				is.Equal(apperr.Code(err), apperr.ErrInvalidState)
 				is.Equal(after.Status, status)
 				is.Equal(count("audit_log"), audits)
 				is.Equal(count("events"), events)

@@ -20,6 +20,7 @@ func TestMigrateVersion5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v4.db")
 	db, err := Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
+	withoutWebhooks(db)
 	_, err = db.x.Writer().Exec(`
 		INSERT INTO users VALUES ('usr_1', 'a@example.com', 0, 1);
 		INSERT INTO profiles (user_id, email, name, pan, wallet_address, created_at, updated_at)
@@ -47,8 +48,9 @@ func TestMigrateVersion5(t *testing.T) {
 	for range 2 { // the second open finds version 5 and does nothing
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
+		withoutWebhooks(db)
 		var version int
-		is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
+		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
 		f, err := db.FindFIRA(ctx, "usr_1", "fira_1")
 		is.NoErr(err)
@@ -59,8 +61,8 @@ func TestMigrateVersion5(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(days, []GSTDay{{Day: "2025-11-21", CrossBorder: true, Count: 1, AmountINR: 8325, IGST18: 1499}})
 		var invoiceDate, address sql.NullString
-		is.NoErr(db.QueryRow("SELECT invoice_date FROM payments WHERE id = 'pay_1'").Scan(&invoiceDate))
-		is.NoErr(db.QueryRow("SELECT address FROM profiles WHERE user_id = 'usr_1'").Scan(&address))
+		is.NoErr(db.r.QueryRow("SELECT invoice_date FROM payments WHERE id = 'pay_1'").Scan(&invoiceDate))
+		is.NoErr(db.r.QueryRow("SELECT address FROM profiles WHERE user_id = 'usr_1'").Scan(&address))
 		is.Equal(invoiceDate.String, "")
 		is.Equal(address.String, "")
 		is.NoErr(db.Close())

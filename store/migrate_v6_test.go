@@ -43,7 +43,7 @@ func TestMigrateVersion6(t *testing.T) {
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
 		var version int
-		is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
+		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
 		done, err := db.FindPayment(ctx, "usr_1", "pay_1")
 		is.NoErr(err)
