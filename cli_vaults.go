@@ -41,7 +41,7 @@ func vaultsCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if strings.TrimSpace(*note) == "" {
 		return errors.New("vaults release: --note TEXT is required: say what you found")
 	}
-	a, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}

@@ -82,6 +82,15 @@ func int64Env(getenv func(string) string, key string, def int64) int64 {
 	return def
 }
 
+// boolEnv reads a boolean variable: 1, true, yes or on (any case).
+func boolEnv(getenv func(string) string, key string) bool {
+	switch strings.ToLower(getenv(key)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
 func durationEnv(getenv func(string) string, key string, def time.Duration) time.Duration {
 	if d, err := time.ParseDuration(getenv(key)); err == nil {
 		return d

@@ -10,6 +10,7 @@ import (
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -45,7 +46,7 @@ func confirmPayouts(t *testing.T, a *app.App, sealer *store.Sealer, u benchUser,
 		at := time.Now()
 		err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
 			amount := int64(1000 + i)
-			p, err := payout.Initiate(tx, store.Payment{UserID: userID, TxnID: store.NewID("txn"), Amount: amount, Currency: "USD",
+			p, err := payout.Initiate(tx, rates.Default(), store.Payment{UserID: userID, TxnID: store.NewID("txn"), Amount: amount, Currency: "USD",
 				DestinationAddress: address, CounterpartyCountry: "US", InvoiceRef: "INV-1"})
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
 )
@@ -137,7 +138,7 @@ func (w *world) make(spec payment, status string) store.Payment {
 		step(func(tx *store.Tx) error { return tx.Transition(&p, to, set) })
 	}
 	step(func(tx *store.Tx) (err error) {
-		p, err = payout.Initiate(tx, store.Payment{UserID: acct.userID, Livemode: acct.livemode, TxnID: store.NewID("txn"),
+		p, err = payout.Initiate(tx, rates.Default(), store.Payment{UserID: acct.userID, Livemode: acct.livemode, TxnID: store.NewID("txn"),
 			Amount: spec.amount, Currency: "USD", DestinationAddress: testAddress, CounterpartyCountry: spec.country, InvoiceRef: invoice})
 		return err
 	})

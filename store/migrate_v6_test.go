@@ -8,12 +8,11 @@ import (
 	"github.com/matryer/is"
 )
 
-// TestMigrateVersion6 builds a version-5 file whose stellar_submissions
-// lack version 6's columns and holds an envelope in flight, opens it
-// twice, and checks that the columns appear once and the old envelope
-// reads with signed ledger 0 (no RPC history covers it, so only the
-// account's sequence number can prove it never applied) and still counts
-// as a sequence number payoutd used.
+// TestMigrateVersion6 builds a version-5 file (today's schema without the
+// payment's version and review reason) holding a completed payout with its
+// audit trail and an initiated one, opens it twice, and checks that each
+// payment's version is the number of changes its audit rows record, so the
+// next change hands out a version no client has seen.
 func TestMigrateVersion6(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
@@ -21,15 +20,21 @@ func TestMigrateVersion6(t *testing.T) {
 	db, err := Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
 	_, err = db.x.Writer().Exec(`
-		INSERT INTO users VALUES ('usr_1', 'a@example.com', 1, 1);
-		INSERT INTO vaults (id, user_id, livemode, name, vault_type, currency, balance, reserved, address, is_default, created_at)
-		  VALUES ('vlt_1', 'usr_1', 1, 'USD vault', 'SETTLEMENT', 'USD', 0, 0, 'GVAULT', 1, 1);
-		INSERT INTO stellar_submissions (hash, vault_id, kind, seq, envelope, valid_until, created_at)
-		  VALUES ('h1', 'vlt_1', 'change_trust', 4294967296001, 'AAAA', 2, 1);
-		DROP INDEX stellar_submissions_vault;
-		ALTER TABLE stellar_submissions DROP COLUMN signed_ledger;
-		ALTER TABLE stellar_submissions DROP COLUMN closed_at;
-		ALTER TABLE stellar_submissions DROP COLUMN last_refusal;
+		INSERT INTO users VALUES ('usr_1', 'a@example.com', 0, 1);
+		INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, created_at, updated_at)
+		  VALUES ('pay_1', 'usr_1', 0, 't1', 'SEND', 'COMPLETED', 100, 'USD', 'GDEST', 1, 1),
+		         ('pay_2', 'usr_1', 0, 't2', 'SEND', 'INITIATED', 100, 'USD', 'GDEST', 1, 1);
+		INSERT INTO audit_log (seq, at, user_id, actor, action, resource_type, resource_id, prev_hash, hash) VALUES
+		  (1, 1, 'usr_1', 'key', 'payment.initiated', 'payment', 'pay_1', '', 'h1'),
+		  (2, 1, 'usr_1', 'key', 'payment.compliance_check', 'payment', 'pay_1', 'h1', 'h2'),
+		  (3, 1, 'usr_1', 'system', 'payment.processing', 'payment', 'pay_1', 'h2', 'h3'),
+		  (4, 1, 'usr_1', 'system', 'payment.submitted', 'payment', 'pay_1', 'h3', 'h4'),
+		  (5, 1, 'usr_1', 'system', 'payment.confirmed', 'payment', 'pay_1', 'h4', 'h5'),
+		  (6, 1, 'usr_1', 'system', 'payment.completed', 'payment', 'pay_1', 'h5', 'h6'),
+		  (7, 1, 'usr_1', 'key', 'webhook.created', 'webhook', 'pay_1', 'h6', 'h7'),
+		  (8, 1, 'usr_1', 'key', 'payment.initiated', 'payment', 'pay_2', 'h7', 'h8');
+		ALTER TABLE payments DROP COLUMN version;
+		ALTER TABLE payments DROP COLUMN review_reason;
 		PRAGMA user_version = 5;`)
 	is.NoErr(err)
 	is.NoErr(db.Close())
@@ -40,14 +45,13 @@ func TestMigrateVersion6(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		s, err := db.FindSubmission(ctx, "h1")
+		done, err := db.FindPayment(ctx, "usr_1", "pay_1")
 		is.NoErr(err)
-		is.Equal(s.SignedLedger, int64(0))
-		is.True(s.ClosedAt.IsZero())
-		is.Equal(s.LastRefusal, "")
-		known, err := db.KnownSeq(ctx, "vlt_1")
+		is.Equal(done.Version, int64(6)) // initiated and five state changes; the webhook row is not the payment's
+		is.Equal(done.ReviewReason, "")
+		fresh, err := db.FindPayment(ctx, "usr_1", "pay_2")
 		is.NoErr(err)
-		is.Equal(known, int64(4294967296001))
+		is.Equal(fresh.Version, int64(1))
 		is.NoErr(db.Close())
 	}
 }
