@@ -93,8 +93,11 @@ func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
 // settlement in hand it values and books the settlement and completes the
 // payout in one transaction; without, it waits and looks again.
 func (pl *Pipeline) value(p store.Payment) (step, error) {
-	if pl.LiveRate == nil || p.SettledAt == nil {
+	if pl.LiveRate == nil {
 		return step{}, fmt.Errorf("payment %s settled without an INR value and no rate source is configured", p.ID)
+	}
+	if p.SettledAt == nil {
+		return step{}, fmt.Errorf("payment %s is CONFIRMED without its settlement time", p.ID)
 	}
 	rate, asOf, err := pl.LiveRate(p.Currency, *p.SettledAt)
 	if err != nil {
