@@ -72,7 +72,7 @@ func (t *ReceiptTotal) add(d ReceiptDay) {
 // unclassified; cross-border ones (exports of services) ZeroRated when a
 // LUT covers their day and Liable to IGST otherwise, or Unregistered when
 // the supplier has no GSTIN and the year's turnover had not yet crossed the
-// registration threshold (no GST at all). ByInvoiceDate and
+// registration threshold on their day (no GST at all). ByInvoiceDate and
 // BySettlementDate count the cross-border receipts placed each way.
 type ReceiptSplit struct {
 	All          ReceiptTotal
@@ -83,31 +83,24 @@ type ReceiptSplit struct {
 
 	ByInvoiceDate    int64
 	BySettlementDate int64
-	// Registration is the threshold test, when the split was asked for one.
-	Registration *Registration
 }
 
-// SplitReceipts classifies days (in day order) against a LUT. A registered
-// supplier (reg nil or Registered) is classified by the LUT alone; an
-// unregistered one owes nothing on the days before its turnover crossed the
-// threshold and, from that day, IGST on every export (a LUT needs a
-// registration).
+// SplitReceipts classifies days against a LUT and, for GST, a registration
+// position (nil for income tax, where only All and Domestic matter). A
+// registered supplier is classified by the LUT alone; an unregistered one
+// owes nothing on the days before its turnover crossed the threshold and,
+// from that day, IGST on every export (a LUT needs a registration).
 func SplitReceipts(days []ReceiptDay, lut LUT, reg *Registration) ReceiptSplit {
 	var s ReceiptSplit
-	var turnover int64
+	unregistered := reg != nil && !reg.Registered
 	for _, d := range days {
 		s.All.add(d)
-		if reg != nil && !reg.Registered && reg.CrossedOn == "" {
-			if turnover += d.AmountINR; turnover > reg.Threshold {
-				reg.CrossedOn = d.Day
-			}
-		}
 		switch {
 		case !d.CrossBorder:
 			s.Domestic.add(d)
-		case reg != nil && !reg.Registered && (reg.CrossedOn == "" || d.Day < reg.CrossedOn):
+		case unregistered && (reg.CrossedOn == "" || d.Day < reg.CrossedOn):
 			s.Unregistered.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
-		case (reg == nil || reg.Registered) && lut.Covers(d.Day):
+		case !unregistered && lut.Covers(d.Day):
 			s.ZeroRated.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
 		default:
 			s.Liable.add(d)
@@ -116,11 +109,6 @@ func SplitReceipts(days []ReceiptDay, lut LUT, reg *Registration) ReceiptSplit {
 			s.ByInvoiceDate += d.ByInvoice
 			s.BySettlementDate += d.Count - d.ByInvoice
 		}
-	}
-	if reg != nil {
-		reg.Turnover = s.All.AmountINR
-		reg.settle()
-		s.Registration = reg
 	}
 	return s
 }
@@ -152,13 +140,21 @@ type Registration struct {
 	Message string
 }
 
-// NewRegistration starts the threshold test for a supplier with or without
-// a GSTIN, in a special-category State or not.
-func NewRegistration(gstin string, specialCategory bool) *Registration {
+// RegistrationOf is the threshold test of a supplier with or without a
+// GSTIN, in a special-category State or not, over the financial year's
+// days so far (in day order, by time of supply, every receipt at its GST
+// value: exports count in aggregate turnover).
+func RegistrationOf(gstin string, specialCategory bool, days []ReceiptDay) *Registration {
 	r := &Registration{Registered: gstin != "", SpecialCategory: specialCategory, Threshold: RegistrationThreshold}
 	if specialCategory {
 		r.Threshold = RegistrationThresholdSpecialCategory
 	}
+	for _, d := range days {
+		if r.Turnover += d.AmountINR; r.CrossedOn == "" && !r.Registered && r.Turnover > r.Threshold {
+			r.CrossedOn = d.Day
+		}
+	}
+	r.settle()
 	return r
 }
 

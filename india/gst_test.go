@@ -33,15 +33,15 @@ func TestSplitReceipts(t *testing.T) {
 		message                  string
 	}{
 		// Registered: the LUT alone decides; 11 October is after it.
-		{"Registered", india.NewRegistration("27ABCPR1234K1ZN", false), rs(13_00_000), rs(1_00_000), 0, rs(8_00_000),
+		{"Registered", india.RegistrationOf("27ABCPR1234K1ZN", false, days), rs(13_00_000), rs(1_00_000), 0, rs(8_00_000),
 			rs(18_000), "", "", true, "Registered"},
 		{"IncomeTaxSplit", nil, rs(13_00_000), rs(1_00_000), 0, rs(8_00_000), rs(18_000), "", "", false, ""},
 		// No GSTIN, turnover ₹22 lakh: it crosses ₹20 lakh on 30 September;
 		// that day's and later exports are liable, none under the LUT.
-		{"UnregisteredCrossing", india.NewRegistration("", false), 0, rs(4_00_000), rs(10_00_000), rs(8_00_000),
+		{"UnregisteredCrossing", india.RegistrationOf("", false, days), 0, rs(4_00_000), rs(10_00_000), rs(8_00_000),
 			rs(72_000), "2026-09-30", "2026-10-30", true, "within 30 days, by 2026-10-30"},
 		// Special-category State: ₹10 lakh, crossed on 1 May.
-		{"SpecialCategory", india.NewRegistration("", true), 0, rs(14_00_000), 0, rs(8_00_000),
+		{"SpecialCategory", india.RegistrationOf("", true, days), 0, rs(14_00_000), 0, rs(8_00_000),
 			rs(2_52_000), "2026-05-01", "2026-05-31", true, "special-category"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -57,30 +57,29 @@ func TestSplitReceipts(t *testing.T) {
 			is.Equal(s.ByInvoiceDate, int64(1))
 			is.Equal(s.BySettlementDate, int64(2))
 			if c.reg == nil {
-				is.True(s.Registration == nil)
 				return
 			}
-			is.Equal(s.Registration.CrossedOn, c.crossedOn)
-			is.Equal(s.Registration.RegisterBy, c.registerBy)
-			is.Equal(s.Registration.OwesGST, c.owes)
-			is.True(strings.Contains(s.Registration.Message, c.message))
+			is.Equal(c.reg.Turnover, rs(22_00_000))
+			is.Equal(c.reg.CrossedOn, c.crossedOn)
+			is.Equal(c.reg.RegisterBy, c.registerBy)
+			is.Equal(c.reg.OwesGST, c.owes)
+			is.True(strings.Contains(c.reg.Message, c.message))
 		})
 	}
 	t.Run("UnregisteredWithinThreshold", func(t *testing.T) {
 		is := is.New(t)
-		s := india.SplitReceipts(days[1:3], lut, india.NewRegistration("", false)) // ₹13 lakh
+		reg := india.RegistrationOf("", false, days[1:3]) // ₹13 lakh
+		s := india.SplitReceipts(days[1:3], lut, reg)
 		is.Equal(s.Unregistered.AmountINR, rs(13_00_000))
 		is.Equal(s.Liable.IGST, int64(0))
-		is.True(!s.Registration.OwesGST)
-		is.Equal(s.Registration.CrossedOn, "")
-		is.True(strings.Contains(s.Registration.Message, "no GST is owed"))
+		is.True(!reg.OwesGST)
+		is.Equal(reg.CrossedOn, "")
+		is.True(strings.Contains(reg.Message, "no GST is owed"))
 	})
 	t.Run("ExactlyTheThreshold", func(t *testing.T) {
 		is := is.New(t)
-		s := india.SplitReceipts([]india.ReceiptDay{crossBorder("2026-05-01", rs(20_00_000))}, india.LUT{}, india.NewRegistration("", false))
-		is.True(!s.Registration.OwesGST) // within ₹20 lakh, not above it
-		s = india.SplitReceipts([]india.ReceiptDay{crossBorder("2026-05-01", rs(20_00_000)+1)}, india.LUT{}, india.NewRegistration("", false))
-		is.True(s.Registration.OwesGST)
+		is.True(!india.RegistrationOf("", false, []india.ReceiptDay{crossBorder("2026-05-01", rs(20_00_000))}).OwesGST) // within, not above
+		is.True(india.RegistrationOf("", false, []india.ReceiptDay{crossBorder("2026-05-01", rs(20_00_000)+1)}).OwesGST)
 	})
 }
 

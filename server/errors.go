@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -33,7 +34,7 @@ func statusOf(code string) int {
 		return http.StatusForbidden
 	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrProfileNotFound, store.ErrFIRANotFound:
 		return http.StatusNotFound
-	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning, errITR4NotApplicable:
+	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning, figures.ErrITR4NotApplicable:
 		return http.StatusConflict
 	case errBodyTooLarge:
 		return http.StatusRequestEntityTooLarge

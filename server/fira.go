@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/payoutd/payoutd/documents"
+	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
@@ -28,13 +29,46 @@ type firaView struct {
 	SettledAt          string      `json:"settledAt"`
 	// SettlementDate is the Indian (IST) date of SettledAt, the date that
 	// decides the financial year and, without an invoice date, the GST month.
-	SettlementDate string          `json:"settlementDate"`
-	RateAsOf       string          `json:"rateAsOf"`
-	Remitter       firaRemitter    `json:"remitter"`
-	Beneficiary    firaBeneficiary `json:"beneficiary"`
-	Issuer         string          `json:"issuer"`
-	GeneratedAt    string          `json:"generatedAt"`
-	DownloadURL    string          `json:"downloadUrl"`
+	SettlementDate string `json:"settlementDate"`
+	RateAsOf       string `json:"rateAsOf"`
+	// InvoiceDate is the payment's invoice date (null when none), the date
+	// that decides the GST month; GST is the receipt's GST value.
+	InvoiceDate *string         `json:"invoiceDate"`
+	GST         *firaGSTView    `json:"gst"`
+	Remitter    firaRemitter    `json:"remitter"`
+	Beneficiary firaBeneficiary `json:"beneficiary"`
+	Issuer      string          `json:"issuer"`
+	GeneratedAt string          `json:"generatedAt"`
+	DownloadURL string          `json:"downloadUrl"`
+}
+
+// firaGSTView is the receipt's GST value: the invoice value at the INR rate
+// of its time of supply (invoice date, else settlement date), with that
+// rate and its date. Null for an advice of a payout settled before GST
+// values were kept.
+type firaGSTView struct {
+	TimeOfSupply      string      `json:"timeOfSupply"`
+	TimeOfSupplyBasis string      `json:"timeOfSupplyBasis"` // invoiceDate or settlementDate
+	InvoiceValue      json.Number `json:"invoiceValue"`
+	Rate              json.Number `json:"rate"`
+	RateDate          string      `json:"rateDate"`
+	RateBasis         string      `json:"rateBasis"` // as a GST summary rate's basis
+	TaxableValue      json.Number `json:"taxableValue"`
+}
+
+// firaGST is the advice's GST value, or nil.
+func firaGST(f store.FIRA) (*firaGSTView, *documents.FIRAGST) {
+	g := f.GST
+	if g == nil {
+		return nil, nil
+	}
+	basis := rateBasis(figures.RateUsed{RateDate: g.RateDate, SupplyFrom: g.Day, SupplyTo: g.Day})
+	v := &firaGSTView{TimeOfSupply: g.Day, TimeOfSupplyBasis: "settlementDate", InvoiceValue: amountJSON(g.InvoiceAmount, g.Currency),
+		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: basis, TaxableValue: inr(g.ValueINR)}
+	if g.ByInvoice() {
+		v.TimeOfSupplyBasis = "invoiceDate"
+	}
+	return v, &documents.FIRAGST{TimeOfSupply: g.Day, Rate: g.Rate, RateDate: g.RateDate, Basis: basis, ValueINR: g.ValueINR}
 }
 
 // firaRemitter is who sent the money, as the payout named them.
@@ -64,7 +98,13 @@ func (s *Server) viewFIRA(f store.FIRA) firaView {
 	if rateAsOf.IsZero() {
 		rateAsOf = f.SettledAt
 	}
+	var invoiceDate *string
+	if f.InvoiceDate != "" {
+		invoiceDate = &f.InvoiceDate
+	}
+	gst, _ := firaGST(f)
 	return firaView{
+		InvoiceDate: invoiceDate, GST: gst,
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
 		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
@@ -133,6 +173,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 	if !ok {
 		cur.Exponent = 2
 	}
+	_, gstDoc := firaGST(f)
 	pdf, err := documents.RenderFIRA(documents.FIRA{
 		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
@@ -143,6 +184,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
+		InvoiceDate: f.InvoiceDate, GST: gstDoc,
 	})
 	if err != nil {
 		return err

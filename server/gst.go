@@ -1,25 +1,14 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/payoutd/payoutd/documents"
+	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/money"
 )
-
-// gstProfile is what the GST figures need from the profile. A user without a
-// profile row has no GSTIN and no LUT.
-func (s *Server) gstProfile(ctx context.Context, userID string) (store.Profile, error) {
-	p, err := s.db.FindProfile(ctx, userID)
-	if store.ErrorCode(err) == store.ErrProfileNotFound {
-		return store.Profile{UserID: userID}, nil
-	}
-	return p, err
-}
 
 type lutView struct {
 	Filed      bool    `json:"filed"`
@@ -44,68 +33,58 @@ type gstSummaryView struct {
 	ZeroRated     receiptsView `json:"zeroRated"`
 	Liable        liableView   `json:"liable"`
 	// Domestic receipts count for income tax but are not classified for GST
-	// (docs/tax.md); shown so the three groups add up to the year.
-	Domestic        receiptsView           `json:"domestic"`
-	IGSTRatePercent int64                  `json:"igstRatePercent"`
-	TimeOfSupply    documents.TimeOfSupply `json:"timeOfSupply"`
-	Unreconciled    unreconciledView       `json:"unreconciled"`
-	AsOf            string                 `json:"asOf"`
+	// (docs/tax.md); shown so the groups add up to the year.
+	Domestic receiptsView `json:"domestic"`
+	// NotRegistered are exports of a supplier without a GSTIN made while the
+	// year's turnover was within the registration threshold: no GST.
+	NotRegistered   receiptsView              `json:"notRegistered"`
+	IGSTRatePercent int64                     `json:"igstRatePercent"`
+	TimeOfSupply    documents.TimeOfSupply    `json:"timeOfSupply"`
+	Registration    documents.GSTRegistration `json:"registration"`
+	Rates           []documents.GSTRate       `json:"rates"`
+	Warnings        []string                  `json:"warnings,omitempty"`
+	Unreconciled    unreconciledView          `json:"unreconciled"`
+	AsOf            string                    `json:"asOf"`
 }
 
-// gstTotals sums the user's GST days (invoice date, else IST settlement
-// day) over [start, end); income-tax slabs play no part.
-func (s *Server) gstTotals(ctx context.Context, userID string, start, end time.Time, lut store.LUTWindow) (store.GSTTotals, error) {
-	from, to := istDays(start, end)
-	days, err := s.db.GSTDays(ctx, userID, from, to)
-	if err != nil {
-		return store.GSTTotals{}, err
-	}
-	return store.SumGSTDays(days, lut), nil
-}
-
-// handleGSTSummary is the year-to-date GST position: cross-border receipts
-// whose GST day (invoice date, else IST settlement day) the profile's LUT
-// covers are zero-rated, the rest are liable to 18% IGST, charged per
-// receipt and rounded half-up to the paisa.
+// handleGSTSummary is the year-to-date GST position at GST values (the
+// invoice value at the rate of the time of supply): exports a LUT covers
+// are zero-rated, the rest liable to 18% IGST per receipt, half-up to the
+// paisa; a supplier without a GSTIN owes none within the registration
+// threshold (figures.GSTOf, india.SplitReceipts).
 func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
 	fy, err := s.fyParam(c.r)
 	if err != nil {
 		return err
 	}
-	prof, err := s.gstProfile(ctx, c.p.UserID)
+	g, err := figures.GSTOf(c.r.Context(), s.db, c.p.UserID, fy.Start(), fy.End())
 	if err != nil {
 		return err
 	}
-	lut := store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil)
-	t, err := s.gstTotals(ctx, c.p.UserID, fy.Start(), fy.End(), lut)
-	if err != nil {
-		return err
-	}
-	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
-	if err != nil {
-		return err
-	}
-	asOf, err := s.asOf(ctx, c.p.UserID)
-	if err != nil {
-		return err
-	}
+	t := g.Split
 	v := gstSummaryView{
-		FinancialYear: fy.String(),
-		// filed: the LUT on the profile is the one for this year (a LUT
-		// covers a single financial year).
-		LUT:             lutView{Filed: lut.Until != "" && lut.From == fy.Start().In(india.IST).Format("2006-01-02"), LUTNumber: prof.LUTNumber},
+		FinancialYear:   fy.String(),
+		LUT:             lutView{Filed: g.LUT.FiledFor(fy), LUTNumber: g.Profile.LUTNumber},
 		ZeroRated:       receiptsView{TransactionCount: t.ZeroRated.Count, TotalINR: inr(t.ZeroRated.AmountINR)},
 		Liable:          liableView{TransactionCount: t.Liable.Count, TotalINR: inr(t.Liable.AmountINR), GSTDue: inr(t.Liable.IGST)},
 		Domestic:        receiptsView{TransactionCount: t.Domestic.Count, TotalINR: inr(t.Domestic.AmountINR)},
-		IGSTRatePercent: store.IGSTPercent,
+		NotRegistered:   receiptsView{TransactionCount: t.Unregistered.Count, TotalINR: inr(t.Unregistered.AmountINR)},
+		IGSTRatePercent: india.IGSTPercent,
 		TimeOfSupply: documents.TimeOfSupply{ByInvoiceDate: t.ByInvoiceDate, BySettlementDate: t.BySettlementDate,
 			Rule: india.GSTTimeOfSupplyRule},
-		Unreconciled: unrec,
-		AsOf:         asOf,
+		Registration: viewRegistration(g.Registration),
+		Rates:        viewRates(g.Rates),
+		Unreconciled: viewUnreconciled(g.Unreconciled),
+		AsOf:         ts(g.AsOf),
 	}
-	if prof.LUTValidUntil != "" {
-		v.LUT.ValidUntil = &prof.LUTValidUntil
+	if g.Profile.LUTValidUntil != "" {
+		v.LUT.ValidUntil = &g.Profile.LUTValidUntil
+	}
+	if r := g.Registration; r.RegisterBy != "" && !r.Registered {
+		v.Warnings = append(v.Warnings, r.Message)
+	}
+	if g.Unreconciled.Count > 0 {
+		v.Warnings = append(v.Warnings, v.Unreconciled.Message)
 	}
 	writeJSON(w, http.StatusOK, v)
 	return nil
@@ -114,9 +93,9 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 // handleGST3B exports one GST month (IST) of cross-border receipts as
 // GSTR-3B Table 3.1(b): exports are zero-rated supplies whether made under
 // a LUT (IGST 0) or with IGST paid, so both go in the row, with the IGST of
-// those no LUT covered. The GSTIN is the profile's, "" when none is set.
+// those no LUT covered. Without a GSTIN the export says the user is not
+// registered and shows no tax to pay.
 func (s *Server) handleGST3B(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
 	period := c.r.URL.Query().Get("period")
 	if period == "" {
 		return fieldError("period", "is required, in the form YYYY-MM")
@@ -125,22 +104,57 @@ func (s *Server) handleGST3B(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return fieldError("period", "must be a month in the form YYYY-MM, e.g. 2026-04")
 	}
-	prof, err := s.gstProfile(ctx, c.p.UserID)
+	g, err := figures.GSTOf(c.r.Context(), s.db, c.p.UserID, start, end)
 	if err != nil {
 		return err
 	}
-	t, err := s.gstTotals(ctx, c.p.UserID, start, end, store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil))
-	if err != nil {
-		return err
+	t := g.Split
+	reg := viewRegistration(g.Registration)
+	if !reg.Registered {
+		reg.Message = "Not registered for GST (no GSTIN on the profile): a GSTR-3B is filed only once registered, so this export " +
+			"shows the month's exports for review and no tax to pay. " + reg.Message
 	}
 	writeJSON(w, http.StatusOK, documents.BuildGST3B(documents.GST3BInput{
 		Period:           period,
-		GSTIN:            prof.GSTIN,
-		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR,
+		GSTIN:            g.Profile.GSTIN,
+		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR + t.Unregistered.AmountINR,
 		ZeroRatedIGST:    t.Liable.IGST,
 		ByInvoiceDate:    t.ByInvoiceDate,
 		BySettlementDate: t.BySettlementDate,
 		GeneratedAt:      s.db.Now(),
+		Registration:     reg,
+		Rates:            viewRates(g.Rates),
 	}))
 	return nil
+}
+
+func viewRegistration(r *india.Registration) documents.GSTRegistration {
+	v := documents.GSTRegistration{Registered: r.Registered, SpecialCategory: r.SpecialCategory, Threshold: documents.INR(r.Threshold),
+		Turnover: documents.INR(r.Turnover), OwesGST: r.OwesGST, Message: r.Message}
+	if r.CrossedOn != "" {
+		v.CrossedOn, v.RegisterBy = &r.CrossedOn, &r.RegisterBy
+	}
+	return v
+}
+
+func viewRates(rs []figures.RateUsed) []documents.GSTRate {
+	out := make([]documents.GSTRate, 0, len(rs))
+	for _, r := range rs {
+		cur, _ := money.Lookup(r.Currency)
+		out = append(out, documents.GSTRate{Currency: r.Currency, Rate: json.Number(r.Rate), RateDate: r.RateDate,
+			TimeOfSupplyFrom: r.SupplyFrom, TimeOfSupplyTo: r.SupplyTo, Receipts: r.Count,
+			InvoiceValue: json.Number(money.Format(r.InvoiceAmount, cur)), TaxableValue: documents.INR(r.ValueINR), Basis: rateBasis(r)})
+	}
+	return out
+}
+
+// rateBasis names how a rate relates to the times of supply it valued.
+func rateBasis(r figures.RateUsed) string {
+	switch {
+	case r.Later():
+		return "settlementRate"
+	case r.Earlier():
+		return "latestEarlier"
+	}
+	return "timeOfSupply"
 }

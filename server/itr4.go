@@ -1,20 +1,15 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 
 	"github.com/payoutd/payoutd/documents"
+	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
 )
-
-// errITR4NotApplicable: the year's receipts are above the s.44ADA limit, so
-// ITR-4 is not the return to file (409; the message says why and what
-// applies instead).
-const errITR4NotApplicable = "ERR_ITR4_NOT_APPLICABLE"
 
 type itr4PrefillView struct {
 	FinancialYear            string              `json:"financialYear"`
@@ -30,77 +25,47 @@ type itr4PrefillView struct {
 	SlabsFinancialYear       string              `json:"slabsFinancialYear"`
 	ExportURL                string              `json:"exportUrl"`
 	Notes                    documents.ITR4Notes `json:"notes"`
+	Act                      actView             `json:"act"`
 	AsOf                     string              `json:"asOf"`
 }
 
 // itr4Year is the prologue of the prefill and the export: the year's
-// liability, refused with 409 when ITR-4 is not the right return, and the
-// input both documents are built from.
-func (s *Server) itr4Year(c *call) (india.FY, india.Liability, store.TaxTotals, documents.ITR4Input, error) {
-	fy, l, t, err := s.requestedYear(c)
+// figures, refused with 409 when ITR-4 is not the right return.
+func (s *Server) itr4Year(c *call) (figures.ITR4, error) {
+	fy, payOn, err := s.requestedYear(c)
 	if err != nil {
-		return fy, l, t, documents.ITR4Input{}, err
+		return figures.ITR4{}, err
 	}
-	if !l.Presumptive {
-		return fy, l, t, documents.ITR4Input{}, &store.Error{Code: errITR4NotApplicable, Message: l.PresumptiveUnavailable()}
-	}
-	in, err := s.itr4Input(c.r.Context(), c.p.UserID, fy, l, t)
-	return fy, l, t, in, err
+	return figures.ITR4Of(c.r.Context(), s.db, c.p.UserID, fy, payOn)
 }
 
-// itr4Input carries the liability's figures into the return unchanged, so
-// the file agrees with GET /tax/liability to the rupee.
-func (s *Server) itr4Input(ctx context.Context, userID string, fy india.FY, l india.Liability, t store.TaxTotals) (documents.ITR4Input, error) {
-	prof, err := s.gstProfile(ctx, userID)
-	if err != nil {
-		return documents.ITR4Input{}, err
-	}
-	tp, challans, err := s.yearTaxPaid(ctx, userID, l)
-	if err != nil {
-		return documents.ITR4Input{}, err
-	}
-	return documents.ITR4Input{
-		FY: fy.String(), Name: prof.Name, PAN: prof.PAN, Email: prof.Email, Phone: prof.Phone,
-		GrossReceipts: l.GrossReceipts, PresumptiveIncome: l.PresumptiveIncome, TaxableIncome: l.TaxableIncome,
-		TaxOnIncome: l.TaxOnIncome, Rebate87A: l.Rebate87A, Surcharge: l.Surcharge, Cess: l.Cess, TaxDue: l.EstimatedTaxDue,
-		TransactionCount: int(t.All.Count), GeneratedAt: s.db.Now(), Provisional: l.ProvisionalNote(),
-		TaxesPaid: itr4TaxesPaid(tp, challans),
-	}, nil
-}
-
-// handleITR4Prefill summarises the year's 44ADA figures, with the notes on
-// what the file leaves for the filer, and links the ITR-4 JSON file.
-// Transactions are the reconciled receipts settled in the year (IST);
-// earliest and latest are their settlement times, null when none.
+// handleITR4Prefill summarises the year's presumptive figures, with the
+// notes on what the file leaves for the filer and the schema it follows,
+// and links the ITR-4 JSON file. Transactions are the reconciled receipts
+// settled in the year (IST); earliest and latest are their settlement
+// times, null when none.
 func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
-	fy, l, t, in, err := s.itr4Year(c)
+	y, err := s.itr4Year(c)
 	if err != nil {
 		return err
 	}
-	notes, err := documents.BuildITR4Notes(in)
+	notes, err := documents.BuildITR4Notes(y.Input)
 	if err != nil {
 		return err
 	}
-	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
-	if err != nil {
-		return err
-	}
-	asOf, err := s.asOf(ctx, c.p.UserID)
-	if err != nil {
-		return err
-	}
-	if unrec.TransactionCount > 0 {
-		notes.Warnings = append(notes.Warnings, unrec.Message)
+	in, l := y.Income, y.Income.Liability
+	if in.Unreconciled.Count > 0 {
+		notes.Warnings = append(notes.Warnings, figures.UnreconciledMessage(in.Unreconciled))
 	}
 	v := itr4PrefillView{
-		FinancialYear: fy.String(), AssessmentYear: fy.AssessmentYear(), Section: "44ADA",
+		FinancialYear: in.FY.String(), AssessmentYear: in.FY.AssessmentYear(), Section: "44ADA",
 		GrossReceipts: inr(l.GrossReceipts), PresumptiveTaxableIncome: inr(l.PresumptiveIncome),
-		TransactionCount: t.All.Count, Unreconciled: unrec, Provisional: l.Provisional,
-		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(fy), Notes: notes, AsOf: asOf,
+		TransactionCount: in.Receipts.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
+		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(in.FY), Notes: notes,
+		Act: actView{Name: in.Act.Name, YearTerm: in.Act.Year}, AsOf: ts(in.AsOf),
 	}
-	if t.First != nil {
-		first, last := ts(*t.First), ts(*t.Last)
+	if in.First != nil {
+		first, last := ts(*in.First), ts(*in.Last)
 		v.EarliestTransaction, v.LatestTransaction = &first, &last
 	}
 	writeJSON(w, http.StatusOK, v)
@@ -122,17 +87,29 @@ func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if !c.p.has("compliance:read") && !c.p.has("tax:read") {
 		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
 	}
-	fy, _, _, in, err := s.itr4Year(c)
+	y, err := s.itr4Year(c)
 	if err != nil {
 		return err
 	}
-	body, err := documents.BuildITR4(in)
+	body, err := documents.BuildITR4(y.Input)
 	if err != nil {
 		return err
 	}
+	fy := y.Income.FY
 	prefill := s.cfg.BaseURL + "/api/v1/compliance/itr4/prefill?" + url.Values{"fy": {fy.String()}}.Encode()
 	w.Header().Set("Link", "<"+prefill+`>; rel="describedby"`)
+	schema := documents.ITR4SchemaFor(fy)
+	w.Header().Set("ITR4-Schema", schemaHeader(schema))
 	w.Header().Set("Content-Disposition", `attachment; filename="ITR4-`+fy.AssessmentYear()+`.json"`)
 	writeRaw(w, http.StatusOK, body)
 	return nil
+}
+
+// schemaHeader names the published schema the file follows, and says when
+// it is provisional: "ITR-4_2026_Main_V1.1.json; provisional".
+func schemaHeader(s documents.ITR4Schema) string {
+	if s.Provisional {
+		return s.File + "; provisional"
+	}
+	return s.File
 }

@@ -1,14 +1,12 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
-	"github.com/payoutd/payoutd/documents"
+	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
 )
@@ -52,30 +50,25 @@ func supportedFY(v string, now time.Time) (india.FY, error) {
 	return fy, nil
 }
 
-// istDays turns the half-open instant range [start, end) into the IST days
-// it spans, both inclusive, the keys of the tax aggregates.
-func istDays(start, end time.Time) (string, string) {
-	return start.In(india.IST).Format(time.DateOnly), end.Add(-time.Millisecond).In(india.IST).Format(time.DateOnly)
-}
-
-// taxTotals sums the user's maintained aggregates over [start, end).
-func (s *Server) taxTotals(ctx context.Context, userID string, start, end time.Time, lut store.LUTWindow) (store.TaxTotals, error) {
-	from, to := istDays(start, end)
-	days, err := s.db.TaxDays(ctx, userID, from, to)
-	if err != nil {
-		return store.TaxTotals{}, err
+// payOnParam reads ?payOn=YYYY-MM-DD, the day the balance is supposed paid
+// for the interest shown; "" (absent) means today. It must fall between the
+// year's first day and ten years after it ended.
+func payOnParam(r *http.Request, fy india.FY) (string, error) {
+	v := r.URL.Query().Get("payOn")
+	if v == "" {
+		return "", nil
 	}
-	return store.SumTaxDays(days, lut), nil
-}
-
-// asOf is when the figures were last recomputed; before the first
-// reconciliation there is nothing to recompute, so it is now.
-func (s *Server) asOf(ctx context.Context, userID string) (string, error) {
-	at, ok, err := s.db.TaxRefreshedAt(ctx, userID)
-	if err != nil || !ok {
-		return ts(s.db.Now()), err
+	if _, err := time.Parse(time.DateOnly, v); err != nil {
+		return "", fieldError("payOn", "must be a date in the form YYYY-MM-DD")
 	}
-	return ts(at), nil
+	first, last := india.DateOf(fy.Start()), india.DateOf(india.FY{StartYear: fy.StartYear + 10}.End().Add(-time.Millisecond))
+	switch {
+	case v < first:
+		return "", fieldError("payOn", "must not be before the year began ("+first+")")
+	case v > last:
+		return "", fieldError("payOn", "must not be more than ten years after the year ended (latest "+last+")")
+	}
+	return v, nil
 }
 
 type instalmentView struct {
@@ -86,6 +79,10 @@ type instalmentView struct {
 	Past       bool        `json:"past"`
 	PaidByDate json.Number `json:"paidByDate"` // advance tax paid on or before dueDate
 	Shortfall  json.Number `json:"shortfall"`  // amount − paidByDate, never negative
+	// Interest for deferment on the shortfall against this instalment,
+	// counting the balance as paid on payOn, and the amount it runs on.
+	InterestBase json.Number `json:"interestBase"`
+	Interest     json.Number `json:"interest"`
 }
 
 type computationView struct {
@@ -107,23 +104,50 @@ type unreconciledView struct {
 
 func viewUnreconciled(u store.Unreconciled) unreconciledView {
 	v := unreconciledView{TransactionCount: u.Count, TotalINR: inr(u.AmountINR), PaymentIDs: u.PaymentIDs,
-		Message: "No settled receipt is waiting for reconciliation."}
+		Message: figures.UnreconciledMessage(u)}
 	if v.PaymentIDs == nil {
 		v.PaymentIDs = []string{}
-	}
-	if u.Count > 0 {
-		v.Message = fmt.Sprintf("%d settled receipt(s) worth ₹%s are not reconciled yet and are left out of these figures. "+
-			"Inspect each with GET /api/v1/ledger/reconciliation/{paymentId} and resolve it with "+
-			"POST /api/v1/ledger/reconciliation/{paymentId}/resolve; paymentIds lists the oldest.",
-			u.Count, documents.FormatINR(u.AmountINR))
 	}
 	return v
 }
 
-// unreconciled is what the year's figures leave out.
-func (s *Server) unreconciled(ctx context.Context, userID string, fy india.FY) (unreconciledView, error) {
-	u, err := s.db.UnreconciledReceipts(ctx, userID, fy.Start(), fy.End())
-	return viewUnreconciled(u), err
+// actView names the Act a year's figures and notes follow.
+type actView struct {
+	Name string `json:"name"`
+	// YearTerm is "FY" under the 1961 Act and "tax year" under the 2025 Act.
+	YearTerm string `json:"yearTerm"`
+}
+
+// interestView is the interest on advance tax if the balance is paid on
+// payOn: deferment (s.234C; s.425 from tax year 2026-27) and default
+// (s.234B; s.424), with the sections of the year's Act.
+type interestView struct {
+	PayOn     string              `json:"payOn"`
+	Deferment defermentView       `json:"deferment"`
+	Default   defaultInterestView `json:"default"`
+	Total     json.Number         `json:"total"`
+	Note      string              `json:"note"`
+}
+
+type defermentView struct {
+	Section string      `json:"section"`
+	Amount  json.Number `json:"amount"`
+}
+
+type defaultInterestView struct {
+	Section     string              `json:"section"`
+	Applies     bool                `json:"applies"` // advance tax paid is below 90% of the tax
+	AdvancePaid json.Number         `json:"advancePaid"`
+	Periods     []defaultPeriodView `json:"periods"`
+	Amount      json.Number         `json:"amount"`
+}
+
+type defaultPeriodView struct {
+	From     string      `json:"from"`
+	To       string      `json:"to"`
+	Months   int64       `json:"months"`
+	Base     json.Number `json:"base"`
+	Interest json.Number `json:"interest"`
 }
 
 type liabilityView struct {
@@ -153,80 +177,86 @@ type liabilityView struct {
 	Note               string           `json:"note"`
 	Warnings           []string         `json:"warnings,omitempty"`
 	TaxPaid            *taxPaidView     `json:"taxPaid"`
-	BalanceDue         json.Number      `json:"balanceDue"`
-	RefundDue          json.Number      `json:"refundDue"`
-	AsOf               string           `json:"asOf"`
+	Interest           interestView     `json:"interest"`
+	// BalanceDue is netTax + interest.total − taxPaid.total, never
+	// negative; RefundDue the excess when more was paid.
+	BalanceDue json.Number `json:"balanceDue"`
+	RefundDue  json.Number `json:"refundDue"`
+	Act        actView     `json:"act"`
+	AsOf       string      `json:"asOf"`
 }
 
-// requestedYear is the ?fy= year of the request (default current) with its
-// liability and totals: the prologue of every figure endpoint.
-func (s *Server) requestedYear(c *call) (india.FY, india.Liability, store.TaxTotals, error) {
+// requestedYear is the ?fy= year of the request (default current) and the
+// ?payOn= day: the prologue of every income-tax endpoint.
+func (s *Server) requestedYear(c *call) (india.FY, string, error) {
 	fy, err := s.fyParam(c.r)
 	if err != nil {
-		return fy, india.Liability{}, store.TaxTotals{}, err
+		return fy, "", err
 	}
-	l, t, err := s.yearLiability(c.r.Context(), c.p.UserID, fy)
-	return fy, l, t, err
-}
-
-// yearLiability computes the indicative liability of a financial year from
-// the user's reconciled receipts, all of which arrived through a bank (no
-// cash), with instalments before today marked past.
-func (s *Server) yearLiability(ctx context.Context, userID string, fy india.FY) (india.Liability, store.TaxTotals, error) {
-	t, err := s.taxTotals(ctx, userID, fy.Start(), fy.End(), store.LUTWindow{})
-	if err != nil {
-		return india.Liability{}, t, err
-	}
-	l, err := india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: t.All.AmountINR, Today: s.db.Now()})
-	return l, t, err
+	payOn, err := payOnParam(c.r, fy)
+	return fy, payOn, err
 }
 
 func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
-	fy, l, t, err := s.requestedYear(c)
+	fy, payOn, err := s.requestedYear(c)
 	if err != nil {
 		return err
 	}
-	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
+	in, err := figures.IncomeOf(c.r.Context(), s.db, c.p.UserID, fy, payOn)
 	if err != nil {
 		return err
 	}
-	asOf, err := s.asOf(ctx, c.p.UserID)
-	if err != nil {
-		return err
-	}
+	writeJSON(w, http.StatusOK, viewLiability(in))
+	return nil
+}
+
+func viewLiability(in figures.Income) liabilityView {
+	l, pos := in.Liability, in.Position
 	v := liabilityView{
-		FinancialYear: fy.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
+		FinancialYear: in.FY.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
 		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), IncomeBasis: "presumptive",
 		TaxableIncome: inr(l.TaxableIncome), EstimatedTaxDue: inr(l.EstimatedTaxDue),
 		AdvanceTaxRequired: l.AdvanceTaxDue, AdvanceTaxNote: l.AdvanceTaxNote(), AdvanceTaxSchedule: []instalmentView{},
 		Computation: computationView{TaxOnIncome: inr(l.TaxOnIncome), Rebate87A: inr(l.Rebate87A),
 			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess), NetTax: inr(l.NetTax)},
-		TransactionCount: t.All.Count, Unreconciled: unrec, Provisional: l.Provisional,
-		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, AsOf: asOf,
+		TransactionCount: in.Receipts.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
+		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, Warnings: in.Warnings,
+		TaxPaid: &taxPaidView{Advance: inr(pos.Paid.Advance), SelfAssessment: inr(pos.Paid.SelfAssessment),
+			Total: inr(pos.Paid.Total), Challans: len(in.Challans)},
+		Interest:   viewInterest(in),
+		BalanceDue: inr(pos.Paid.BalanceDue), RefundDue: inr(pos.Paid.RefundDue),
+		Act:  actView{Name: in.Act.Name, YearTerm: in.Act.Year},
+		AsOf: ts(in.AsOf),
 	}
 	if l.Presumptive {
 		p := inr(l.PresumptiveIncome)
 		v.PresumptiveIncome = &p
 	} else {
 		v.Regime, v.IncomeBasis = "BOOKS", "illustrative"
-		v.Warnings = append(v.Warnings, l.PresumptiveUnavailable())
 	}
-	if l.Provisional {
-		v.Warnings = append(v.Warnings, l.ProvisionalNote())
+	for i, paid := range pos.Paid.Instalments {
+		iv := instalmentView{DueDate: paid.DueDate, PercentDue: paid.PercentDue, Amount: inr(paid.Amount), Past: paid.Past,
+			Paid: paid.Paid(), PaidByDate: inr(paid.PaidByDate), Shortfall: inr(paid.Shortfall), InterestBase: inr(0), Interest: inr(0)}
+		if i < len(pos.Interest.Instalments) {
+			iv.InterestBase, iv.Interest = inr(pos.Interest.Instalments[i].Base), inr(pos.Interest.Instalments[i].Interest)
+		}
+		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, iv)
 	}
-	if unrec.TransactionCount > 0 {
-		v.Warnings = append(v.Warnings, unrec.Message)
+	return v
+}
+
+func viewInterest(in figures.Income) interestView {
+	i, a := in.Position.Interest, in.Act
+	v := interestView{PayOn: in.PayOn, Total: inr(i.Total), Note: in.Liability.InterestNote(),
+		Deferment: defermentView{Section: a.InterestDeferment, Amount: inr(i.Deferment)},
+		Default: defaultInterestView{Section: a.InterestDefault, Applies: i.DefaultApplies, AdvancePaid: inr(i.AdvancePaid),
+			Periods: []defaultPeriodView{}, Amount: inr(i.Default)}}
+	if in.Liability.Presumptive {
+		v.Deferment.Section = a.DefermentPresumptive
 	}
-	for _, in := range l.AdvanceTaxSchedule {
-		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, instalmentView{DueDate: in.DueDate, PercentDue: in.PercentDue,
-			Amount: inr(in.Amount), Past: in.Past})
+	for _, p := range i.Periods {
+		v.Default.Periods = append(v.Default.Periods, defaultPeriodView{From: p.From, To: p.To, Months: p.Months,
+			Base: inr(p.Base), Interest: inr(p.Interest)})
 	}
-	tp, challans, err := s.yearTaxPaid(ctx, c.p.UserID, l)
-	if err != nil {
-		return err
-	}
-	attachTaxPaid(&v, tp, len(challans))
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	return v
 }

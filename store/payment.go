@@ -12,19 +12,22 @@ import (
 
 // Payment is one outbound payout.
 type Payment struct {
-	ID                  string
-	UserID              string
-	Livemode            bool
-	TxnID               string
-	Type                string
-	Status              string
-	Amount              int64
-	Currency            string
-	DestinationAddress  string
-	Memo                string
-	PurposeCode         string
-	InvoiceRef          string
-	InvoiceDate         string // YYYY-MM-DD or "": decides the GST month when set
+	ID                 string
+	UserID             string
+	Livemode           bool
+	TxnID              string
+	Type               string
+	Status             string
+	Amount             int64
+	Currency           string
+	DestinationAddress string
+	Memo               string
+	PurposeCode        string
+	InvoiceRef         string
+	InvoiceDate        string // YYYY-MM-DD or "": decides the GST month when set
+	// InvoiceAmount is the invoice's value in Currency's minor units when it
+	// differs from Amount (0: the amount is the invoice value); GST values it.
+	InvoiceAmount       int64
 	CounterpartyName    string
 	CounterpartyCountry string
 	CounterpartyBank    string
@@ -49,7 +52,7 @@ func (p Payment) CrossBorder() bool {
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
-	invoice_date, metadata`
+	invoice_date, metadata, invoice_amount`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
@@ -59,7 +62,7 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.InvoiceAmount)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
@@ -76,10 +79,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, invoice_amount) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata))
+		p.InvoiceDate, metadataText(p.Metadata), p.InvoiceAmount)
 	if isUniqueViolation(err) {
 		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
