@@ -10,21 +10,21 @@ import (
 // field): what the figures are, where they came from, and what the filer
 // still has to supply. The file itself holds schema fields only.
 type ITR4Notes struct {
-	Generator        string    `json:"generator"`
-	Indicative       bool      `json:"indicative"`
-	Note             string    `json:"note"`
-	FinancialYear    string    `json:"financialYear"`
-	AssessmentYear   string    `json:"assessmentYear"`
-	Section          string    `json:"section"`
-	Source           string    `json:"source"`
-	TransactionCount int       `json:"transactionCount"`
-	Rounding         string    `json:"rounding"`
+	Generator        string `json:"generator"`
+	Indicative       bool   `json:"indicative"`
+	Note             string `json:"note"`
+	FinancialYear    string `json:"financialYear"`
+	AssessmentYear   string `json:"assessmentYear"`
+	Section          string `json:"section"`
+	Source           string `json:"source"`
+	TransactionCount int    `json:"transactionCount"`
+	Rounding         string `json:"rounding"`
 	// Schema says which published ITR-4 schema the file follows.
-	Schema ITR4Schema `json:"schema"`
-	ExactFigures     itr4Exact `json:"exactFigures"`
-	GeneratedAt      string    `json:"generatedAt"`
-	LeftForFiler     []itr4Gap `json:"leftForFiler"`
-	Warnings         []string  `json:"warnings"`
+	Schema       ITR4Schema `json:"schema"`
+	ExactFigures itr4Exact  `json:"exactFigures"`
+	GeneratedAt  string     `json:"generatedAt"`
+	LeftForFiler []itr4Gap  `json:"leftForFiler"`
+	Warnings     []string   `json:"warnings"`
 }
 
 // itr4Exact repeats the service's figures to the paisa, so the rounding in
