@@ -128,8 +128,8 @@ func (l liveRates) Status() (any, bool) { return l.Source.Status() }
 // newLiveRates loads -rates FILE and starts fetching -rates-url. A live
 // process never falls back to the sandbox's indicative table: with no
 // fresh rate a settled payout waits for its value and /readyz says so.
-func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logger) (*liveRates, error) {
-	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now}
+func newLiveRates(ctx context.Context, file string, f rateFlags, db *store.DB, log *slog.Logger) (*liveRates, error) {
+	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now, OnQuotes: func(q map[string]rates.Quote) { keepRates(ctx, db, q, log) }}
 	switch t := strings.TrimSpace(file); {
 	case strings.HasPrefix(t, "{"):
 		// Inline -rates: a bare object is as of now, when it was given.
@@ -146,4 +146,16 @@ func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logge
 		go src.Poll(ctx, client, f.url, f.refresh, log)
 	}
 	return &liveRates{src}, nil
+}
+
+// keepRates adds live quotes to the rate history the GST values are taken
+// from; a failure is logged, and the quote still serves the payouts.
+func keepRates(ctx context.Context, db *store.DB, q map[string]rates.Quote, log *slog.Logger) {
+	list := make([]store.Rate, 0, len(q))
+	for c, v := range q {
+		list = append(list, store.Rate{Currency: c, Rate: v.Rate.String(), AsOf: v.AsOf})
+	}
+	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.RecordRates(true, list) }); err != nil {
+		log.Warn("rates: could not keep the quotes in the rate history", "error", err.Error())
+	}
 }

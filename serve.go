@@ -113,7 +113,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	var rail *stellar.Rail
 	var live *liveRates
 	if c.mode == "live" {
-		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
+		if live, err = newLiveRates(ctx, c.rates, c.liveRates, db, log); err != nil {
 			return err
 		}
 		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, live, log); err != nil {

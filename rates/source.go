@@ -31,6 +31,10 @@ type Quote struct {
 type Source struct {
 	MaxAge time.Duration
 	Now    func() time.Time
+	// OnQuotes, when set, is given every document's quotes once merged (the
+	// process keeps them as rate history: a GST value is taken at the rate
+	// of its time of supply).
+	OnQuotes func(map[string]Quote)
 
 	mu     sync.RWMutex
 	quotes map[string]Quote
@@ -176,6 +180,9 @@ func (s *Source) Poll(ctx context.Context, client *http.Client, url string, inte
 // merge keeps, per currency, the newer quote: a late answer from the URL
 // cannot replace a fresher file. It clears the last refresh's failure.
 func (s *Source) merge(q map[string]Quote, origin string) {
+	if s.OnQuotes != nil {
+		defer s.OnQuotes(q)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.quotes == nil {

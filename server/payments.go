@@ -15,17 +15,21 @@ import (
 )
 
 type initiateRequest struct {
-	Amount              json.Number     `json:"amount"`
-	Currency            string          `json:"currency"`
-	DestinationAddress  string          `json:"destinationAddress"`
-	Memo                string          `json:"memo"`
-	PurposeCode         string          `json:"purposeCode"`
-	InvoiceRef          string          `json:"invoiceRef"`
-	CounterpartyName    string          `json:"counterpartyName"`
-	CounterpartyCountry string          `json:"counterpartyCountry"`
-	CounterpartyBank    string          `json:"counterpartyBank"`
-	InvoiceDate         string          `json:"invoiceDate"`
-	Metadata            json.RawMessage `json:"metadata"`
+	Amount              json.Number `json:"amount"`
+	Currency            string      `json:"currency"`
+	DestinationAddress  string      `json:"destinationAddress"`
+	Memo                string      `json:"memo"`
+	PurposeCode         string      `json:"purposeCode"`
+	InvoiceRef          string      `json:"invoiceRef"`
+	CounterpartyName    string      `json:"counterpartyName"`
+	CounterpartyCountry string      `json:"counterpartyCountry"`
+	CounterpartyBank    string      `json:"counterpartyBank"`
+	InvoiceDate         string      `json:"invoiceDate"`
+	// InvoiceAmount is the invoice's value in the payment's currency when
+	// it differs from the amount paid: the GST taxable value is worked from
+	// it (docs/tax.md).
+	InvoiceAmount json.Number     `json:"invoiceAmount"`
+	Metadata      json.RawMessage `json:"metadata"`
 }
 
 // invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
@@ -54,9 +58,10 @@ func invoiceDateRule(now time.Time) validation.Rule {
 	})
 }
 
-func (q *initiateRequest) validate(minor *int64, now time.Time) error {
+func (q *initiateRequest) validate(minor, invoice *int64, now time.Time) error {
 	return asFieldErrors(validation.ValidateStruct(q,
 		validation.Field(&q.Amount, validation.Required, amountRule(q.Currency, minor)),
+		validation.Field(&q.InvoiceAmount, amountRule(q.Currency, invoice)),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), isCurrency),
 		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), isStellarAddress),
 		validation.Field(&q.Memo, validation.RuneLength(0, 256)),
@@ -74,8 +79,8 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
 	}
-	var minor int64
-	if err := q.validate(&minor, s.db.Now()); err != nil {
+	var minor, invoice int64
+	if err := q.validate(&minor, &invoice, s.db.Now()); err != nil {
 		return err
 	}
 	metadata, err := parseMetadata(q.Metadata)
@@ -86,8 +91,8 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
-		InvoiceDate: q.InvoiceDate,
-		Metadata:    metadata,
+		InvoiceDate: q.InvoiceDate, InvoiceAmount: invoice,
+		Metadata: metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		created, err := payout.Initiate(tx, p)
