@@ -2,6 +2,7 @@ package figures
 
 import (
 	"context"
+	"github.com/payoutd/payoutd/apperr"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
@@ -22,7 +23,7 @@ type ITR4 struct {
 // ITR4Of reads the year's figures and the profile in one snapshot and
 // carries the liability's figures into the return unchanged, so the file
 // agrees with the liability to the rupee. A year above the presumptive
-// limit is a *store.Error ErrITR4NotApplicable whose message says why.
+// limit is a *apperr.Error ErrITR4NotApplicable whose message says why.
 func ITR4Of(ctx context.Context, db *store.DB, userID string, fy india.FY, payOn string) (ITR4, error) {
 	var out ITR4
 	err := db.Snapshot(ctx, func(s *store.Snapshot) error {
@@ -31,7 +32,7 @@ func ITR4Of(ctx context.Context, db *store.DB, userID string, fy india.FY, payOn
 			return err
 		}
 		if !in.Liability.Presumptive {
-			return &store.Error{Code: ErrITR4NotApplicable, Message: in.Liability.PresumptiveUnavailable()}
+			return &apperr.Error{Code: ErrITR4NotApplicable, Message: in.Liability.PresumptiveUnavailable()}
 		}
 		prof, err := s.Profile(userID)
 		if err != nil {

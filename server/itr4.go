@@ -2,13 +2,13 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/payoutd/payoutd/apperr"
 	"net/http"
 	"net/url"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/store"
 )
 
 type itr4PrefillView struct {
@@ -85,7 +85,7 @@ func (s *Server) itr4ExportURL(fy india.FY) string {
 // which carries payoutd's notes on it.
 func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if !c.p.has("compliance:read") && !c.p.has("tax:read") {
-		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
+		return apperr.Errorf(apperr.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
 	}
 	y, err := s.itr4Year(c)
 	if err != nil {

@@ -98,7 +98,7 @@ func (tx *Tx) valueForGST(p Payment) (GSTValue, error) {
 		}
 		v.ValueINR = value
 	}
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO gst_values (payment_id, user_id, livemode, cross_border, invoice_date, day,
+	_, err := tx.exec(`INSERT INTO gst_values (payment_id, user_id, livemode, cross_border, invoice_date, day,
 		currency, invoice_amount, rate, rate_as_of, rate_date, rate_basis, value_inr, created_at)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, v.PaymentID, p.UserID, p.Livemode, v.CrossBorder, v.InvoiceDate, v.Day,
 		v.Currency, v.InvoiceAmount, v.Rate, ms(v.RateAsOf), v.RateDate, v.RateBasis, v.ValueINR, ms(tx.now))
@@ -132,13 +132,13 @@ func scanGSTValue(row interface{ Scan(...any) error }) (GSTValue, error) {
 }
 
 func (tx *Tx) gstValueOf(paymentID string) (GSTValue, error) {
-	return scanGSTValue(tx.QueryRowContext(tx.ctx, "SELECT "+gstValueCols+" FROM gst_values WHERE payment_id = ?", paymentID))
+	return scanGSTValue(tx.queryRow("SELECT "+gstValueCols+" FROM gst_values WHERE payment_id = ?", paymentID))
 }
 
 // GSTValueOf reads the GST value fixed for one of the user's payments; ok
 // is false before it has one (not yet settled, or settled before version 6).
 func (db *DB) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValue, bool, error) {
-	v, err := scanGSTValue(db.r.QueryRowContext(ctx, "SELECT "+gstValueCols+" FROM gst_values WHERE payment_id = ? AND user_id = ?",
+	v, err := scanGSTValue(db.queryRow(ctx, "SELECT "+gstValueCols+" FROM gst_values WHERE payment_id = ? AND user_id = ?",
 		paymentID, userID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return v, false, nil
@@ -148,7 +148,7 @@ func (db *DB) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValu
 
 func (tx *Tx) settlementRateAsOf(paymentID string) (time.Time, bool, error) {
 	var at int64
-	err := tx.QueryRowContext(tx.ctx, "SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
+	err := tx.queryRow("SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, false, nil
 	}
@@ -163,7 +163,7 @@ func (tx *Tx) rateOn(livemode bool, currency, day string) (rate string, asOf tim
 		return "", time.Time{}, false, err
 	}
 	var at int64
-	err = tx.QueryRowContext(tx.ctx, `SELECT rate, as_of FROM inr_rates WHERE livemode = ? AND currency = ? AND as_of < ?
+	err = tx.queryRow(`SELECT rate, as_of FROM inr_rates WHERE livemode = ? AND currency = ? AND as_of < ?
 		ORDER BY as_of DESC LIMIT 1`, livemode, currency, ms(d.AddDate(0, 0, 1))).Scan(&rate, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", time.Time{}, false, nil
@@ -172,7 +172,7 @@ func (tx *Tx) rateOn(livemode bool, currency, day string) (rate string, asOf tim
 }
 
 func (tx *Tx) recordRate(livemode bool, currency string, asOf time.Time, rate string) error {
-	_, err := tx.ExecContext(tx.ctx, "INSERT OR IGNORE INTO inr_rates (livemode, currency, as_of, rate) VALUES (?,?,?,?)",
+	_, err := tx.exec("INSERT OR IGNORE INTO inr_rates (livemode, currency, as_of, rate) VALUES (?,?,?,?)",
 		livemode, currency, ms(asOf), rate)
 	return err
 }

@@ -52,7 +52,7 @@ func TestMigrateVersion5(t *testing.T) {
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
 		var version int
-		is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
+		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
 		f, err := db.FindFIRA(ctx, "usr_1", "fira_1")
 		is.NoErr(err)
@@ -60,8 +60,8 @@ func TestMigrateVersion5(t *testing.T) {
 		is.Equal(f.BeneficiaryPAN, "ABCPR1234K")
 		is.Equal(f.BeneficiaryWallet, "GWALLET")
 		var invoiceDate, address sql.NullString
-		is.NoErr(db.QueryRow("SELECT invoice_date FROM payments WHERE id = 'pay_1'").Scan(&invoiceDate))
-		is.NoErr(db.QueryRow("SELECT address FROM profiles WHERE user_id = 'usr_1'").Scan(&address))
+		is.NoErr(db.r.QueryRow("SELECT invoice_date FROM payments WHERE id = 'pay_1'").Scan(&invoiceDate))
+		is.NoErr(db.r.QueryRow("SELECT address FROM profiles WHERE user_id = 'usr_1'").Scan(&address))
 		is.Equal(invoiceDate.String, "")
 		is.Equal(address.String, "")
 		is.NoErr(db.Close())

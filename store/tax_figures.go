@@ -82,10 +82,10 @@ var gstDayAddOne = gstDayInsert + `VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ` + igs
 // state gets the rows as well: their next refresh rebuilds every day from
 // reconciliations anyway.
 func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry string, v GSTValue) error {
-	if _, err := tx.ExecContext(tx.ctx, taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR); err != nil {
+	if _, err := tx.exec(taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(tx.ctx, gstDayAddOne, r.UserID, v.Day, v.CrossBorder, v.Currency, v.RateDate, v.Rate,
+	_, err := tx.exec(gstDayAddOne, r.UserID, v.Day, v.CrossBorder, v.Currency, v.RateDate, v.Rate,
 		v.ByInvoice(), v.InvoiceAmount, v.ValueINR)
 	return err
 }
@@ -104,14 +104,14 @@ func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry string, v GSTValue
 // alone; row counts tell the cases apart without a read.
 func (tx *Tx) RefreshTaxFigures(userID string) error {
 	now := ms(tx.now)
-	res, err := tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ? AND NOT queued", now, userID)
+	res, err := tx.exec("UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ? AND NOT queued", now, userID)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		return nil
 	}
-	res, err = tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ?, queued = 0 WHERE user_id = ?", now, userID)
+	res, err = tx.exec("UPDATE tax_refresh_state SET refreshed_at = ?, queued = 0 WHERE user_id = ?", now, userID)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (tx *Tx) RefreshTaxFigures(userID string) error {
 	if err := tx.rebuildTaxDays(userID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(tx.ctx, "INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, now)
+	_, err = tx.exec("INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, now)
 	return err
 }
 
@@ -130,15 +130,15 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 	const from = `FROM tax_pending t
 		JOIN reconciliations r ON r.payment_id = t.payment_id JOIN payments p ON p.id = r.payment_id
 		WHERE t.user_id = ? AND r.status = 'RECONCILED'`
-	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`+taxDayAdd, userID)
+	_, err := tx.exec(taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`+taxDayAdd, userID)
 	if err != nil {
 		return err
 	}
-	if _, err = tx.ExecContext(tx.ctx, gstDayInsert+gstDaySelect+strings.Replace(from, "WHERE", gstJoin+"WHERE", 1)+
+	if _, err = tx.exec(gstDayInsert+gstDaySelect+strings.Replace(from, "WHERE", gstJoin+"WHERE", 1)+
 		gstDayGroup+gstDayAdd, userID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(tx.ctx, "DELETE FROM tax_pending WHERE user_id = ?", userID)
+	_, err = tx.exec("DELETE FROM tax_pending WHERE user_id = ?", userID)
 	return err
 }
 
@@ -148,15 +148,15 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 func (tx *Tx) rebuildTaxDays(userID string) error {
 	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM gst_days WHERE user_id = ?",
 		"DELETE FROM tax_pending WHERE user_id = ?"} {
-		if _, err := tx.ExecContext(tx.ctx, q, userID); err != nil {
+		if _, err := tx.exec(q, userID); err != nil {
 			return err
 		}
 	}
 	const from = `FROM reconciliations r JOIN payments p ON p.id = r.payment_id
 		WHERE r.user_id = ? AND r.status = 'RECONCILED'`
-	if _, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`, userID); err != nil {
+	if _, err := tx.exec(taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`, userID); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(tx.ctx, gstDayInsert+gstDaySelect+strings.Replace(from, "WHERE", gstJoin+"WHERE", 1)+gstDayGroup, userID)
+	_, err := tx.exec(gstDayInsert+gstDaySelect+strings.Replace(from, "WHERE", gstJoin+"WHERE", 1)+gstDayGroup, userID)
 	return err
 }

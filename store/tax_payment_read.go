@@ -1,11 +1,15 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/payoutd/payoutd/apperr"
+)
 
 // FindTaxPayment returns the user's tax payment; another user's is not found.
 func (db *DB) FindTaxPayment(ctx context.Context, userID, id string) (TaxPayment, error) {
-	p, err := scanTaxPayment(db.QueryRowContext(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
-	return p, notFound(err, ErrNotFound, "tax payment")
+	p, err := scanTaxPayment(db.queryRow(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
+	return p, notFound(err, apperr.ErrNotFound, "tax payment")
 }
 
 // TaxPaymentFilter selects a page of a user's tax payments, newest challan
@@ -31,7 +35,7 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 		args = append(args, f.FY)
 	}
 	var total int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM tax_payments WHERE "+where, args...).Scan(&total); err != nil {
+	if err := db.queryRow(ctx, "SELECT count(*) FROM tax_payments WHERE "+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	if f.After != "" {
@@ -50,7 +54,7 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 // TaxPaymentsOfYear returns the payments of a financial year that count
 // (not reversed), oldest challan first: the liability's and the ITR-4's.
 func (db *DB) TaxPaymentsOfYear(ctx context.Context, userID, fy string) ([]TaxPayment, error) {
-	return taxPaymentsOfYear(ctx, db, userID, fy)
+	return taxPaymentsOfYear(ctx, db.r, userID, fy)
 }
 
 func taxPaymentsOfYear(ctx context.Context, q reader, userID, fy string) ([]TaxPayment, error) {
@@ -58,7 +62,7 @@ func taxPaymentsOfYear(ctx context.Context, q reader, userID, fy string) ([]TaxP
 }
 
 func (db *DB) taxPayments(ctx context.Context, tail string, args ...any) ([]TaxPayment, error) {
-	return taxPayments(ctx, db, tail, args...)
+	return taxPayments(ctx, db.r, tail, args...)
 }
 
 func taxPayments(ctx context.Context, q reader, tail string, args ...any) ([]TaxPayment, error) {

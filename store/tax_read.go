@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // TaxDay is one maintained aggregate: a user's RECONCILED receipts of one
@@ -62,7 +64,7 @@ func (s *Snapshot) TaxRefreshedAt(userID string) (at time.Time, ok bool, err err
 // profile row gets an empty one (no GSTIN, no LUT, no PAN).
 func (s *Snapshot) Profile(userID string) (Profile, error) {
 	p, err := scanProfile(s.q.QueryRowContext(s.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
-	if ErrorCode(err) == ErrProfileNotFound {
+	if apperr.Code(err) == apperr.ErrProfileNotFound {
 		return Profile{UserID: userID}, nil
 	}
 	return p, err
