@@ -128,8 +128,8 @@ func (l liveRates) Status() (any, bool) { return l.Source.Status() }
 // newLiveRates loads -rates FILE and starts fetching -rates-url. A live
 // process never falls back to the sandbox's indicative table: with no
 // fresh rate a settled payout waits for its value and /readyz says so.
-func newLiveRates(ctx context.Context, file string, f rateFlags, db *store.DB, log *slog.Logger) (*liveRates, error) {
-	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now, OnQuotes: func(q map[string]rates.Quote) { keepRates(ctx, db, q, log) }}
+func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logger) (*liveRates, error) {
+	src := &rates.Source{MaxAge: f.maxAge, Now: time.Now}
 	switch t := strings.TrimSpace(file); {
 	case strings.HasPrefix(t, "{"):
 		// Inline -rates: a bare object is as of now, when it was given.

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -95,11 +95,31 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer lock.Close()
-	db, sealer, err := c.open(ctx, createDB, true)
+	cfg := app.Config{Log: log, Workers: c.workers, JobTimeout: c.jobTimeout, Rates: rateTable,
+		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule}
+	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log}
+	var live *liveRates
+	if c.mode == "live" {
+		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
+			return err
+		}
+		cfg.Pipeline.LiveRate, hc.rateStatus = live.Rate, live.Status
+		cfg.StellarSync = c.stellar.syncInterval
+		if c.stellar.rpc != "" {
+			cfg.Live = func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
+				return newLiveRail(ctx, c.stellar, db, sealer, live, log)
+			}
+		}
+	}
+	a, sealer, err := c.openApp(ctx, createDB, true, cfg)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	if live != nil {
+		// Live quotes become the rate history GST values are taken from.
+		live.Keep(func(q map[string]rates.Quote) { keepRates(ctx, a.DB, q, log) })
+	}
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -108,34 +128,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if c.baseURL == "" {
 		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
 	}
-	c.baseURL = strings.TrimRight(c.baseURL, "/")
-
-	var rail *stellar.Rail
-	var live *liveRates
-	if c.mode == "live" {
-		if live, err = newLiveRates(ctx, c.rates, c.liveRates, db, log); err != nil {
-			return err
-		}
-		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, live, log); err != nil {
-			return err
-		}
-	}
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
-		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log,
-		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout})
+	hc.baseURL = strings.TrimRight(c.baseURL, "/")
+	srv, err := newServer(ctx, a, sealer, hc)
 	if err != nil {
 		return err
 	}
 	if c.mode == "sandbox" {
-		if err := ensureDemoUser(ctx, db, sealer, stdout); err != nil {
+		if err := ensureDemoUser(ctx, a.DB, sealer, stdout); err != nil {
 			return err
 		}
 	}
-	if err := a.start(ctx); err != nil {
+	if err := a.Start(ctx); err != nil {
 		return err
 	}
-	hs := a.httpServer(log)
-	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", c.baseURL, "mode", c.mode, "db", c.db)
+	// The sandbox KYC provider reviews submitted documents in the background.
+	go srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
+	hs := httpServer(srv, log)
+	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -150,7 +159,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	// Requests and jobs in flight finish side by side within the grace
 	// period; anything not done is picked up on the next start.
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- a.stop(shutdownCtx) }()
+	go func() { jobsDone <- a.Stop(shutdownCtx) }()
 	err = hs.Shutdown(shutdownCtx)
 	return errors.Join(err, <-jobsDone)
 }
@@ -165,20 +174,6 @@ func loadRates(v string) (rates.Table, error) {
 		return nil, fmt.Errorf("-rates: %w", err)
 	}
 	return t, nil
-}
-
-// quiet keeps River's own logging to warnings and above.
-func quiet(log *slog.Logger) *slog.Logger {
-	return slog.New(levelFloor{log.Handler(), slog.LevelWarn})
-}
-
-type levelFloor struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (l levelFloor) Enabled(ctx context.Context, lvl slog.Level) bool {
-	return lvl >= l.min && l.Handler.Enabled(ctx, lvl)
 }
 
 func parseLimits(s string) (map[string]int, error) {

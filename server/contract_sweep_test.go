@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
@@ -390,10 +391,11 @@ func flowUnready(t *testing.T, c *contract) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}
+	db := a.DB
 	srv, err := server.New(ctx, db, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Rates: rates.Default(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

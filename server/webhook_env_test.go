@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,15 +14,11 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/payoutd/payoutd/jobs"
-	"github.com/payoutd/payoutd/payout"
-	"github.com/payoutd/payoutd/rates"
 )
 
 // whEnv is a payoutd whose River client delivers webhooks on a test
-// schedule. The harness starts River with production webhook settings, so
-// the env is made without River and this one is started instead.
+// schedule, and which a test can stop and close as a server shutting down
+// does.
 type whEnv struct {
 	*env
 	stopOnce sync.Once
@@ -47,33 +42,15 @@ func fastSchedule(n int, every time.Duration) []time.Duration {
 
 func newWebhookEnv(t *testing.T, cfg whConfig) *whEnv {
 	t.Helper()
-	e := newEnv(t, func(o *envOpts) { o.noRiver, o.dir = true, cfg.dir })
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rates := rates.Default()
-	pl := &payout.Pipeline{
-		DB: e.DB, Rates: rates, Log: log,
-		Rail:           &payout.SandboxSettlement{Rates: rates, UnknownWindow: 500 * time.Millisecond, Now: e.DB.Now},
-		SubmitAttempts: 3, SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond,
-		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
-	}
-	rc, err := jobs.NewClient(e.DB, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: e.Sealer,
-		WebhookSchedule: cfg.schedule, WebhookTimeout: cfg.timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rc.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e.River = rc
+	e := newEnv(t, func(o *envOpts) { o.dir, o.webhookSchedule, o.webhookTimeout = cfg.dir, cfg.schedule, cfg.timeout })
 	w := &whEnv{env: e}
 	w.stopRC = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := rc.Stop(ctx); err != nil {
+		if err := e.App.Stop(ctx); err != nil {
 			t.Errorf("stop River: %v", err)
 		}
 	}
-	t.Cleanup(w.stop) // runs before the harness closes the database
 	return w
 }
 

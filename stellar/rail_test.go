@@ -19,8 +19,8 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/apperr"
-	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
@@ -38,6 +38,7 @@ var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
 // talks to a fake Stellar network.
 type liveEnv struct {
 	t        *testing.T
+	App      *app.App
 	DB       *store.DB
 	SQL      *storetest.DB
 	Sealer   *store.Sealer
@@ -67,10 +68,6 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -81,7 +78,7 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 		t.Fatal(err)
 	}
 	table := rates.Default()
-	e := &liveEnv{t: t, DB: db, SQL: storetest.New(db), Sealer: sealer, Net: fake, ctx: ctx}
+	e := &liveEnv{t: t, Sealer: sealer, Net: fake, ctx: ctx}
 	rate := func(c string) (money.Rate, time.Time, error) {
 		if e.rateStale.Load() {
 			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
@@ -89,28 +86,28 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 		_, r, err := table.ToINR(1, c)
 		return r, fake.Now().Add(-time.Hour), err
 	}
-	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
-		Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
-		Rate: rate}
-	pl := &payout.Pipeline{DB: db, Rates: table, Log: log, Live: rail, UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
-		LiveRate: rate, RateRecheck: 20 * time.Millisecond,
-		SubmitAttempts: 1, ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries}
-	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: sealer})
+	live := func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
+		return &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
+			Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
+			Rate: rate}, nil
+	}
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
+		Workers: 8, Rates: table, Live: live,
+		Pipeline: payout.Pipeline{UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
+			LiveRate: rate, RateRecheck: 20 * time.Millisecond, SubmitAttempts: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	db := a.DB
+	e.App, e.DB, e.SQL, e.Rail, e.Pipeline = a, db, storetest.New(db), a.Live, a.Pipeline
 	if run {
-		if err := rc.Start(ctx); err != nil {
+		if err := a.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e.Rail, e.Pipeline = rail, pl
 	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		rc.Stop(stopCtx)
+		a.Close()
 		fake.Close()
-		db.Close()
 	})
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("live@example.com", true, "Asha Rao", sealer)
@@ -579,9 +576,7 @@ func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
 	p, err := e.pay(e.destination(true, true), 10_00, "")
 	is.NoErr(err)
 	e.Pipeline.Live = nil // started without -stellar-rpc
-	rc, err := jobs.NewClient(e.DB, e.Pipeline, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer})
-	is.NoErr(err)
-	is.NoErr(rc.Start(e.ctx))
+	is.NoErr(e.App.Start(e.ctx))
 	time.Sleep(300 * time.Millisecond)
 	var state string
 	is.NoErr(e.SQL.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
@@ -589,7 +584,4 @@ func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
 	e.Pipeline.Live = e.Rail                              // the rail is back
 	p = e.settle(p.ID)
 	is.Equal(p.Status, store.StatusCompleted)
-	stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
-	defer cancel()
-	rc.Stop(stop)
 }

@@ -26,6 +26,7 @@ func openKYCTestDB(t *testing.T) (*DB, User, *time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withoutWebhooks(db)
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
 	db.Now = func() time.Time { return now }

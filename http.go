@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	iofs "io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/store"
+)
+
+// httpConfig is what the HTTP API needs beyond the wired app; serve and
+// bench both build it.
+type httpConfig struct {
+	baseURL string
+	live    bool
+	rates   rates.Table
+	limits  map[string]int
+	// rateStatus is the live rates' line in /readyz (nil outside live mode).
+	rateStatus func() (any, bool)
+	log        *slog.Logger
+}
+
+// newServer builds the HTTP API on a wired app.
+func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConfig) (*server.Server, error) {
+	static, err := iofs.Sub(staticFS, "static")
+	if err != nil {
+		return nil, err
+	}
+	var liveRail server.LiveRail
+	if a.Live != nil {
+		liveRail = a.Live
+	}
+	return server.New(ctx, a.DB, server.Config{
+		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
+		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus,
+	})
+}
+
+// httpServer wraps the handler with the production timeouts.
+func httpServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
