@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -157,20 +158,8 @@ func logger(level string, stderr io.Writer) (*slog.Logger, error) {
 
 // parseScopes turns "a,b" or "all" into a checked scope list.
 func parseScopes(s string) ([]string, error) {
-	if s == "" || s == "all" {
+	if s == "" {
 		return store.AllScopes, nil
 	}
-	var out []string
-	for _, sc := range strings.Split(s, ",") {
-		sc = strings.TrimSpace(sc)
-		ok := false
-		for _, known := range store.AllScopes {
-			ok = ok || known == sc
-		}
-		if !ok {
-			return nil, fmt.Errorf("unknown scope %q (known: %s)", sc, strings.Join(store.AllScopes, ", "))
-		}
-		out = append(out, sc)
-	}
-	return out, nil
+	return input.CheckScopes(strings.Split(s, ","))
 }

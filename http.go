@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/console"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
@@ -25,19 +27,25 @@ type httpConfig struct {
 	log        *slog.Logger
 }
 
-// newServer builds the HTTP API on a wired app.
+// newServer builds the HTTP API, with the console mounted, on a wired app.
 func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConfig) (*server.Server, error) {
 	static, err := iofs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
 	}
 	var liveRail server.LiveRail
+	var liveCheck payout.LiveCheck
 	if a.Live != nil {
-		liveRail = a.Live
+		liveRail, liveCheck = a.Live, a.Live
+	}
+	con, err := console.New(console.Config{DB: a.DB, BaseURL: c.baseURL, Sealer: sealer, Rates: c.rates, Live: liveCheck,
+		Log: c.log, RequestID: server.RequestID})
+	if err != nil {
+		return nil, err
 	}
 	return server.New(ctx, a.DB, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
-		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus,
+		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/console"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -134,7 +135,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	if c.mode == "sandbox" {
-		if err := ensureDemoUser(ctx, a.DB, sealer, stdout); err != nil {
+		if err := ensureDemoUser(ctx, a.DB, sealer, hc.baseURL, stdout); err != nil {
 			return err
 		}
 	}
@@ -193,24 +194,29 @@ func parseLimits(s string) (map[string]int, error) {
 }
 
 // ensureDemoUser makes `go run .` usable at once: on an empty database it
-// creates a sandbox user and prints its key, once.
-func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, stdout io.Writer) error {
+// creates a sandbox user and prints its key and a console sign-in link, once.
+func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, baseURL string, stdout io.Writer) error {
 	n, err := db.CountUsers(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
-	var secret string
+	var secret, token string
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("demo@payoutd.local", false, "Demo Freelancer", sealer)
 		if err != nil {
 			return err
 		}
-		_, secret, err = tx.CreateAPIKey(u, "demo", store.AllScopes)
+		if _, secret, err = tx.CreateAPIKey(u, "demo", store.AllScopes); err != nil {
+			return err
+		}
+		token, _, err = tx.CreateConsoleLink(u)
 		return err
 	}, store.WithActor("cli", ""))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Created sandbox user demo@payoutd.local. Its API key (shown once):\n%s\n", secret)
+	fmt.Fprintf(stdout, "Console sign-in link (works once, for 15 minutes; payoutd console-link --email demo@payoutd.local makes another):\n%s\n",
+		console.SignInURL(baseURL, token))
 	return nil
 }

@@ -182,3 +182,18 @@ func (r *Registration) settle() {
 			rupeeText(r.Turnover), where, r.CrossedOn, r.RegisterBy)
 	}
 }
+
+// RateBasis says how the date of a GST rate relates to the times of supply
+// (from..to) valued at it: "timeOfSupply" when it is their own day,
+// "latestEarlier" when it is of an earlier day (none was held for theirs),
+// "settlementRate" when it is of a later day (none was held on or before
+// them, and the settlement's stood in).
+func RateBasis(rateDate, supplyFrom, supplyTo string) string {
+	switch {
+	case rateDate > supplyFrom:
+		return "settlementRate"
+	case rateDate < supplyTo:
+		return "latestEarlier"
+	}
+	return "timeOfSupply"
+}

@@ -26,6 +26,7 @@ var routeExclusions = map[string]string{
 	"/api/":                      "catch-all answering unknown /api paths with the documented 404 error body",
 	"/v1/":                       "catch-all answering unknown /v1 paths with the documented 404 error body",
 	"GET /verify/assets/<asset>": "the hosted KYC page's own CSS and script files",
+	"/console/":                  "the freelancer's console (package console): HTML pages, not API operations",
 }
 
 func registeredRoutes(t *testing.T) []route {

@@ -6,9 +6,7 @@ import (
 	"strconv"
 
 	"github.com/payoutd/payoutd/documents"
-	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -42,35 +40,6 @@ type firaView struct {
 	DownloadURL string          `json:"downloadUrl"`
 }
 
-// firaGSTView is the receipt's GST value: the invoice value at the INR rate
-// of its time of supply (invoice date, else settlement date), with that
-// rate and its date. Null for an advice of a payout settled before GST
-// values were kept.
-type firaGSTView struct {
-	TimeOfSupply      string      `json:"timeOfSupply"`
-	TimeOfSupplyBasis string      `json:"timeOfSupplyBasis"` // invoiceDate or settlementDate
-	InvoiceValue      json.Number `json:"invoiceValue"`
-	Rate              json.Number `json:"rate"`
-	RateDate          string      `json:"rateDate"`
-	RateBasis         string      `json:"rateBasis"` // as a GST summary rate's basis
-	TaxableValue      json.Number `json:"taxableValue"`
-}
-
-// firaGST is the advice's GST value, or nil.
-func firaGST(f store.FIRA) (*firaGSTView, *documents.FIRAGST) {
-	g := f.GST
-	if g == nil {
-		return nil, nil
-	}
-	basis := rateBasis(figures.RateUsed{RateDate: g.RateDate, SupplyFrom: g.Day, SupplyTo: g.Day})
-	v := &firaGSTView{TimeOfSupply: g.Day, TimeOfSupplyBasis: "settlementDate", InvoiceValue: amountJSON(g.InvoiceAmount, g.Currency),
-		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: basis, TaxableValue: inr(g.ValueINR)}
-	if g.ByInvoice() {
-		v.TimeOfSupplyBasis = "invoiceDate"
-	}
-	return v, &documents.FIRAGST{TimeOfSupply: g.Day, Rate: g.Rate, RateDate: g.RateDate, Basis: basis, ValueINR: g.ValueINR}
-}
-
 // firaRemitter is who sent the money, as the payout named them.
 type firaRemitter struct {
 	Name        string `json:"name"`
@@ -90,26 +59,47 @@ type firaBeneficiary struct {
 	WalletAddress string `json:"walletAddress"`
 }
 
+// firaGSTView is the receipt's GST value: the invoice value at the INR rate
+// of its time of supply (invoice date, else settlement date), with that
+// rate and its date. Null for an advice of a payout settled before GST
+// values were kept.
+type firaGSTView struct {
+	TimeOfSupply      string      `json:"timeOfSupply"`
+	TimeOfSupplyBasis string      `json:"timeOfSupplyBasis"` // invoiceDate or settlementDate
+	InvoiceValue      json.Number `json:"invoiceValue"`
+	Rate              json.Number `json:"rate"`
+	RateDate          string      `json:"rateDate"`
+	RateBasis         string      `json:"rateBasis"` // as a GST summary rate's basis
+	TaxableValue      json.Number `json:"taxableValue"`
+}
+
+func viewFIRAGST(g *store.GSTValue) *firaGSTView {
+	if g == nil {
+		return nil
+	}
+	v := &firaGSTView{TimeOfSupply: g.Day, TimeOfSupplyBasis: "settlementDate", InvoiceValue: amountJSON(g.InvoiceAmount, g.Currency),
+		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: g.Basis(), TaxableValue: inr(g.ValueINR)}
+	if g.ByInvoice() {
+		v.TimeOfSupplyBasis = "invoiceDate"
+	}
+	return v
+}
+
 // viewFIRA renders f. Its rateAsOf is when its rate was true: a live rate's
 // recorded as-of time, else the settlement, when the sandbox table's rate
 // was fixed.
 func (s *Server) viewFIRA(f store.FIRA) firaView {
-	rateAsOf := f.RateAsOf
-	if rateAsOf.IsZero() {
-		rateAsOf = f.SettledAt
-	}
 	var invoiceDate *string
 	if f.InvoiceDate != "" {
 		invoiceDate = &f.InvoiceDate
 	}
-	gst, _ := firaGST(f)
 	return firaView{
-		InvoiceDate: invoiceDate, GST: gst,
+		InvoiceDate: invoiceDate, GST: viewFIRAGST(f.GST),
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
 		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
 		PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef, SettlementRef: f.SettlementRef,
-		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(rateAsOf),
+		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(f.RateTime()),
 		Remitter: firaRemitter{Name: f.RemitterName, Country: f.RemittingCountry, CountryName: india.CountryName(f.RemittingCountry),
 			Bank: f.RemittingBank},
 		Beneficiary: firaBeneficiary{Name: f.BeneficiaryName, PAN: f.BeneficiaryPAN, Address: f.BeneficiaryAddress,
@@ -169,23 +159,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	cur, ok := money.Lookup(f.ForeignCurrency)
-	if !ok {
-		cur.Exponent = 2
-	}
-	_, gstDoc := firaGST(f)
-	pdf, err := documents.RenderFIRA(documents.FIRA{
-		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
-		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
-		PurposeCode: f.PurposeCode, PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef,
-		SettlementRef: f.SettlementRef, RemitterName: f.RemitterName, BeneficiaryName: f.BeneficiaryName,
-		BeneficiaryPAN: f.BeneficiaryPAN, BeneficiaryAddress: f.BeneficiaryAddress, BeneficiaryEmail: f.BeneficiaryEmail,
-		VaultID: f.VaultID, BeneficiaryWallet: f.BeneficiaryWallet,
-		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
-		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
-		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
-		InvoiceDate: f.InvoiceDate, GST: gstDoc,
-	})
+	pdf, err := documents.RenderFIRA(f.Document())
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
@@ -260,20 +262,17 @@ func (e *env) pay(amount string, extra map[string]any) string {
 // waitStatus polls the payment until it reaches want, failing after the deadline.
 func (e *env) waitStatus(id, want string, within time.Duration) store.Payment {
 	e.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		p, err := e.DB.FindPayment(context.Background(), e.UserID, id)
-		if err != nil {
+	var p store.Payment
+	wait.For(e.t, within, func() (err error) {
+		if p, err = e.DB.FindPayment(context.Background(), e.UserID, id); err != nil {
 			e.t.Fatal(err)
 		}
-		if p.Status == want {
-			return p
+		if p.Status != want {
+			return fmt.Errorf("payment %s is %s, want %s (failedReason %q)", id, p.Status, want, p.FailedReason)
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("payment %s is %s after %s, want %s (failedReason %q)", id, p.Status, within, want, p.FailedReason)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
+	return p
 }
 
 // vault reads the default vault.

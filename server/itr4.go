@@ -7,8 +7,8 @@ import (
 	"net/url"
 
 	"github.com/payoutd/payoutd/documents"
-	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/taxes"
 )
 
 type itr4PrefillView struct {
@@ -31,12 +31,12 @@ type itr4PrefillView struct {
 
 // itr4Year is the prologue of the prefill and the export: the year's
 // figures, refused with 409 when ITR-4 is not the right return.
-func (s *Server) itr4Year(c *call) (figures.ITR4, error) {
+func (s *Server) itr4Year(c *call) (taxes.ITR4, error) {
 	fy, payOn, err := s.requestedYear(c)
 	if err != nil {
-		return figures.ITR4{}, err
+		return taxes.ITR4{}, err
 	}
-	return figures.ITR4Of(c.r.Context(), s.db, c.p.UserID, fy, payOn)
+	return taxes.ITR4Of(c.r.Context(), s.db, c.p.UserID, fy, payOn)
 }
 
 // handleITR4Prefill summarises the year's presumptive figures, with the
@@ -53,14 +53,14 @@ func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	in, l := y.Income, y.Income.Liability
+	in, l := y.Year, y.Year.Liability
 	if in.Unreconciled.Count > 0 {
-		notes.Warnings = append(notes.Warnings, figures.UnreconciledMessage(in.Unreconciled))
+		notes.Warnings = append(notes.Warnings, taxes.UnreconciledMessage(in.Unreconciled))
 	}
 	v := itr4PrefillView{
 		FinancialYear: in.FY.String(), AssessmentYear: in.FY.AssessmentYear(), Section: "44ADA",
 		GrossReceipts: inr(l.GrossReceipts), PresumptiveTaxableIncome: inr(l.PresumptiveIncome),
-		TransactionCount: in.Receipts.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
+		TransactionCount: in.Totals.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
 		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(in.FY), Notes: notes,
 		Act: actView{Name: in.Act.Name, YearTerm: in.Act.Year}, AsOf: ts(in.AsOf),
 	}
@@ -95,7 +95,7 @@ func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	fy := y.Income.FY
+	fy := y.Year.FY
 	prefill := s.cfg.BaseURL + "/api/v1/compliance/itr4/prefill?" + url.Values{"fy": {fy.String()}}.Encode()
 	w.Header().Set("Link", "<"+prefill+`>; rel="describedby"`)
 	schema := documents.ITR4SchemaFor(fy)

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/payoutd/payoutd/figures"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 )
 
 // liabilityNote is the label the liability figure always carries.
@@ -104,7 +104,7 @@ type unreconciledView struct {
 
 func viewUnreconciled(u store.Unreconciled) unreconciledView {
 	v := unreconciledView{TransactionCount: u.Count, TotalINR: inr(u.AmountINR), PaymentIDs: u.PaymentIDs,
-		Message: figures.UnreconciledMessage(u)}
+		Message: taxes.UnreconciledMessage(u)}
 	if v.PaymentIDs == nil {
 		v.PaymentIDs = []string{}
 	}
@@ -202,7 +202,7 @@ func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	in, err := figures.IncomeOf(c.r.Context(), s.db, c.p.UserID, fy, payOn)
+	in, err := taxes.YearOf(c.r.Context(), s.db, c.p.UserID, fy, payOn)
 	if err != nil {
 		return err
 	}
@@ -210,8 +210,8 @@ func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-func viewLiability(in figures.Income) liabilityView {
-	l, pos := in.Liability, in.Position
+func viewLiability(in taxes.Year) liabilityView {
+	l := in.Liability
 	v := liabilityView{
 		FinancialYear: in.FY.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
 		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), IncomeBasis: "presumptive",
@@ -219,12 +219,12 @@ func viewLiability(in figures.Income) liabilityView {
 		AdvanceTaxRequired: l.AdvanceTaxDue, AdvanceTaxNote: l.AdvanceTaxNote(), AdvanceTaxSchedule: []instalmentView{},
 		Computation: computationView{TaxOnIncome: inr(l.TaxOnIncome), Rebate87A: inr(l.Rebate87A),
 			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess), NetTax: inr(l.NetTax)},
-		TransactionCount: in.Receipts.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
+		TransactionCount: in.Totals.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
 		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, Warnings: in.Warnings,
-		TaxPaid: &taxPaidView{Advance: inr(pos.Paid.Advance), SelfAssessment: inr(pos.Paid.SelfAssessment),
-			Total: inr(pos.Paid.Total), Challans: len(in.Challans)},
+		TaxPaid: &taxPaidView{Advance: inr(in.Paid.Advance), SelfAssessment: inr(in.Paid.SelfAssessment),
+			Total: inr(in.Paid.Total), Challans: len(in.Challans)},
 		Interest:   viewInterest(in),
-		BalanceDue: inr(pos.Paid.BalanceDue), RefundDue: inr(pos.Paid.RefundDue),
+		BalanceDue: inr(in.Paid.BalanceDue), RefundDue: inr(in.Paid.RefundDue),
 		Act:  actView{Name: in.Act.Name, YearTerm: in.Act.Year},
 		AsOf: ts(in.AsOf),
 	}
@@ -234,19 +234,19 @@ func viewLiability(in figures.Income) liabilityView {
 	} else {
 		v.Regime, v.IncomeBasis = "BOOKS", "illustrative"
 	}
-	for i, paid := range pos.Paid.Instalments {
+	for i, paid := range in.Paid.Instalments {
 		iv := instalmentView{DueDate: paid.DueDate, PercentDue: paid.PercentDue, Amount: inr(paid.Amount), Past: paid.Past,
 			Paid: paid.Paid(), PaidByDate: inr(paid.PaidByDate), Shortfall: inr(paid.Shortfall), InterestBase: inr(0), Interest: inr(0)}
-		if i < len(pos.Interest.Instalments) {
-			iv.InterestBase, iv.Interest = inr(pos.Interest.Instalments[i].Base), inr(pos.Interest.Instalments[i].Interest)
+		if i < len(in.Interest.Instalments) {
+			iv.InterestBase, iv.Interest = inr(in.Interest.Instalments[i].Base), inr(in.Interest.Instalments[i].Interest)
 		}
 		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, iv)
 	}
 	return v
 }
 
-func viewInterest(in figures.Income) interestView {
-	i, a := in.Position.Interest, in.Act
+func viewInterest(in taxes.Year) interestView {
+	i, a := in.Interest, in.Act
 	v := interestView{PayOn: in.PayOn, Total: inr(i.Total), Note: in.Liability.InterestNote(),
 		Deferment: defermentView{Section: a.InterestDeferment, Amount: inr(i.Deferment)},
 		Default: defaultInterestView{Section: a.InterestDefault, Applies: i.DefaultApplies, AdvancePaid: inr(i.AdvancePaid),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
@@ -533,18 +535,14 @@ func TestSandboxReviewer(t *testing.T) {
 	done := make(chan struct{})
 	go func() { srv.RunSandboxKYCReviewer(ctx, 20*time.Millisecond); close(done) }()
 	defer func() { cancel(); <-done }()
-	deadline := time.Now().Add(store.SandboxReviewDecide + 3*time.Second)
-	for {
+	wait.For(t, store.SandboxReviewDecide+30*time.Second, func() error {
 		var status string
 		is.NoErr(e.SQL.QueryRow("SELECT status FROM kyc WHERE user_id = ?", e.UserID).Scan(&status))
-		if status == store.KYCApproved {
-			break
+		if status != store.KYCApproved {
+			return fmt.Errorf("status %s, want APPROVED", status)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("status %s, want APPROVED", status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 	is.Equal(kycMoves(e, e.UserID), []string{"DOCS_SUBMITTED>UNDER_REVIEW", "UNDER_REVIEW>APPROVED"})
 	// A live user has no provider here: it waits, even when read.
 	is.Equal(kycStatusOf(e, liveKey).Status, "DOCS_SUBMITTED")

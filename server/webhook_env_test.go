@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // whEnv is a payoutd whose River client delivers webhooks on a test
@@ -113,23 +115,11 @@ func (w *whEnv) deliveries(id, query string) []deliveryItem {
 func (w *whEnv) waitDeliveries(id string, n int) []deliveryItem {
 	w.t.Helper()
 	var ds []deliveryItem
-	waitFor(w.t, 5*time.Second, "recorded attempts", func() bool {
+	wait.Until(w.t, 30*time.Second, "recorded attempts", func() bool {
 		ds = w.deliveries(id, "")
 		return len(ds) >= n
 	})
 	return ds
-}
-
-// waitFor polls cond until it holds, failing after the deadline.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // verifyStandardWebhook checks a webhook-signature header against one

@@ -43,6 +43,10 @@ type GSTValue struct {
 	ValueINR      int64
 }
 
+// Basis says how the rate's date relates to the time of supply
+// (india.RateBasis).
+func (v GSTValue) Basis() string { return india.RateBasis(v.RateDate, v.Day, v.Day) }
+
 // ByInvoice reports whether the invoice date placed the receipt.
 func (v GSTValue) ByInvoice() bool { return v.InvoiceDate != "" }
 

@@ -1,11 +1,15 @@
-package figures
+package taxes
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -37,15 +41,6 @@ type RateUsed struct {
 	InvoiceAmount int64 // minor units of Currency
 	ValueINR      int64
 }
-
-// Earlier reports whether the rate is of a day before some time of supply
-// valued at it: no rate was recorded for that day, and the latest earlier
-// one was used.
-func (r RateUsed) Earlier() bool { return r.RateDate < r.SupplyTo }
-
-// Later reports whether the rate is of a day after a time of supply valued
-// at it: no rate was recorded on or before it, and the settlement's stood in.
-func (r RateUsed) Later() bool { return r.RateDate > r.SupplyFrom }
 
 // GSTOf reads and computes the GST position of the IST days of [start,
 // end) for userID. The registration test runs over the financial year of
@@ -115,3 +110,64 @@ func ratesUsed(days []store.GSTDay) []RateUsed {
 	})
 	return out
 }
+
+// GST3B is one GST month (IST) of cross-border receipts as GSTR-3B Table
+// 3.1(b): exports are zero-rated supplies whether made under a LUT (IGST 0)
+// or with IGST paid, so both go in the row, with the IGST of those no LUT
+// covered. Without a GSTIN the export says the user is not registered and
+// shows no tax to pay. A period that is not a month is refused
+// (ERR_VALIDATION on period).
+func GST3B(ctx context.Context, db *store.DB, userID, period string) (documents.GST3B, error) {
+	start, end, err := india.ParsePeriod(period)
+	if err != nil {
+		return documents.GST3B{}, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
+			Fields: map[string]string{"period": "must be a month in the form YYYY-MM, e.g. 2026-04"}}
+	}
+	g, err := GSTOf(ctx, db, userID, start, end)
+	if err != nil {
+		return documents.GST3B{}, err
+	}
+	t := g.Split
+	reg := RegistrationView(g.Registration)
+	if !reg.Registered {
+		reg.Message = "Not registered for GST (no GSTIN on the profile): a GSTR-3B is filed only once registered, so this export " +
+			"shows the month's exports for review and no tax to pay. " + reg.Message
+	}
+	return documents.BuildGST3B(documents.GST3BInput{
+		Period:           period,
+		GSTIN:            g.Profile.GSTIN,
+		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR + t.Unregistered.AmountINR,
+		ZeroRatedIGST:    t.Liable.IGST,
+		ByInvoiceDate:    t.ByInvoiceDate,
+		BySettlementDate: t.BySettlementDate,
+		GeneratedAt:      db.Now(),
+		Registration:     reg,
+		Rates:            RatesView(g.Rates),
+	}), nil
+}
+
+// RegistrationView is the registration position as the API shows it.
+func RegistrationView(r *india.Registration) documents.GSTRegistration {
+	v := documents.GSTRegistration{Registered: r.Registered, SpecialCategory: r.SpecialCategory, Threshold: documents.INR(r.Threshold),
+		Turnover: documents.INR(r.Turnover), OwesGST: r.OwesGST, Message: r.Message}
+	if r.CrossedOn != "" {
+		v.CrossedOn, v.RegisterBy = &r.CrossedOn, &r.RegisterBy
+	}
+	return v
+}
+
+// RatesView is the rates used as the API shows them.
+func RatesView(rs []RateUsed) []documents.GSTRate {
+	out := make([]documents.GSTRate, 0, len(rs))
+	for _, r := range rs {
+		cur, _ := money.Lookup(r.Currency)
+		out = append(out, documents.GSTRate{Currency: r.Currency, Rate: json.Number(r.Rate), RateDate: r.RateDate,
+			TimeOfSupplyFrom: r.SupplyFrom, TimeOfSupplyTo: r.SupplyTo, Receipts: r.Count,
+			InvoiceValue: json.Number(money.Format(r.InvoiceAmount, cur)), TaxableValue: documents.INR(r.ValueINR), Basis: r.Basis()})
+	}
+	return out
+}
+
+// Basis names how a rate relates to the times of supply it valued:
+// timeOfSupply, latestEarlier or settlementRate (documents.GSTRate).
+func (r RateUsed) Basis() string { return india.RateBasis(r.RateDate, r.SupplyFrom, r.SupplyTo) }

@@ -2,7 +2,7 @@
 // it reads what the store keeps, in one snapshot per answer, and computes
 // with package india. The API and the console both call it, so they show
 // the same numbers and the same sentences without computing them twice.
-package figures
+package taxes
 
 import (
 	"context"
@@ -14,19 +14,22 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// Income is a financial year's income-tax position, read in one snapshot.
+// Year is a financial year's income-tax position, read in one snapshot.
 // Amounts are paise.
-type Income struct {
+type Year struct {
 	FY        india.FY
 	Act       india.Act
 	Liability india.Liability
-	// Position sets the challans against the liability, with the interest
-	// owed if the balance is paid on PayOn.
-	Position india.Position
+	// Interest is owed if the balance is paid on PayOn; Paid sets the
+	// challans against the tax and that interest (india.ComputePosition).
+	Interest india.Interest
+	Paid     india.TaxPaid
 	PayOn    string
 	Challans []store.TaxPayment
-	// Receipts splits the year's reconciled receipts (by settlement day).
-	Receipts     india.ReceiptSplit
+	// Totals splits the year's reconciled receipts (by settlement day);
+	// Days are the aggregates they were summed from.
+	Totals       india.ReceiptSplit
+	Days         []store.TaxDay
 	First, Last  *time.Time // settlement times of the earliest and latest receipt
 	Unreconciled store.Unreconciled
 	AsOf         time.Time
@@ -35,19 +38,24 @@ type Income struct {
 	Warnings []string
 }
 
-// IncomeOf reads and computes fy's income-tax position for userID, if the
+// ReadYear is YearOf with the balance paid today.
+func ReadYear(ctx context.Context, db *store.DB, userID string, fy india.FY) (Year, error) {
+	return YearOf(ctx, db, userID, fy, "")
+}
+
+// YearOf reads and computes fy's income-tax position for userID, if the
 // balance is paid on payOn (YYYY-MM-DD; "" is today in India).
-func IncomeOf(ctx context.Context, db *store.DB, userID string, fy india.FY, payOn string) (Income, error) {
-	var in Income
+func YearOf(ctx context.Context, db *store.DB, userID string, fy india.FY, payOn string) (Year, error) {
+	var in Year
 	err := db.Snapshot(ctx, func(s *store.Snapshot) error {
 		var err error
-		in, err = income(s, userID, fy, payOn)
+		in, err = year(s, userID, fy, payOn)
 		return err
 	})
 	return in, err
 }
 
-func income(s *store.Snapshot, userID string, fy india.FY, payOn string) (Income, error) {
+func year(s *store.Snapshot, userID string, fy india.FY, payOn string) (Year, error) {
 	now := s.Now()
 	if payOn == "" {
 		payOn = india.DateOf(now)
@@ -55,9 +63,9 @@ func income(s *store.Snapshot, userID string, fy india.FY, payOn string) (Income
 	from, to := Days(fy.Start(), fy.End())
 	days, err := s.TaxDays(userID, from, to)
 	if err != nil {
-		return Income{}, err
+		return Year{}, err
 	}
-	in := Income{FY: fy, Act: india.ActOf(fy), PayOn: payOn, Receipts: india.SplitReceipts(store.ReceiptDaysOfTax(days), india.LUT{}, nil)}
+	in := Year{FY: fy, Act: india.ActOf(fy), PayOn: payOn, Days: days, Totals: india.SplitReceipts(store.ReceiptDaysOfTax(days), india.LUT{}, nil)}
 	for _, d := range days {
 		if first := d.FirstSettledAt; in.First == nil || first.Before(*in.First) {
 			in.First = &first
@@ -67,21 +75,23 @@ func income(s *store.Snapshot, userID string, fy india.FY, payOn string) (Income
 		}
 	}
 	// Every receipt payoutd sees arrived through a bank: none is cash.
-	if in.Liability, err = india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: in.Receipts.All.AmountINR, Today: now}); err != nil {
-		return Income{}, err
+	if in.Liability, err = india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: in.Totals.All.AmountINR, Today: now}); err != nil {
+		return Year{}, err
 	}
 	if in.Challans, err = s.TaxPaymentsOfYear(userID, fy.String()); err != nil {
-		return Income{}, err
+		return Year{}, err
 	}
 	paid := make([]india.TaxPayment, 0, len(in.Challans))
 	for _, p := range in.Challans {
 		paid = append(paid, india.TaxPayment{Kind: p.Kind, PaidOn: p.PaidOn, Amount: p.Amount})
 	}
-	if in.Position, err = india.ComputePosition(in.Liability, paid, payOn); err != nil {
-		return Income{}, err
+	pos, err := india.ComputePosition(in.Liability, paid, payOn)
+	if err != nil {
+		return Year{}, err
 	}
+	in.Interest, in.Paid = pos.Interest, pos.Paid
 	if in.Unreconciled, in.AsOf, err = leftOutAndAsOf(s, userID, fy.Start(), fy.End()); err != nil {
-		return Income{}, err
+		return Year{}, err
 	}
 	if msg := in.Liability.PresumptiveUnavailable(); msg != "" {
 		in.Warnings = append(in.Warnings, msg)

@@ -1,4 +1,4 @@
-package figures
+package taxes
 
 import (
 	"regexp"
@@ -52,11 +52,13 @@ func TestNotesCiteTheirOwnAct(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := Income{FY: fy, Act: own, Liability: l}
+			in := Year{FY: fy, Act: own, Liability: l}
 			payments := []india.TaxPayment{{Kind: india.PaymentSelfAssessment, PaidOn: fy.AssessmentYear()[:4] + "-09-10", Amount: 100_00}}
-			if in.Position, err = india.ComputePosition(l, payments, fy.AssessmentYear()[:4]+"-10-01"); err != nil {
+			pos, err := india.ComputePosition(l, payments, fy.AssessmentYear()[:4]+"-10-01")
+			if err != nil {
 				t.Fatal(err)
 			}
+			in.Interest, in.Paid = pos.Interest, pos.Paid
 			notes := []string{l.AdvanceTaxNote(), l.InterestNote(), l.PresumptiveUnavailable(), l.ProvisionalNote(), india.ProvisionalNote(fy, india.LatestTableFY())}
 			if l.Presumptive {
 				input := itr4Input(in, store.Profile{})

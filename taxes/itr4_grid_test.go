@@ -1,4 +1,4 @@
-package figures
+package taxes
 
 import (
 	"encoding/json"
@@ -49,21 +49,23 @@ func TestITR4LinesAddUp(t *testing.T) {
 		for name, pay := range challans {
 			for _, payOn := range payOns {
 				t.Run(fmt.Sprintf("%d/%s/%s", gross/100, name, payOn), func(t *testing.T) {
-					in := Income{FY: fy, Act: india.ActOf(fy), Liability: l, PayOn: payOn, Challans: pay(l.NetTax)}
+					in := Year{FY: fy, Act: india.ActOf(fy), Liability: l, PayOn: payOn, Challans: pay(l.NetTax)}
 					paid := make([]india.TaxPayment, 0, len(in.Challans))
 					for _, c := range in.Challans {
 						paid = append(paid, india.TaxPayment{Kind: c.Kind, PaidOn: c.PaidOn, Amount: c.Amount})
 					}
-					if in.Position, err = india.ComputePosition(l, paid, payOn); err != nil {
+					pos, err := india.ComputePosition(l, paid, payOn)
+					if err != nil {
 						t.Fatal(err)
 					}
+					in.Interest, in.Paid = pos.Interest, pos.Paid
 					input := itr4Input(in, store.Profile{Name: "Asha Rao", PAN: "ABCPR1234K"})
 					input.GeneratedAt = time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
 					raw, err := documents.BuildITR4(input)
 					if err != nil {
 						t.Fatal(err)
 					}
-					checkLines(t, raw, in.Position)
+					checkLines(t, raw, pos)
 					checked++
 				})
 			}
