@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	iofs "io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -29,10 +28,6 @@ type httpConfig struct {
 
 // newServer builds the HTTP API, with the console mounted, on a wired app.
 func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConfig) (*server.Server, error) {
-	static, err := iofs.Sub(staticFS, "static")
-	if err != nil {
-		return nil, err
-	}
 	var liveRail server.LiveRail
 	var liveCheck payout.LiveCheck
 	if a.Live != nil {
@@ -45,7 +40,7 @@ func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConf
 	}
 	return server.New(ctx, a.DB, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
-		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
+		Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
 	})
 }
 

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"embed"
 	_ "embed"
 	"errors"
 	"flag"
@@ -17,9 +16,6 @@ import (
 
 //go:embed schema.sql
 var schemaSQL string
-
-//go:embed static
-var staticFS embed.FS
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

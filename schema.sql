@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS profiles (
   updated_at      INTEGER NOT NULL,
   address         TEXT NOT NULL DEFAULT '', -- postal address, printed on FIRAs (version 5)
   -- 1 when the user supplies from a special-category State, where the GST
-  -- registration threshold is ₹10 lakh instead of ₹20 lakh (version 6).
+  -- registration threshold is ₹10 lakh instead of ₹20 lakh (version 7).
   gst_special_category INTEGER NOT NULL DEFAULT 0
 );
 
@@ -167,9 +167,12 @@ CREATE TABLE IF NOT EXISTS payments (
   -- (docs/tax.md; version 5).
   invoice_date         TEXT NOT NULL DEFAULT '',
   -- The invoice's value in the payment's currency when it differs from the
-  -- amount paid, 0 when not given: the GST taxable value (version 6).
+  -- amount paid, 0 when not given: the GST taxable value (version 7).
   invoice_amount       INTEGER NOT NULL DEFAULT 0,
   metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
+  -- 1 at initiate, +1 at every change of the payment (version 6).
+  version              INTEGER NOT NULL DEFAULT 1,
+  review_reason        TEXT NOT NULL DEFAULT '',  -- why compliance holds it, while MANUAL_REVIEW (version 6)
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
@@ -457,7 +460,7 @@ CREATE TABLE IF NOT EXISTS tax_days (
 -- fixed when the payment is reconciled or left pending (store/gst_value.go);
 -- gst_days sums the RECONCILED ones per user, time of supply, kind, currency
 -- and rate, beside tax_days and by the same statements. A receipt settled
--- before version 6 has no gst_values row and counts at its settlement value
+-- before version 7 has no gst_values row and counts at its settlement value
 -- (store/tax_figures.go).
 CREATE TABLE IF NOT EXISTS gst_values (
   payment_id     TEXT PRIMARY KEY,

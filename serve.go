@@ -142,8 +142,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := a.Start(ctx); err != nil {
 		return err
 	}
-	// The sandbox KYC provider reviews submitted documents in the background.
-	go srv.RunSandboxKYCReviewer(ctx, 500*time.Millisecond)
 	hs := httpServer(srv, log)
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)

@@ -21,6 +21,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &payout.AdvanceWorker{P: a.Pipeline})
 	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
+	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
 	river.AddWorker(workers, jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log))
 	var periodic []*river.PeriodicJob
 	if a.Live != nil {

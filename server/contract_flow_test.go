@@ -87,7 +87,7 @@ func contractServer(t *testing.T, e *env) string {
 	hs := httptest.NewUnstartedServer(nil)
 	base := "http://" + hs.Listener.Addr().String()
 	srv, err := server.New(context.Background(), e.DB, server.Config{
-		BaseURL: base, Sealer: e.Sealer, Rates: rates.Default(), Static: http.Dir("../static"), Limits: limits,
+		BaseURL: base, Sealer: e.Sealer, Rates: rates.Default(), Limits: limits,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {

@@ -27,7 +27,6 @@ type Config struct {
 	Logger     *slog.Logger
 	// Limits overrides the per-minute rate limits by route name (tests, bench).
 	Limits map[string]int
-	Static http.FileSystem
 	// Rates give the indicative INR value of unsettled payouts.
 	Rates rates.Table
 	// Console is the freelancer's console (package console), served at

@@ -140,7 +140,7 @@ func (tx *Tx) gstValueOf(paymentID string) (GSTValue, error) {
 }
 
 // GSTValueOf reads the GST value fixed for one of the user's payments; ok
-// is false before it has one (not yet settled, or settled before version 6).
+// is false before it has one (not yet settled, or settled before version 7).
 func (db *DB) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValue, bool, error) {
 	v, err := scanGSTValue(db.queryRow(ctx, "SELECT "+gstValueCols+" FROM gst_values WHERE payment_id = ? AND user_id = ?",
 		paymentID, userID))

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -28,11 +28,46 @@ var migrations = []migration{
 	{4, countListRows, true},
 	{5, complianceColumns, false},
 	{5, paymentMetadataColumn, false},
-	{6, gstValueColumns, false},
-	{6, gstValueBackfill, true},
+	{6, paymentVersionColumns, false},
+	{6, paymentVersionBackfill, true},
+	{7, gstValueColumns, false},
+	{7, gstValueBackfill, true},
 }
 
-// gstValueColumns adds version 6's columns: a payment's invoice amount and
+// paymentVersionColumns adds the payment's version and review reason to a
+// file that has payments.
+func paymentVersionColumns(ctx context.Context, tx *Tx) error {
+	var tables, columns int
+	if err := tx.queryRow(`SELECT
+		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'payments'),
+		(SELECT count(*) FROM pragma_table_info('payments') WHERE name = 'version')`).Scan(&tables, &columns); err != nil {
+		return err
+	}
+	if tables == 0 || columns == 1 {
+		return nil
+	}
+	for _, stmt := range []string{
+		"ALTER TABLE payments ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+		"ALTER TABLE payments ADD COLUMN review_reason TEXT NOT NULL DEFAULT ''",
+	} {
+		if _, err := tx.exec(stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// paymentVersionBackfill gives each existing payment the number of changes
+// it has had as its version, which its audit rows count (one at initiate,
+// one per state change, one for a later valuation), so no version a client
+// could have inferred is handed out again.
+func paymentVersionBackfill(ctx context.Context, tx *Tx) error {
+	_, err := tx.exec(`UPDATE payments SET version = max(1, (SELECT count(*) FROM audit_log a
+		WHERE a.resource_id = payments.id AND a.resource_type = 'payment'))`)
+	return err
+}
+
+// gstValueColumns adds version 7's columns: a payment's invoice amount and
 // the profile's special-category flag (GST valued at the time-of-supply
 // rate, and the registration threshold).
 func gstValueColumns(ctx context.Context, tx *Tx) error {
@@ -46,7 +81,7 @@ func gstValueColumns(ctx context.Context, tx *Tx) error {
 // and fills gst_days (gst_moves is gone) with the reconciled receipts
 // already in tax_days, the same statement a rebuild runs; queued ones are
 // added by the next refresh, and users without refresh state are rebuilt by
-// it. Receipts settled before version 6 keep their settlement value: they
+// it. Receipts settled before version 7 keep their settlement value: they
 // have no gst_values row.
 func gstValueBackfill(ctx context.Context, tx *Tx) error {
 	if _, err := tx.exec(`INSERT OR IGNORE INTO inr_rates (livemode, currency, as_of, rate)

@@ -44,7 +44,7 @@ var taxDayAddOne = taxDayInsert + `VALUES (?1, ` + taxDayOf("?2") + `, ` + cross
 	igstOf("?4") + `, ?2, ?2)` + taxDayAdd
 
 // gst_days rows: a reconciled receipt's GST figures from its gst_values
-// row (g, LEFT JOINed), or, for a receipt settled before version 6 without
+// row (g, LEFT JOINed), or, for a receipt settled before version 7 without
 // one, from its settlement: its invoice date or settlement day, its
 // settlement rate and the INR credited.
 var (
