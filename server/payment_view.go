@@ -29,6 +29,7 @@ type paymentView struct {
 	PurposeCode         string            `json:"purposeCode,omitempty"`
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
+	InvoiceAmount       json.Number       `json:"invoiceAmount,omitempty"`
 	CounterpartyName    string            `json:"counterpartyName,omitempty"`
 	CounterpartyCountry string            `json:"counterpartyCountry,omitempty"`
 	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
@@ -119,6 +120,9 @@ func viewPayment(p store.Payment) paymentView {
 	}
 	if p.SettledAt != nil {
 		v.SettledAt = ts(*p.SettledAt)
+	}
+	if p.InvoiceAmount > 0 {
+		v.InvoiceAmount = amountJSON(p.InvoiceAmount, p.Currency)
 	}
 	return v
 }

@@ -36,5 +36,14 @@ func (f FIRA) Document() documents.FIRA {
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
 		Ledger: f.Ledger, NetworkFee: fmt.Sprintf("%d.%07d XLM", f.Fee/10_000_000, f.Fee%10_000_000),
+		InvoiceDate: f.InvoiceDate, GST: f.GST.document(),
 	}
+}
+
+// document is the GST value as the advice prints it; nil stays nil.
+func (v *GSTValue) document() *documents.FIRAGST {
+	if v == nil {
+		return nil
+	}
+	return &documents.FIRAGST{TimeOfSupply: v.Day, Rate: v.Rate, RateDate: v.RateDate, Basis: v.Basis(), ValueINR: v.ValueINR}
 }

@@ -8,16 +8,16 @@ import (
 	"github.com/matryer/is"
 )
 
-// TestMigrateVersion7 builds a version-6 file whose stellar_submissions
-// lack version 7's columns and holds an envelope in flight, opens it
+// TestMigrateVersion8 builds a version-7 file whose stellar_submissions
+// lack version 8's columns and holds an envelope in flight, opens it
 // twice, and checks that the columns appear once and the old envelope
 // reads with signed ledger 0 (no RPC history covers it, so only the
 // account's sequence number can prove it never applied) and still counts
 // as a sequence number payoutd used.
-func TestMigrateVersion7(t *testing.T) {
+func TestMigrateVersion8(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v6.db")
+	path := filepath.Join(t.TempDir(), "v7.db")
 	db, err := Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
 	_, err = db.x.Writer().Exec(`
@@ -30,11 +30,11 @@ func TestMigrateVersion7(t *testing.T) {
 		ALTER TABLE stellar_submissions DROP COLUMN signed_ledger;
 		ALTER TABLE stellar_submissions DROP COLUMN closed_at;
 		ALTER TABLE stellar_submissions DROP COLUMN last_refusal;
-		PRAGMA user_version = 6;`)
+		PRAGMA user_version = 7;`)
 	is.NoErr(err)
 	is.NoErr(db.Close())
 
-	for range 2 { // the second open finds version 7 and does nothing
+	for range 2 { // the second open finds version 8 and does nothing
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
 		var version int
