@@ -52,7 +52,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		s.noRoute(w, r)
 		return nil
 	}
-	p, err := s.authenticate(r.Context(), r)
+	p, err := s.authenticateLimited(w, r, func() (principal, error) { return s.authenticate(r.Context(), r) })
 	if err != nil {
 		return err
 	}
