@@ -51,7 +51,7 @@ func TestMigrateVersion5(t *testing.T) {
 		withoutRiver(db)
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
-		is.Equal(version, 5)
+		is.Equal(version, SchemaVersion)
 		f, err := db.FindFIRA(ctx, "usr_1", "fira_1")
 		is.NoErr(err)
 		is.Equal(f.RemitterName, "Acme Corp")
