@@ -12,14 +12,14 @@ func (s *Server) taxRoutes() {
 	s.api("GET /api/v1/compliance/fira/{firaId}", routeOpts{scope: cr}, s.handleFIRAGet)
 	s.api("GET /api/v1/compliance/fira/{firaId}/pdf", routeOpts{scope: cr}, s.handleFIRAPDF)
 	s.api("GET /api/v1/compliance/gst/summary", routeOpts{scope: cr, query: []string{"fy"}}, s.handleGSTSummary)
-	s.api("GET /api/v1/compliance/itr4/prefill", routeOpts{scope: cr, query: []string{"fy"}}, s.handleITR4Prefill)
-	s.api("GET /api/v1/compliance/itr4/prefill/export", routeOpts{limitName: "itr4_export", query: []string{"fy"}}, s.handleITR4Export)
+	s.api("GET /api/v1/compliance/itr4/prefill", routeOpts{scope: cr, query: []string{"fy", "payOn"}}, s.handleITR4Prefill)
+	s.api("GET /api/v1/compliance/itr4/prefill/export", routeOpts{limitName: "itr4_export", query: []string{"fy", "payOn"}}, s.handleITR4Export)
 	s.api("GET /api/v1/compliance/audit", routeOpts{scope: cr, query: listQuery("from", "to", "action", "resourceId")}, s.handleAuditList)
 	s.api("GET /api/v1/compliance/audit/verify", routeOpts{scope: cr}, s.handleAuditVerify)
 
-	s.api("GET /api/v1/tax/liability", routeOpts{scope: tr, query: []string{"fy"}}, s.handleTaxLiability)
+	s.api("GET /api/v1/tax/liability", routeOpts{scope: tr, query: []string{"fy", "payOn"}}, s.handleTaxLiability)
 	s.api("GET /api/v1/tax/exports/gst3b", routeOpts{scope: tr, query: []string{"period"}}, s.handleGST3B)
-	s.api("GET /api/v1/tax/exports/itr4", routeOpts{limitName: "itr4_export", query: []string{"fy"}}, s.handleITR4Export)
+	s.api("GET /api/v1/tax/exports/itr4", routeOpts{limitName: "itr4_export", query: []string{"fy", "payOn"}}, s.handleITR4Export)
 
 	// Challans of advance and self-assessment tax (docs/tax.md, "Tax payments").
 	const tw = "tax:write"
