@@ -64,6 +64,7 @@ func TestContract(t *testing.T) {
 		{"Events", flowEvents},
 		{"WebhookManagement", flowWebhookManagement},
 		{"Sweeps", func(t *testing.T, f *fixtures) { sweeps(t, f) }},
+		{"AcceptsWhatItSays", flowStrict},
 		{"RateLimited", func(t *testing.T, f *fixtures) { rateLimitSweep(t, c) }},
 		{"Unready", func(t *testing.T, f *fixtures) { flowUnready(t, c) }},
 		{"WebhookPayloads", flowWebhookPayloads},
