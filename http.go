@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	iofs "io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/payoutd/payoutd/app"
@@ -25,27 +25,28 @@ type httpConfig struct {
 	// rateStatus is the live rates' line in /readyz (nil outside live mode).
 	rateStatus func() (any, bool)
 	log        *slog.Logger
+	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses;
+	// trustedProxies are the reverse proxies whose X-Forwarded-For is believed.
+	sandboxPrivateWebhooks bool
+	trustedProxies         []netip.Prefix
 }
 
 // newServer builds the HTTP API, with the console mounted, on a wired app.
 func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConfig) (*server.Server, error) {
-	static, err := iofs.Sub(staticFS, "static")
-	if err != nil {
-		return nil, err
-	}
 	var liveRail server.LiveRail
 	var liveCheck payout.LiveCheck
 	if a.Live != nil {
 		liveRail, liveCheck = a.Live, a.Live
 	}
 	con, err := console.New(console.Config{DB: a.DB, BaseURL: c.baseURL, Sealer: sealer, Rates: c.rates, Live: liveCheck,
-		Log: c.log, RequestID: server.RequestID})
+		Log: c.log, RequestID: server.RequestID, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks})
 	if err != nil {
 		return nil, err
 	}
 	return server.New(ctx, a.DB, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
-		Static: http.FS(static), Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
+		Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
+		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks, TrustedProxies: c.trustedProxies,
 	})
 }
 

@@ -164,6 +164,9 @@ CREATE TABLE IF NOT EXISTS payments (
   -- (docs/tax.md; version 5).
   invoice_date         TEXT NOT NULL DEFAULT '',
   metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
+  -- 1 at initiate, +1 at every change of the payment (version 6).
+  version              INTEGER NOT NULL DEFAULT 1,
+  review_reason        TEXT NOT NULL DEFAULT '',  -- why compliance holds it, while MANUAL_REVIEW (version 6)
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);

@@ -108,7 +108,13 @@ func NewWebhookDeliverWorker(db *store.DB, sealer *store.Sealer, schedule []time
 		log = slog.Default()
 	}
 	return &WebhookDeliverWorker{DB: db, Sealer: sealer, Schedule: schedule, Log: log, httpTimeout: timeout,
-		live: newWebhookClient(true, timeout), sandbox: newWebhookClient(false, timeout)}
+		live: newWebhookClient(PublicTargets, timeout), sandbox: newWebhookClient(SandboxTargets, timeout)}
+}
+
+// AllowSandboxPrivate lets sandbox deliveries reach private and
+// link-local addresses too (serve -sandbox-private-webhooks).
+func (w *WebhookDeliverWorker) AllowSandboxPrivate() {
+	w.sandbox = newWebhookClient(AnyTarget, w.httpTimeout)
 }
 
 // Timeout leaves room beyond the HTTP timeout for loading and recording.
@@ -141,7 +147,7 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(webhookPayload{Type: ev.Type, Timestamp: wire.Time(ev.CreatedAt), Data: ev.Data})
+	body, err := json.Marshal(webhookPayload{ID: ev.ID, Type: ev.Type, Timestamp: wire.Time(ev.CreatedAt), Livemode: ev.Livemode, Data: ev.Data})
 	if err != nil {
 		return err
 	}
@@ -155,10 +161,14 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	return w.record(context.WithoutCancel(ctx), ep, ev, res)
 }
 
-// webhookPayload is the Standard Webhooks body.
+// webhookPayload is the Standard Webhooks body, with the event's id (also
+// the webhook-id header, which a body stored without its headers loses)
+// and its mode, so a receiver shared by sandbox and live can tell them apart.
 type webhookPayload struct {
+	ID        string          `json:"id"`
 	Type      string          `json:"type"`
 	Timestamp string          `json:"timestamp"`
+	Livemode  bool            `json:"livemode"`
 	Data      json.RawMessage `json:"data"`
 }
 

@@ -2,15 +2,51 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
-// withoutWebhooks installs an event hook that fans nothing out: store's own
-// tests run without River, and an unwired database refuses events.
-func withoutWebhooks(db *DB) *DB {
+// withoutRiver wires db the way store's own tests need: events fan out to
+// nothing and jobs are recorded, not run (an unwired database refuses both).
+func withoutRiver(db *DB) *recordedJobs {
 	db.SetEventHook(func(*Tx, Event) error { return nil })
-	return db
+	j := &recordedJobs{}
+	db.jobs = j
+	return j
+}
+
+// recordedJobs is an Inserter that keeps what it was given.
+type recordedJobs struct {
+	mu   sync.Mutex
+	jobs []recordedJob
+}
+
+type recordedJob struct {
+	args river.JobArgs
+	at   time.Time
+}
+
+func (r *recordedJobs) InsertTx(_ context.Context, _ *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	j := recordedJob{args: args}
+	if opts != nil {
+		j.at = opts.ScheduledAt
+	}
+	r.jobs = append(r.jobs, j)
+	return &rivertype.JobInsertResult{}, nil
+}
+
+func (r *recordedJobs) all() []recordedJob {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]recordedJob(nil), r.jobs...)
 }
 
 // TestUnwiredEventRefused: on a database nobody wired (no event hook), a

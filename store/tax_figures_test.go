@@ -25,7 +25,7 @@ func openTaxDB(tb testing.TB) *DB {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	withoutWebhooks(db)
+	withoutRiver(db)
 	tb.Cleanup(func() { db.Close() })
 	return db
 }
