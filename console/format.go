@@ -16,7 +16,7 @@ import (
 // (₹12,34,567.89) and as the FIRA prints them otherwise, times in IST.
 func funcs(cssVersion string) template.FuncMap {
 	return template.FuncMap{
-		"css":       func() string { return Prefix + "assets/console.css?v=" + cssVersion },
+		"css":       func() string { return cssPath + "?v=" + cssVersion },
 		"inr":       inr,
 		"amount":    amount,
 		"ist":       ist,

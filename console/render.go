@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/kycpage"
 )
 
 //go:embed templates/*.html assets/console.css
@@ -31,10 +32,13 @@ type views struct {
 
 func loadViews() (*views, error) {
 	v := &views{pages: map[string]*template.Template{}}
-	var err error
-	if v.css, err = files.ReadFile("assets/console.css"); err != nil {
+	own, err := files.ReadFile("assets/console.css")
+	if err != nil {
 		return nil, err
 	}
+	// One stylesheet: the KYC page's (the palette and the shared form
+	// styles), then the console's own rules, which build on it.
+	v.css = append(append(kycpage.Stylesheet(), '\n'), own...)
 	sum := sha256.Sum256(v.css)
 	v.cssVersion = hex.EncodeToString(sum[:6])
 	base := template.New("base").Funcs(funcs(v.cssVersion))
