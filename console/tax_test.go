@@ -21,6 +21,19 @@ import (
 
 var inrCurrency, _ = money.Lookup("INR")
 
+// rupees reads an API amount in rupees (0 too) as paise.
+func rupees(t *testing.T, n json.Number) int64 {
+	t.Helper()
+	if strings.Trim(string(n), "0.") == "" {
+		return 0
+	}
+	p, err := money.Parse(string(n), inrCurrency)
+	if err != nil {
+		t.Fatalf("amount %q: %v", n, err)
+	}
+	return p
+}
+
 // reserve is the user's tax reserve in paise, as GET /tax/sequestration
 // reads it.
 func (h *harness) reserve(userID string) int64 {
@@ -59,7 +72,7 @@ func TestChallanRecordAndReverse(t *testing.T) {
 
 	status, _ = h.api("POST", "/api/v1/sandbox/kyc/approve", key, "")
 	is.Equal(status, http.StatusOK)
-	id := b.initiate("100.00", "US")
+	id := b.initiate("80000.00", "US") // enough for tax to be due
 	is.Equal(b.confirm(id, ""), http.StatusSeeOther)
 	h.waitStatus(u.ID, id, store.StatusCompleted)
 	full := h.reserve(u.ID)
@@ -87,6 +100,17 @@ func TestChallanRecordAndReverse(t *testing.T) {
 	b.get("/console/")
 	is.True(b.has(`<h2 id="receipts-h">Receipts in ` + fy + `</h2>
   <p class="figure">` + inr(gross) + `</p>`))
+	// So are the Tax page's tax, interest and balance.
+	var api struct {
+		EstimatedTaxDue, BalanceDue json.Number
+		Interest                    struct{ Total json.Number }
+	}
+	is.NoErr(json.Unmarshal([]byte(body), &api))
+	is.True(rupees(t, api.EstimatedTaxDue) > 0)
+	b.get("/console/tax")
+	is.True(b.has(`<dt>Estimated tax due</dt><dd><strong>` + inr(rupees(t, api.EstimatedTaxDue)) + `</strong></dd>`))
+	is.True(b.has(`<dt>Interest on advance tax</dt><dd>` + inr(rupees(t, api.Interest.Total)) + ` if the balance is paid today`))
+	is.True(b.has(`<dt>Balance due</dt><dd><strong>` + inr(rupees(t, api.BalanceDue)) + `</strong></dd>`))
 
 	b.get("/console/tax")
 	challan.Set("idempotencyKey", b.hidden("idempotencyKey"))
@@ -122,6 +146,42 @@ func TestChallanRecordAndReverse(t *testing.T) {
 	for action, actor := range actors {
 		if !consoleActor.MatchString(actor) {
 			t.Errorf("%s audited as %q, want the console session", action, actor)
+		}
+	}
+}
+
+// TestTaxPageCitesTheYearsAct: the Tax page names each year as its Act does
+// and cites that Act's sections only (the 1961 Act up to FY 2025-26, the
+// 2025 Act from tax year 2026-27), as the API's figures and notes do.
+func TestTaxPageCitesTheYearsAct(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	u, _ := h.newUser("asha@example.com", false)
+	b := h.signIn(u)
+	for _, tc := range []struct {
+		fy        string
+		cites     []string
+		citesNot  []string
+		yearLabel string
+	}{
+		{"2025-26", []string{"Income-tax Act, 1961", "s.44ADA", "s.87A", "s.115BAC"}, []string{"s.58(2)", "s.156", "Act, 2025"}, "Tax: FY 2025-26"},
+		{"2026-27", []string{"Income-tax Act, 2025", "s.58(2) Table Sl. No. 3", "s.156", "s.202"}, []string{"44ADA", "87A", "115BAC"}, "Tax: tax year 2026-27"},
+	} {
+		if b.get("/console/tax?fy="+tc.fy) != http.StatusOK {
+			t.Fatalf("tax %s: %d", tc.fy, b.status)
+		}
+		liability := b.page[strings.Index(b.page, "<h1>"):strings.Index(b.page, `id="calendar-h"`)]
+		if !strings.Contains(liability, "<h1>"+tc.yearLabel+"</h1>") {
+			t.Errorf("%s: no heading %q", tc.fy, tc.yearLabel)
+		}
+		for _, s := range tc.cites {
+			if !strings.Contains(liability, s) {
+				t.Errorf("%s: the liability does not cite %s", tc.fy, s)
+			}
+		}
+		for _, s := range tc.citesNot {
+			if strings.Contains(liability, s) {
+				t.Errorf("%s: the liability cites %s, of the other Act", tc.fy, s)
+			}
 		}
 	}
 }

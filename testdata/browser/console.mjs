@@ -197,7 +197,7 @@ try {
 
   // A challan: first with a wrong BSR code, then right.
   await navigate(page, () => page.getByRole('link', { name: 'Tax', exact: true }).click());
-  check((await heading(page)).startsWith('Tax for '), 'Tax opens');
+  check((await heading(page)).startsWith('Tax: '), 'Tax opens');
   await visit(page, 'tax');
   await page.getByLabel('Amount (₹)').fill('1000');
   await page.getByLabel('Paid on').fill(istToday);
