@@ -11,6 +11,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/store"
 )
@@ -66,7 +67,8 @@ func (h *harness) waitStatus(userID, id, status string) store.Payment {
 // payout, FIRA, challan, webhook endpoint, API key or vault, on any page or
 // in any form, gets Not found (or, for a vault in its own payout's form,
 // the form back), sees nothing of the owner's, and changes nothing; the
-// owner's own session can do each of those things.
+// owner's own session changes nothing either when a form comes without its
+// CSRF token, and with it can do each of those things.
 func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	is := is.New(t)
 	h := newHarness(t, harnessOpts{river: true})
@@ -161,6 +163,38 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	sees("confirm from Asha's vault")
 	h.waitStatus(ravi.ID, own, store.StatusInitiated)
 
+	// Nor does Asha's own session without its CSRF token, on any form.
+	for _, path := range []string{"/console/payouts/new", "/console/payouts/" + initiated + "/confirm",
+		"/console/payouts/" + failed + "/retry", "/console/payouts/" + review + "/review", "/console/tax/payments",
+		"/console/tax/payments/" + challan + "/reverse", "/console/settings/profile", "/console/settings/kyc",
+		"/console/settings/webhooks", "/console/settings/webhooks/" + endpoint + "/rotate",
+		"/console/settings/webhooks/" + endpoint + "/delete", "/console/settings/keys",
+		"/console/settings/keys/" + key + "/rotate", "/console/settings/keys/" + key + "/revoke", "/console/signout"} {
+		form := url.Values{"idempotencyKey": {"0b6f1f0e-6a4c-4c43-9b55-0d8e3c6e8a12"}, "vaultId": {vault.ID}, "decision": {"approve"},
+			"amount": {"10.00"}, "currency": {"USD"}, "destinationAddress": {testAddress}, "name": {"Forged"}, "url": {"http://127.0.0.1:9/x"},
+			"fy": {india.FYOf(time.Now()).String()}, "kind": {"advance"}, "paidOn": {time.Now().Format(time.DateOnly)}, "bsrCode": {"0510002"}, "challanSerial": {"00099"}}
+		if a.forge(path, form) != http.StatusForbidden {
+			t.Errorf("POST %s without the CSRF token: %d, want 403", path, a.status)
+		}
+	}
+	a.get("/console/")
+	is.Equal(a.status, http.StatusOK) // still signed in: the forged sign-out did nothing
+	profile, err := h.db.FindProfile(ctx, asha.ID)
+	is.NoErr(err)
+	is.True(profile.Name != "Forged")
+	_, total, err := h.db.ListPayments(ctx, store.PaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
+	is.NoErr(err)
+	is.Equal(total, 4) // no payout from the forged form
+	eps, err := h.db.ListWebhookEndpoints(ctx, asha.ID)
+	is.NoErr(err)
+	is.Equal(len(eps), 1)
+	ks, err := h.db.ListAPIKeys(ctx, asha.ID)
+	is.NoErr(err)
+	is.Equal(len(ks), 1)
+	cs, _, err := h.db.ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
+	is.NoErr(err)
+	is.Equal(len(cs), 1)
+
 	// Nothing of Asha's changed ...
 	h.waitStatus(asha.ID, initiated, store.StatusInitiated)
 	h.waitStatus(asha.ID, failed, store.StatusFailed)
@@ -191,4 +225,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	is.Equal(a.get("/console/firas/"+fira+"/pdf"), http.StatusOK)
 	is.True(strings.HasPrefix(a.page, "%PDF-"))
 	is.Equal(a.get("/console/settings/webhooks/"+endpoint), http.StatusOK)
+	is.Equal(a.get("/console/firas"), http.StatusOK)
+	is.True(a.has(fira))
+	is.Equal(a.get("/console/firas/"+fira), http.StatusOK)
 }
