@@ -164,6 +164,12 @@ CREATE TABLE IF NOT EXISTS payments (
   -- (docs/tax.md; version 5).
   invoice_date         TEXT NOT NULL DEFAULT '',
   metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
+  -- The memo type given at initiate ('id', 'text'; '' lets the memo decide).
+  memo_type            TEXT NOT NULL DEFAULT '',
+  -- Why the payout waits for a person (its job gave up), and since when;
+  -- every move of the payout clears both (version 6).
+  attention            TEXT NOT NULL DEFAULT '',
+  attention_at         INTEGER,
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -24,6 +25,7 @@ type paymentView struct {
 	Type                string            `json:"type"`
 	DestinationAddress  string            `json:"destinationAddress"`
 	Memo                string            `json:"memo,omitempty"`
+	MemoType            string            `json:"memoType,omitempty"`
 	PurposeCode         string            `json:"purposeCode,omitempty"`
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
@@ -36,6 +38,7 @@ type paymentView struct {
 	SettlementRate      json.Number       `json:"settlementRate,omitempty"`
 	AmountINR           json.Number       `json:"amountInr,omitempty"`
 	Metadata            map[string]string `json:"metadata,omitempty"`
+	Attention           *attentionView    `json:"attention,omitempty"`
 	Livemode            bool              `json:"livemode"`
 	CreatedAt           string            `json:"createdAt"`
 	UpdatedAt           string            `json:"updatedAt"`
@@ -45,6 +48,7 @@ func viewPayment(p store.Payment) paymentView {
 	v := paymentView{
 		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), AmountMinor: p.Amount,
 		Currency: p.Currency, Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo,
+		MemoType:    payout.MemoTypeOf(p.Memo, p.MemoType),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName,
 		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID,
 		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), Metadata: p.Metadata,
@@ -56,5 +60,14 @@ func viewPayment(p store.Payment) paymentView {
 	if p.AmountINR != nil {
 		v.AmountINR = amountJSON(*p.AmountINR, "INR")
 	}
+	if p.Attention != "" && p.AttentionAt != nil {
+		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}
+	}
 	return v
+}
+
+// attentionView is why a payout waits for a person, and since when.
+type attentionView struct {
+	Reason string `json:"reason"`
+	Since  string `json:"since"`
 }

@@ -19,6 +19,7 @@ type initiateRequest struct {
 	Currency            string          `json:"currency"`
 	DestinationAddress  string          `json:"destinationAddress"`
 	Memo                string          `json:"memo"`
+	MemoType            string          `json:"memoType"`
 	PurposeCode         string          `json:"purposeCode"`
 	InvoiceRef          string          `json:"invoiceRef"`
 	CounterpartyName    string          `json:"counterpartyName"`
@@ -54,12 +55,32 @@ func invoiceDateRule(now time.Time) validation.Rule {
 	})
 }
 
+// memoFitsType checks a memo against an explicit memoType: an id is a
+// whole number that fits in 64 bits, a text at most 28 bytes. Without a
+// memoType any memo is accepted here (the live rail decides at confirm).
+func memoFitsType(typ string) validation.Rule {
+	return validation.By(func(v any) error {
+		memo, _ := v.(string)
+		if typ != payout.MemoID && typ != payout.MemoText {
+			return nil
+		}
+		if memo == "" {
+			return errors.New("is required when memoType is given")
+		}
+		if why := payout.CheckMemo(memo, typ); why != "" {
+			return errors.New(why)
+		}
+		return nil
+	})
+}
+
 func (q *initiateRequest) validate(minor *int64, now time.Time) error {
 	return asFieldErrors(validation.ValidateStruct(q,
 		validation.Field(&q.Amount, validation.Required, amountRule(q.Currency, minor)),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), isCurrency),
 		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), isStellarAddress),
-		validation.Field(&q.Memo, validation.RuneLength(0, 256)),
+		validation.Field(&q.Memo, validation.RuneLength(0, 256), memoFitsType(q.MemoType)),
+		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
 		validation.Field(&q.PurposeCode, isPurposeCode),
 		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
 		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256)),
@@ -84,7 +105,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	}
 	p := store.Payment{
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
-		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
+		DestinationAddress: q.DestinationAddress, Memo: q.Memo, MemoType: q.MemoType, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 		InvoiceDate: q.InvoiceDate,
 		Metadata:    metadata,

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -28,6 +28,7 @@ var migrations = []migration{
 	{4, countListRows, true},
 	{5, complianceColumns, false},
 	{5, paymentMetadataColumn, false},
+	{6, operatorColumns, false},
 }
 
 // complianceColumns adds version 5's columns to the tables a file already

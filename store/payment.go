@@ -22,6 +22,7 @@ type Payment struct {
 	Currency            string
 	DestinationAddress  string
 	Memo                string
+	MemoType            string // as given at initiate: "id", "text" or "" (payout.MemoTypeOf decides)
 	PurposeCode         string
 	InvoiceRef          string
 	InvoiceDate         string // YYYY-MM-DD or "": decides the GST month when set
@@ -39,6 +40,10 @@ type Payment struct {
 	SettledAt           *time.Time
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
+	// Attention, when set, is why the payout waits for a person (its job
+	// gave up), since AttentionAt; any move of the payout clears it.
+	Attention   string
+	AttentionAt *time.Time
 }
 
 // CrossBorder: a counterparty country present and not India.
@@ -49,21 +54,21 @@ func (p Payment) CrossBorder() bool {
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
-	invoice_date, metadata`
+	invoice_date, metadata, memo_type, attention, attention_at`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
-	var inr, settled sql.NullInt64
+	var inr, settled, attentionAt sql.NullInt64
 	var created, updated int64
 	var metadata string
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.MemoType, &p.Attention, &attentionAt)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
-	p.SettledAt, p.CreatedAt, p.UpdatedAt = nullMS(settled), fromMS(created), fromMS(updated)
+	p.SettledAt, p.CreatedAt, p.UpdatedAt, p.AttentionAt = nullMS(settled), fromMS(created), fromMS(updated), nullMS(attentionAt)
 	p.Metadata = parseMetadata(metadata)
 	return p, err
 }
@@ -76,10 +81,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata))
+		p.InvoiceDate, metadataText(p.Metadata), p.MemoType)
 	if isUniqueViolation(err) {
 		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
@@ -136,6 +141,7 @@ func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	}
 	next := *p
 	next.Status, next.UpdatedAt = to, tx.now
+	next.Attention, next.AttentionAt = "", nil
 	if set != nil {
 		set(&next)
 	}

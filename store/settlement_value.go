@@ -40,8 +40,8 @@ func (tx *Tx) SettleAwaitingValue(p *Payment) error {
 // and books the settlement, as Settle does at once for a payout settled
 // with a fresh rate. A guarded UPDATE: a second run finds it valued.
 func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
-	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?
-		WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
+	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?,
+		attention = '', attention_at = NULL WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
 	if err != nil {
 		return err
 	}
@@ -50,6 +50,7 @@ func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time
 	}
 	reserved := p.Reserved
 	p.AmountINR, p.SettlementRate, p.Reserved, p.UpdatedAt = &inr, rate, 0, tx.now
+	p.Attention, p.AttentionAt = "", nil
 	if reserved > 0 {
 		if err := tx.adjustVault(p.VaultID, -reserved, -reserved); err != nil {
 			return err
