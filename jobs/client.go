@@ -35,6 +35,13 @@ type ClientConfig struct {
 	// JobTimeout bounds one job run; 0 means 20 s. A killed process's
 	// running jobs are run again JobTimeout + 5 s after they started.
 	JobTimeout time.Duration
+
+	// MaxAttempts is how often a failing job runs before River gives up
+	// on it (a payout's job then flags the payout for a person); 0 means
+	// River's 25, spread by RetryPolicy (nil: River's, attempt⁴ seconds,
+	// about three weeks in all). Tests shorten both.
+	MaxAttempts int
+	RetryPolicy river.ClientRetryPolicy
 }
 
 // NewClient builds the River client on the store's single write connection.
@@ -70,6 +77,8 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 		JobTimeout:           jobTimeout,
 		RescueStuckJobsAfter: jobTimeout + 5*time.Second,
 		Logger:               logger,
+		MaxAttempts:          cfg.MaxAttempts,
+		RetryPolicy:          cfg.RetryPolicy,
 	}
 	if cfg.Workers > 0 {
 		rc.PeriodicJobs = cfg.Periodic
