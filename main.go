@@ -62,7 +62,7 @@ var commands map[string]commandFunc
 func init() {
 	commands = map[string]commandFunc{
 		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
-		"backup": backupCmd, "health": healthCmd, "bench": benchCmd,
+		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "payouts": payoutsCmd,
 	}
 }
 
@@ -75,6 +75,7 @@ commands:
   keys       create, list, rotate and revoke API keys
   review     approve or reject a payout waiting in MANUAL_REVIEW
   kyc        review live users' KYC: list, show, documents, approve, reject
+  payouts    finish what the machine cannot: list, show, resolve (paid or unpaid, with proof), retry
   check      verify the audit hash chain and the ledger's balance invariants
   migrate    create or upgrade the database schema and exit
   backup     write a consistent copy of the database while the server runs
