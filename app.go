@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	iofs "io/fs"
 	"log/slog"
 	"net/http"
@@ -44,7 +43,7 @@ type appConfig struct {
 // app is one wired payoutd: store, River client with the pipeline's
 // workers, and the HTTP handler.
 type app struct {
-	river *river.Client[*sql.Tx]
+	river *store.RiverClient
 	srv   *server.Server
 	log   *slog.Logger
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // runBinary runs payoutd with args in dir and returns stdout, stderr and
@@ -241,20 +242,15 @@ func TestNewerSchemaRefused(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
 	cli(t, dir, "migrate")
-	raw, err := sql.Open("sqlite", "file:"+db)
+	raw := storetest.Open(t, db)
+	_, err := raw.Exec("PRAGMA user_version = 999")
 	is.NoErr(err)
-	_, err = raw.Exec("PRAGMA user_version = 999")
-	is.NoErr(err)
-	is.NoErr(raw.Close())
 	for _, args := range [][]string{{"check"}, {"migrate"}, {"keys", "list", "--email", "a@example.com"}, {"serve", "-addr", "127.0.0.1:0"}} {
 		_, errOut, code := runBinary(t, dir, append(args, "-db", db)...)
 		is.True(code != 0)
 		is.True(strings.Contains(errOut, db))
 		is.True(strings.Contains(errOut, "newer than this binary"))
 	}
-	raw, err = sql.Open("sqlite", "file:"+db)
-	is.NoErr(err)
-	defer raw.Close()
 	var v int
 	is.NoErr(raw.QueryRow("PRAGMA user_version").Scan(&v))
 	is.Equal(v, 999)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +14,9 @@ import (
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestLiveCrashPaysOnce SIGKILLs a live server, many times, at the two
@@ -82,9 +83,9 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 	}
 	for u, key := range keys {
 		addr := vaults[u]["address"].(string)
-		eventually(t, "the trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
+		wait.Until(t, 15*time.Second, "the trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 		fake.Trust(addr, testUSDC, 1000_0000000)
-		eventually(t, "the deposit", func() bool { return wallet(t, cur.url, key)["balance"] == "1000.00" })
+		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, cur.url, key)["balance"] == "1000.00" })
 	}
 	good := keypair.MustRandom().Address()
 	fake.Fund(good, 10_0000000)
@@ -114,9 +115,7 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 			}
 		}
 	}
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "payoutd.db")+"?_pragma=busy_timeout(10000)")
-	is.NoErr(err)
-	defer db.Close()
+	db := storetest.Open(t, filepath.Join(dir, "payoutd.db"))
 	for c := 0; c < cycles; c++ {
 		// While the batch is confirmed no send gets through, so the kill
 		// cannot hit a confirm request and there are sends left to kill at.
@@ -138,25 +137,21 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 			}
 			t.Fatalf("crash %d: no send to interrupt", c)
 		}
-		cur.cmd.Wait()
+		cur.wait()
 		mu.Lock()
 		cur = start(t, dir, args...)
 		mu.Unlock()
 	}
 	batch(cycles)
 
-	deadline := time.Now().Add(120 * time.Second)
-	for {
+	wait.For(t, 60*time.Second, func() error {
 		var open int
 		is.NoErr(db.QueryRow("SELECT count(*) FROM payments WHERE status NOT IN ('COMPLETED','FAILED')").Scan(&open))
-		if open == 0 {
-			break
+		if open > 0 {
+			return fmt.Errorf("%d payouts not final after %d crashes", open, cycles)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d payouts not final after %d crashes", open, cycles)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 
 	var paid int64
 	completed := 0

@@ -19,6 +19,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
 )
 
@@ -51,18 +52,6 @@ func liveCall(t *testing.T, method, url, key string, body any) (int, http.Header
 	return res.StatusCode, res.Header, m
 }
 
-// eventually polls cond until it holds or 15 s pass.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 func wallet(t *testing.T, url, key string) map[string]any {
 	t.Helper()
 	_, _, m := liveCall(t, "GET", url+"/api/v1/wallets", key, nil)
@@ -92,9 +81,9 @@ func TestLiveEndToEnd(t *testing.T) {
 	is.Equal(net["accountExists"], false) // the user sees what is missing
 
 	fake.Fund(addr, 10_0000000) // friendbot
-	eventually(t, "payoutd to open the vault's USDC trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
+	wait.Until(t, 15*time.Second, "payoutd to open the vault's USDC trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 	fake.Trust(addr, testUSDC, 500_0000000) // a 500 USDC deposit
-	eventually(t, "the deposit to reach the vault's balance", func() bool { return wallet(t, p.url, key)["balance"] == "500.00" })
+	wait.Until(t, 15*time.Second, "the deposit to reach the vault's balance", func() bool { return wallet(t, p.url, key)["balance"] == "500.00" })
 	net = wallet(t, p.url, key)["network"].(map[string]any)
 	is.Equal(net["trustline"], true)
 	is.Equal(net["assetBalance"], "500.0000000")
@@ -137,7 +126,7 @@ func TestLiveEndToEnd(t *testing.T) {
 		id := initiate("123.45", "INV-42")
 		status, _, m := confirm(id, "123.45")
 		is.Equal(status, 201)
-		eventually(t, "the payout to complete", func() bool {
+		wait.Until(t, 15*time.Second, "the payout to complete", func() bool {
 			_, _, m = liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, key, nil)
 			return fmt.Sprint(m["status"]) == "COMPLETED" || fmt.Sprint(m["status"]) == "FAILED"
 		})
@@ -146,7 +135,7 @@ func TestLiveEndToEnd(t *testing.T) {
 		got, _ := fake.Balance(dest, testUSDC)
 		is.Equal(got, int64(123_4500000))
 		is.Equal(fake.Applied(m["settlementRef"].(string)), 1)
-		eventually(t, "the vault to show the chain balance", func() bool { return wallet(t, p.url, key)["balance"] == "376.55" })
+		wait.Until(t, 15*time.Second, "the vault to show the chain balance", func() bool { return wallet(t, p.url, key)["balance"] == "376.55" })
 		// The FIRA carries the live rate's own as-of time.
 		_, _, fl := liveCall(t, "GET", p.url+"/api/v1/compliance/fira?paymentId="+id, key, nil)
 		items := fl["items"].([]any)
@@ -174,7 +163,7 @@ func TestLiveStartChecks(t *testing.T) {
 	t.Run("ErrWrongNetwork", func(t *testing.T) {
 		is := is.New(t)
 		dir := t.TempDir()
-		cmd := exec.Command(binary, "serve", "-addr", freePort(t), "-db", filepath.Join(dir, "payoutd.db"), "-mode", "live",
+		cmd := exec.Command(binary, "serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "payoutd.db"), "-mode", "live",
 			"-stellar-rpc", fake.URL, "-stellar-network", "pubnet")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -186,7 +175,7 @@ func TestLiveStartChecks(t *testing.T) {
 	t.Run("ErrUnknownAsset", func(t *testing.T) {
 		is := is.New(t)
 		dir := t.TempDir()
-		cmd := exec.Command(binary, "serve", "-addr", freePort(t), "-db", filepath.Join(dir, "payoutd.db"), "-mode", "live",
+		cmd := exec.Command(binary, "serve", "-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "payoutd.db"), "-mode", "live",
 			"-stellar-rpc", fake.URL, "-stellar-assets", "XYZ=ABC:GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -198,7 +187,7 @@ func TestLiveStartChecks(t *testing.T) {
 		dir := t.TempDir()
 		cli(t, dir, "migrate") // keys never creates a database
 		key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
-		p := start(t, dir, "-mode", "live", "-stellar-rpc", "http://"+freePort(t)) // nothing listens there
+		p := start(t, dir, "-mode", "live", "-stellar-rpc", "http://127.0.0.1:1") // nothing listens there
 		status, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
 		is.Equal(status, 200) // serve starts and serves reads
 		is.Equal(m["rail"].(map[string]any)["status"], "unreachable")
@@ -242,11 +231,11 @@ func TestLiveRatesURL(t *testing.T) {
 		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
 		return m
 	}
-	eventually(t, "the stale rate to be reported", func() bool {
+	wait.Until(t, 15*time.Second, "the stale rate to be reported", func() bool {
 		rates, _ := ready()["rates"].(map[string]any)
 		return rates != nil && fmt.Sprint(rates["stale"]) == "[USD]"
 	})
 	is.True(strings.Contains(fmt.Sprint(ready()["degraded"]), "-rates-max-age"))
 	doc.Store(`{"asOf":"` + time.Now().UTC().Format(time.RFC3339) + `","rates":{"USD":"83.30"}}`)
-	eventually(t, "the fresh rate to be taken", func() bool { return ready()["degraded"] == nil })
+	wait.Until(t, 15*time.Second, "the fresh rate to be taken", func() bool { return ready()["degraded"] == nil })
 }

@@ -7,17 +7,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // binary is payoutd built once for the tests that run it as a process.
@@ -43,55 +45,92 @@ type proc struct {
 	cmd    *exec.Cmd
 	url    string
 	stdout *bytes.Buffer
+	stderr *procLog
+	exited chan struct{} // closed once the process has exited
+	err    error         // its exit status, set before exited is closed
 }
 
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-// start runs `payoutd serve` in dir and waits until /readyz answers.
+// start runs `payoutd serve` in dir and returns once it serves.
 func start(t *testing.T, dir string, args ...string) *proc {
 	t.Helper()
 	return startDB(t, dir, filepath.Join(dir, "payoutd.db"), args...)
 }
 
-// startDB is start on the database at db.
+// startDB is start on the database at db. The server listens on a port the
+// kernel picks (-addr 127.0.0.1:0) and the test reads it from the line
+// serve prints once it listens: no port is chosen before the server binds
+// it, so no other process can take it in between.
 func startDB(t *testing.T, dir, db string, args ...string) *proc {
 	t.Helper()
-	addr := freePort(t)
-	cmd := exec.Command(binary, append([]string{"serve", "-addr", addr, "-db", db, "-log-level", "warn"}, args...)...)
+	cmd := exec.Command(binary, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", db, "-log-level", "warn"}, args...)...)
 	cmd.Dir = dir
 	out := &bytes.Buffer{}
-	cmd.Stdout = out
-	cmd.Stderr = io.Discard
-	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
-		cmd.Stderr = os.Stderr
-	}
+	log := &procLog{listening: make(chan string, 1)}
+	cmd.Stdout, cmd.Stderr = out, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, url: "http://" + addr, stdout: out}
-	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		res, err := http.Get(p.url + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return p
+	p := &proc{cmd: cmd, stdout: out, stderr: log, exited: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.exited })
+	select {
+	case addr := <-log.listening:
+		p.url = "http://" + addr
+	case <-p.exited:
+		t.Fatalf("payoutd exited before listening (%v):\n%s", p.err, log)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("payoutd did not listen within 30s:\n%s", log)
+	}
+	// It accepts connections from the moment it listens; /readyz answers
+	// once it serves.
+	if status, err := p.get("/readyz"); err != nil || status != http.StatusOK {
+		t.Fatalf("payoutd listens on %s but /readyz answers %d %v:\n%s", p.url, status, err, log)
+	}
+	return p
+}
+
+// wait waits for the process to exit and returns its exit status.
+func (p *proc) wait() error {
+	<-p.exited
+	return p.err
+}
+
+// procLog is what a started payoutd writes to stderr: kept for failure
+// messages (and copied to the test's stderr with PAYOUTD_TEST_LOG set),
+// with the address of its "payoutd listening on ADDR (… mode)" line
+// handed to listening.
+type procLog struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	listening chan string
+	found     bool
+}
+
+func (l *procLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(b)
+	if !l.found {
+		for _, line := range strings.Split(l.buf.String(), "\n") {
+			if rest, ok := strings.CutPrefix(line, "payoutd listening on "); ok {
+				if addr, _, ok := strings.Cut(rest, " ("); ok {
+					l.listening <- addr
+					l.found = true
+					break
+				}
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("payoutd did not become ready: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
+	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
+		os.Stderr.Write(b)
+	}
+	return len(b), nil
+}
+
+func (l *procLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }
 
 // get answers the status of an unauthenticated GET.
@@ -110,8 +149,8 @@ func (p *proc) stop(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.cmd.Wait(); err != nil {
-		t.Fatalf("payoutd exit after SIGTERM: %v", err)
+	if err := p.wait(); err != nil {
+		t.Fatalf("payoutd exit after SIGTERM: %v\n%s", err, p.stderr)
 	}
 }
 
@@ -163,7 +202,7 @@ func TestFirstStartPrintsWorkingKey(t *testing.T) {
 	is.Equal(status, 200)
 	// A second start prints no new key.
 	p.cmd.Process.Signal(syscall.SIGTERM)
-	is.NoErr(p.cmd.Wait()) // graceful shutdown exits 0
+	is.NoErr(p.wait()) // graceful shutdown exits 0
 	p2 := start(t, dir)
 	is.True(!strings.Contains(p2.stdout.String(), "sk_sandbox_"))
 }
@@ -203,32 +242,28 @@ func TestReviewCLI(t *testing.T) {
 	cli(t, dir, "migrate") // keys never creates a database
 	key := cli(t, dir, "keys", "create", "--email", "review@example.com", "--name", "Review Test")
 	p := start(t, dir, "-mode", "live")
-	wait := func(id, want string) {
+	waitStatus := func(id, want string) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		wait.For(t, 10*time.Second, func() error {
 			_, body := get(t, p.url+"/api/v1/payments/payouts/"+id, key)
 			var m map[string]any
 			json.Unmarshal(body, &m)
-			if m["status"] == want {
-				return
+			if m["status"] != want {
+				return fmt.Errorf("payment %s is %v, want %s", id, m["status"], want)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("payment %s is %v, want %s", id, m["status"], want)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return nil
+		})
 	}
 	pay := func() string {
 		status, m := post(t, p.url+"/v1/payments", key, map[string]any{"amount": "10.66", "currency": "USD", "recipient": crashAddress})
 		is.Equal(status, 201)
 		id := m["id"].(string)
-		wait(id, "MANUAL_REVIEW")
+		waitStatus(id, "MANUAL_REVIEW")
 		return id
 	}
 	approved := pay()
 	is.Equal(cli(t, dir, "review", "approve", approved), approved+" PROCESSING")
-	wait(approved, "COMPLETED")
+	waitStatus(approved, "COMPLETED")
 	rejected := pay()
 	is.Equal(cli(t, dir, "review", "reject", rejected, "--reason", "unclear purpose"), rejected+" FAILED")
 	_, body := get(t, p.url+"/api/v1/payments/payouts/"+rejected, key)

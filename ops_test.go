@@ -1,7 +1,6 @@
 package main
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +12,9 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestSecondServerRefusedByAnyPath: while one server runs, a second one on
@@ -107,13 +109,20 @@ func TestBackupUnderLoad(t *testing.T) {
 			}
 		}(w)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	ackedCount := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked)
+	}
+	wait.Until(t, 30*time.Second, "payouts acknowledged before the backup", func() bool { return ackedCount() >= 40 || t.Failed() })
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()
 	out := filepath.Join(t.TempDir(), "backup.db")
 	msg := cli(t, dir, "backup", "--out", out)
-	time.Sleep(300 * time.Millisecond) // load goes on after the backup too
+	// The load goes on after the backup too.
+	after := ackedCount()
+	wait.Until(t, 30*time.Second, "payouts acknowledged after the backup", func() bool { return ackedCount() >= after+20 || t.Failed() })
 	close(stop)
 	wg.Wait()
 	if t.Failed() {
@@ -131,9 +140,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	copyFile(t, out, filepath.Join(restored, "payoutd.db"))
 	copyFile(t, filepath.Join(dir, "payoutd.db.masterkey"), filepath.Join(restored, "payoutd.db.masterkey"))
 	is.Equal(cli(t, restored, "check"), "ok: audit chain intact, books balanced")
-	rdb, err := sql.Open("sqlite", "file:"+filepath.Join(restored, "payoutd.db")+"?mode=ro")
-	is.NoErr(err)
-	defer rdb.Close()
+	rdb := storetest.Open(t, filepath.Join(restored, "payoutd.db"))
 	for _, id := range before {
 		var n int
 		is.NoErr(rdb.QueryRow("SELECT count(*) FROM payments WHERE id = ?", id).Scan(&n))

@@ -36,7 +36,7 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 		return r, err
 	}
 	defer t.Stop()
-	t.DB.CommitStats().MeasureCPU.Store(true)
+	t.DB.MeasureWriterCPU(true)
 	users, err := makeUsers(ctx, t.DB, t.Sealer, o.Users)
 	if err != nil {
 		return r, err
@@ -59,7 +59,7 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 	}
 	say("%s: %d payouts confirmed (%.0f req/s); starting the workers…", name, len(confirmed), res.ReqPerS)
 	cpu := startCPU()
-	wcpu := t.DB.CommitStats().CPUNanos.Load()
+	wcpu := t.DB.CommitStats().WriterCPU
 	t0 := time.Now()
 	if err := t.StartWorkers(ctx); err != nil {
 		return r, err
@@ -70,7 +70,7 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 	r.DrainS = time.Since(t0).Seconds()
 	r.PayoutsPerS = float64(o.Backlog) / r.DrainS
 	r.CPUMSPerPayout, r.StealPct = cpu.perOp(o.Backlog), cpu.stealPct()
-	r.WriterCPUMSPerPayout = float64(t.DB.CommitStats().CPUNanos.Load()-wcpu) / 1e6 / float64(o.Backlog)
+	r.WriterCPUMSPerPayout = ms(t.DB.CommitStats().WriterCPU-wcpu) / float64(o.Backlog)
 	return r, nil
 }
 
@@ -79,11 +79,10 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 func waitDrained(ctx context.Context, db *store.DB, limit, every time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for {
-		var open int
 		// The maintained counts, not a scan of payments at every poll: the
 		// load generator shares the CPU with the server it measures.
-		if err := db.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM payment_counts WHERE status IN
-			('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open); err != nil {
+		open, err := db.PayoutsInFlight(ctx)
+		if err != nil {
 			return err
 		}
 		if open == 0 {
@@ -108,5 +107,5 @@ func preseed(ctx context.Context, db *store.DB, n int) error {
 	if err != nil {
 		return err
 	}
-	return seed(ctx, db, userID, 0, n, true)
+	return db.SeedSettled(ctx, store.Seed{UserID: userID, To: n, Destination: address, History: true})
 }

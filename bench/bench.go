@@ -111,7 +111,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		return res, err
 	}
 	defer t.Stop()
-	t.DB.CommitStats().MeasureCPU.Store(true)
+	t.DB.MeasureWriterCPU(true)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Concurrency * 2, MaxConnsPerHost: o.Concurrency * 2}}
 	users, err := makeUsers(ctx, t.DB, t.Sealer, o.Users)
 	if err != nil {
@@ -129,7 +129,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	say("confirm under load, pipeline running…")
 	pipeCPU := startCPU()
 	phase("pipeline", true)
-	busy0, cpu0 := t.DB.CommitStats().BusyNanos.Load(), t.DB.CommitStats().CPUNanos.Load()
+	stats0 := t.DB.CommitStats()
 	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
@@ -138,8 +138,9 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	}
 	phase("pipeline", false)
 	if n := res.Confirmed.Payouts; n > 0 {
-		res.Confirmed.WriterMSPerPayout = float64(t.DB.CommitStats().BusyNanos.Load()-busy0) / 1e6 / float64(n)
-		res.Confirmed.WriterCPUMSPerPayout = float64(t.DB.CommitStats().CPUNanos.Load()-cpu0) / 1e6 / float64(n)
+		stats := t.DB.CommitStats()
+		res.Confirmed.WriterMSPerPayout = ms(stats.Busy-stats0.Busy) / float64(n)
+		res.Confirmed.WriterCPUMSPerPayout = ms(stats.WriterCPU-stats0.WriterCPU) / float64(n)
 	}
 	res.Confirmed.CPUMSPerPayout, res.Confirmed.StealPct = pipeCPU.perOp(res.Confirmed.Payouts), pipeCPU.stealPct()
 	// The server's peak under API and pipeline load, before the read phase

@@ -47,10 +47,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 		return r, err
 	}
 	cs := db.CommitStats()
-	if b := cs.Batches.Load(); b > 0 {
-		r.CommitBatches, r.CommitTxns = b, cs.Transactions.Load()
-		r.CommitBusyS = float64(cs.BusyNanos.Load()) / 1e9
-	}
+	r.CommitBatches, r.CommitTxns, r.CommitBusyS = cs.Batches, cs.Transactions, cs.Busy.Seconds()
 	first := confirmed[0].at
 	confirmedAt := map[string]time.Time{}
 	for _, c := range confirmed {
@@ -59,31 +56,23 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 			first = c.at
 		}
 	}
-	rows, err := db.QueryContext(ctx, "SELECT id, status, updated_at FROM payments WHERE status IN ('COMPLETED','FAILED')")
+	finished, err := db.FinishedPayouts(ctx)
 	if err != nil {
 		return r, err
 	}
 	var last time.Time
 	var e2e []time.Duration
-	for rows.Next() {
-		var id, status string
-		var upd int64
-		if err := rows.Scan(&id, &status, &upd); err != nil {
-			rows.Close()
-			return r, err
-		}
+	for id, done := range finished {
 		at, ok := confirmedAt[id]
 		if !ok {
 			continue
 		}
-		done := time.UnixMilli(upd)
 		if done.After(last) {
 			last = done
 		}
 		e2e = append(e2e, done.Sub(at))
 		r.Payouts++
 	}
-	rows.Close()
 	r.PayoutsPerS = float64(r.Payouts) / last.Sub(first).Seconds()
 	sort.Slice(e2e, func(i, j int) bool { return e2e[i] < e2e[j] })
 	r.EndToEndP50, r.EndToEndP99 = pct(e2e, 0.5), pct(e2e, 0.99)
@@ -99,31 +88,23 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 // acted on it: from its confirm's audit row (COMPLIANCE_CHECK) to the
 // compliance step's (PROCESSING).
 func queueLag(ctx context.Context, db *store.DB) ([]time.Duration, error) {
-	rows, err := db.QueryContext(ctx, `SELECT resource_id, action, at FROM audit_log
-		WHERE action IN ('payment.compliance_check', 'payment.processing')`)
+	confirmed, err := db.AuditTimes(ctx, "payment.compliance_check")
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	confirmed, processing := map[string]int64{}, map[string]int64{}
-	for rows.Next() {
-		var id, action string
-		var at int64
-		if err := rows.Scan(&id, &action, &at); err != nil {
-			return nil, err
-		}
-		if action == "payment.processing" {
-			processing[id] = at
-		} else {
-			confirmed[id] = at
-		}
+	processing, err := db.AuditTimes(ctx, "payment.processing")
+	if err != nil {
+		return nil, err
 	}
 	var out []time.Duration
 	for id, c := range confirmed {
-		if p, ok := processing[id]; ok && p >= c {
-			out = append(out, time.Duration(p-c)*time.Millisecond)
+		if p, ok := processing[id]; ok && !p.Before(c) {
+			out = append(out, p.Sub(c))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out, rows.Err()
+	return out, nil
 }
+
+// ms is d in (fractional) milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -21,11 +21,7 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 		return StorageResult{}, err
 	}
 	defer db.Close()
-	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, "CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
-		return err
-	})
-	if err != nil {
+	if err := db.CreateScratchTable(ctx); err != nil {
 		return StorageResult{}, err
 	}
 	var r StorageResult
@@ -33,11 +29,7 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 	// that commits once per request.
 	n, start := 0, time.Now()
 	for time.Since(start) < d/2 {
-		err := db.WithTx(ctx, func(tx *store.Tx) error {
-			_, err := tx.ExecContext(ctx, "INSERT INTO bench_rows (payload) VALUES ('pay_0123456789abcdefghjkmnpqrs')")
-			return err
-		})
-		if err != nil {
+		if err := db.WriteScratchRows(ctx, 1); err != nil {
 			return r, err
 		}
 		n++
@@ -46,15 +38,7 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 	// Batched: 1,000 rows per transaction.
 	rows, start := 0, time.Now()
 	for time.Since(start) < d/2 {
-		err := db.WithTx(ctx, func(tx *store.Tx) error {
-			for i := 0; i < 1000; i++ {
-				if _, err := tx.ExecContext(ctx, "INSERT INTO bench_rows (payload) VALUES (?)", "pay_0123456789abcdefghjkmnpqrs"); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := db.WriteScratchRows(ctx, 1000); err != nil {
 			return r, err
 		}
 		rows += 1000

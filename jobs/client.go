@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"cmp"
-	"database/sql"
 	"log/slog"
 	"time"
 
@@ -47,7 +46,7 @@ type ClientConfig struct {
 // NewClient builds the River client on the store's single write connection.
 // PollOnly because SQLite has no LISTEN/NOTIFY; the short poll interval and
 // cooldown are what make River fast on SQLite.
-func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Client[*sql.Tx], error) {
+func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*store.RiverClient, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &payout.AdvanceWorker{P: pl})
 	river.AddWorker(workers, &TaxRefreshWorker{DB: db})
@@ -87,10 +86,5 @@ func NewClient(db *store.DB, pl *payout.Pipeline, cfg ClientConfig) (*river.Clie
 			WebhookQueue:       {MaxWorkers: cmp.Or(cfg.WebhookWorkers, 8)},
 		}
 	}
-	client, err := river.NewClient(db.RiverDriver(), rc)
-	if err != nil {
-		return nil, err
-	}
-	db.SetInserter(client)
-	return client, nil
+	return db.NewRiverClient(rc)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -120,14 +121,14 @@ func (w *WebhookDeliverWorker) Timeout(*river.Job[WebhookDeliverArgs]) time.Dura
 func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookDeliverArgs]) error {
 	a := job.Args
 	ep, err := w.DB.LoadWebhookEndpoint(ctx, a.EndpointID)
-	if store.ErrorCode(err) == store.ErrNotFound || (err == nil && ep.Status != store.WebhookEnabled) {
+	if apperr.Code(err) == apperr.ErrNotFound || (err == nil && ep.Status != store.WebhookEnabled) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	ev, err := w.DB.FindEvent(ctx, a.EventID)
-	if store.ErrorCode(err) == store.ErrNotFound {
+	if apperr.Code(err) == apperr.ErrNotFound {
 		return river.JobCancel(err) // an event is never deleted: no retry brings it back
 	}
 	if err != nil {
@@ -228,7 +229,7 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 	var retryIn time.Duration
 	err := w.DB.WithTx(ctx, func(tx *store.Tx) error {
 		cur, err := tx.FindWebhookEndpoint("", ep.ID)
-		if store.ErrorCode(err) == store.ErrNotFound {
+		if apperr.Code(err) == apperr.ErrNotFound {
 			return nil // deleted while the request was in flight
 		}
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // MaxWebhookURL is the longest webhook URL accepted.
@@ -34,7 +34,7 @@ func systemLookup(ctx context.Context, host string) ([]netip.Addr, error) {
 // can resolve differently later (DNS rebinding). Problems are a 400 on "url".
 func CheckWebhookURL(ctx context.Context, raw string, live bool, lookup LookupFunc) error {
 	bad := func(msg string) error {
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"url": msg}}
+		return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"url": msg}}
 	}
 	if raw == "" {
 		return bad("is required")

@@ -13,7 +13,7 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 func TestBlockedAddr(t *testing.T) {
@@ -113,7 +113,7 @@ func TestSpecialPurposeRanges(t *testing.T) {
 					t.Errorf("%s (in %s) is not refused", a, p)
 				}
 				u := "http://" + netip.AddrPortFrom(a, 443).String() + "/hook"
-				if err := CheckWebhookURL(context.Background(), u, true, nil); store.ErrorCode(err) != store.ErrValidation {
+				if err := CheckWebhookURL(context.Background(), u, true, nil); apperr.Code(err) != apperr.ErrValidation {
 					t.Errorf("live webhook %s: got %v, want a 400 on url", u, err)
 				}
 			}
@@ -199,9 +199,9 @@ func TestCheckWebhookURL(t *testing.T) {
 				is.NoErr(err)
 				return
 			}
-			var e *store.Error
+			var e *apperr.Error
 			is.True(errors.As(err, &e))
-			is.Equal(e.Code, store.ErrValidation)
+			is.Equal(e.Code, apperr.ErrValidation)
 			if !strings.Contains(e.Fields["url"], c.want) {
 				t.Fatalf("url message %q does not mention %q", e.Fields["url"], c.want)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -118,7 +119,7 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 			// Another transaction of the vault's account started or ended
 			// since this one was signed: sign again once it is final.
 			return river.JobSnooze(pl.livePoll())
-		case store.ErrorCode(err) == store.ErrInvalidState:
+		case apperr.Code(err) == apperr.ErrInvalidState:
 			// Another run moved the payout since it was read: the guarded
 			// UPDATE refused and nothing was written. Go on from where it is.
 			if p, err = pl.DB.LoadPayment(ctx, id); err != nil {

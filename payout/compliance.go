@@ -3,6 +3,7 @@ package payout
 import (
 	"fmt"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -33,7 +34,7 @@ func (pl *Pipeline) decide(p store.Payment) (status, reason string) {
 }
 
 func ignoreNotFound(err error) error {
-	if store.ErrorCode(err) == store.ErrPaymentNotFound {
+	if apperr.Code(err) == apperr.ErrPaymentNotFound {
 		return nil
 	}
 	return err

@@ -1,6 +1,7 @@
 package payout
 
 import (
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -43,7 +44,7 @@ func RequireKYC(tx *store.Tx, p store.Payment) error {
 		return err
 	}
 	if k.Status != store.KYCApproved {
-		return store.Errorf(store.ErrKYCRequired, "cross-border payouts require KYC status APPROVED (current: %s)", k.Status)
+		return apperr.Errorf(apperr.ErrKYCRequired, "cross-border payouts require KYC status APPROVED (current: %s)", k.Status)
 	}
 	return nil
 }
@@ -56,10 +57,10 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 		return p, err
 	}
 	if p.Status != store.StatusFailed && p.Status != store.StatusPending {
-		return p, store.Errorf(store.ErrInvalidState, "only FAILED or PENDING payments can be retried; this one is %s", p.Status)
+		return p, apperr.Errorf(apperr.ErrInvalidState, "only FAILED or PENDING payments can be retried; this one is %s", p.Status)
 	}
 	if p.VaultID == "" {
-		return p, store.Errorf(store.ErrInvalidState, "payment %s was never confirmed against a vault", p.ID)
+		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s was never confirmed against a vault", p.ID)
 	}
 	if err := tx.Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
 		return p, err
@@ -82,7 +83,7 @@ func Review(tx *store.Tx, userID, id string, approve bool, reason string) (store
 		return p, err
 	}
 	if p.Status != store.StatusManualReview {
-		return p, store.Errorf(store.ErrInvalidState, "payment %s is %s, not MANUAL_REVIEW", p.ID, p.Status)
+		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s is %s, not MANUAL_REVIEW", p.ID, p.Status)
 	}
 	if !approve {
 		if reason == "" {

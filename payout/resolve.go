@@ -1,6 +1,7 @@
 package payout
 
 import (
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -19,7 +20,7 @@ func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment,
 	}
 	switch {
 	case out.State != Settled && out.State != Failed:
-		return p, store.Errorf(store.ErrInvalidState, "payment %s: a resolve must say paid or unpaid", p.ID)
+		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s: a resolve must say paid or unpaid", p.ID)
 	case p.Status == store.StatusSubmitted, p.Status == store.StatusUnknown:
 		if out.Ref != "" {
 			// Paid by another transaction than the one stored: the
@@ -31,7 +32,7 @@ func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment,
 			return p, err
 		}
 	default:
-		return p, store.Errorf(store.ErrInvalidState, "payment %s is %s: only a payout whose transaction may be in flight "+
+		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s is %s: only a payout whose transaction may be in flight "+
 			"(SUBMITTED, UNKNOWN, or PROCESSING when paid by a transaction this database never stored) is resolved", p.ID, p.Status)
 	}
 	outcome := "paid"
@@ -60,7 +61,7 @@ func Resume(tx *store.Tx, id string) (store.Payment, error) {
 		return p, err
 	}
 	if !store.OwesStep(p.Status) {
-		return p, store.Errorf(store.ErrInvalidState, "payment %s is %s: nothing is owed to it to resume", p.ID, p.Status)
+		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s is %s: nothing is owed to it to resume", p.ID, p.Status)
 	}
 	reason := p.Attention
 	if err := tx.ClearAttention(&p); err != nil {

@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/money"
-	"github.com/payoutd/payoutd/store"
 )
 
 // Table maps a currency code to its INR rate (INR per one major unit).
@@ -69,7 +69,7 @@ func (r Table) ToINR(minor int64, currency string) (int64, money.Rate, error) {
 	if !ok || !ok2 {
 		// A caller-visible condition (a valid currency the rate table lacks),
 		// so it is an application error: a 400, never a 500.
-		return 0, money.Rate{}, &store.Error{Code: store.ErrValidation, Message: "no INR rate is configured for " + currency,
+		return 0, money.Rate{}, &apperr.Error{Code: apperr.ErrValidation, Message: "no INR rate is configured for " + currency,
 			Fields: map[string]string{"currency": "has no INR rate configured"}}
 	}
 	inr, _ := money.Lookup("INR")

@@ -102,7 +102,7 @@ func TestAuditVerify(t *testing.T) {
 	is := is.New(t)
 	var rows int64
 	var last string
-	is.NoErr(e.DB.QueryRow("SELECT count(*), (SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1) FROM audit_log").Scan(&rows, &last))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*), (SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1) FROM audit_log").Scan(&rows, &last))
 	v := e.req("GET", "/api/v1/compliance/audit/verify", nil).JSON(t)
 	is.Equal(v["intact"], true)
 	is.Equal(v["rows"], float64(rows))
@@ -111,11 +111,11 @@ func TestAuditVerify(t *testing.T) {
 
 	t.Run("TamperingIsDetected", func(t *testing.T) {
 		is := is.New(t)
-		_, err := e.exec("UPDATE audit_log SET changes = '{}' WHERE seq = 3")
+		_, err := e.SQL.Exec("UPDATE audit_log SET changes = '{}' WHERE seq = 3")
 		is.True(err != nil) // the trigger refuses it
-		_, err = e.exec("DROP TRIGGER audit_no_update")
+		_, err = e.SQL.Exec("DROP TRIGGER audit_no_update")
 		is.NoErr(err)
-		_, err = e.exec(`UPDATE audit_log SET changes = '{"amount":1}' WHERE seq = 3`)
+		_, err = e.SQL.Exec(`UPDATE audit_log SET changes = '{"amount":1}' WHERE seq = 3`)
 		is.NoErr(err)
 		v := e.req("GET", "/api/v1/compliance/audit/verify", nil).JSON(t)
 		is.Equal(v["intact"], false)
@@ -125,7 +125,7 @@ func TestAuditVerify(t *testing.T) {
 
 	t.Run("ListStillServesABrokenRow", func(t *testing.T) {
 		is := is.New(t)
-		_, err := e.exec(`UPDATE audit_log SET changes = 'not json' WHERE seq = (SELECT max(seq) FROM audit_log WHERE user_id = ?)`, e.UserID)
+		_, err := e.SQL.Exec(`UPDATE audit_log SET changes = 'not json' WHERE seq = (SELECT max(seq) FROM audit_log WHERE user_id = ?)`, e.UserID)
 		is.NoErr(err)
 		r := e.req("GET", "/api/v1/compliance/audit?limit=1", nil)
 		is.Equal(r.Status, http.StatusOK)

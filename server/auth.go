@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // principal is who a request acts for.
@@ -36,7 +36,7 @@ func (p principal) actor() string {
 	return "key:" + p.KeyID
 }
 
-var errUnauthorized = store.Errorf(store.ErrUnauthorized, "missing, invalid, expired or revoked credentials")
+var errUnauthorized = apperr.Errorf(apperr.ErrUnauthorized, "missing, invalid, expired or revoked credentials")
 
 // bearer extracts the token of an Authorization: Bearer header.
 func bearer(r *http.Request) (string, bool) {
@@ -69,7 +69,7 @@ func isAPIKey(tok string) bool {
 func (s *Server) keyPrincipal(ctx context.Context, secret string) (principal, error) {
 	k, err := s.db.FindAPIKeyBySecret(ctx, secret)
 	if err != nil {
-		if store.ErrorCode(err) != "" {
+		if apperr.Code(err) != "" {
 			return principal{}, errUnauthorized
 		}
 		return principal{}, err

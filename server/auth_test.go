@@ -67,7 +67,7 @@ func TestKeyRevocationAndRotation(t *testing.T) {
 		is.Equal(e.reqAs(old, "GET", "/api/v1/payments", nil).Status, http.StatusOK)   // grace period
 		is.Equal(e.reqAs(fresh, "GET", "/api/v1/payments", nil).Status, http.StatusOK) // new key
 		// Past the 24 h grace the old key stops working.
-		_, err = e.exec("UPDATE api_keys SET expires_at = ? WHERE id = ?", time.Now().Add(-time.Second).UnixMilli(), keys[0].ID)
+		_, err = e.SQL.Exec("UPDATE api_keys SET expires_at = ? WHERE id = ?", time.Now().Add(-time.Second).UnixMilli(), keys[0].ID)
 		is.NoErr(err)
 		is.Equal(e.reqAs(old, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
 		is.Equal(e.reqAs(fresh, "GET", "/api/v1/payments", nil).Status, http.StatusOK)

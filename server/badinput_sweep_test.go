@@ -22,6 +22,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -518,10 +519,10 @@ func sweepCases(sp *sweepSpec, all []*sweepSpec, fx *sweepFixtures) []sweepCase 
 		{"JWTAlgNone", "Bearer eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJ1c3JfeCIsImtleV9pZCI6ImtleV94In0."},
 		{"GarbageJWT", "Bearer a.b.c"}, {"KeyPlusOne", "Bearer " + fx.key + "x"},
 	} {
-		add(sweepCase{name: "Auth_" + a.name, auth: a.v, body: genBody, ctype: genCT, want: []int{401}, code: store.ErrUnauthorized})
+		add(sweepCase{name: "Auth_" + a.name, auth: a.v, body: genBody, ctype: genCT, want: []int{401}, code: apperr.ErrUnauthorized})
 	}
 	if sp.noScopeWant == nil {
-		add(sweepCase{name: "Auth_NoScopes", auth: "Bearer " + fx.noScopeKey, body: genBody, ctype: genCT, want: []int{403}, code: store.ErrInsufficientScope})
+		add(sweepCase{name: "Auth_NoScopes", auth: "Bearer " + fx.noScopeKey, body: genBody, ctype: genCT, want: []int{403}, code: apperr.ErrInsufficientScope})
 	} else {
 		add(sweepCase{name: "Auth_NoScopes", auth: "Bearer " + fx.noScopeKey, body: genBody, ctype: genCT, want: sp.noScopeWant})
 	}
@@ -547,14 +548,14 @@ func sweepCases(sp *sweepSpec, all []*sweepSpec, fx *sweepFixtures) []sweepCase 
 			{"NotUUID", "not-a-uuid"}, {"Long", strings.Repeat("a", 10000)}, {"SQL", "' OR 1=1 --"},
 			{"Unicode", "ü0000000-0000-4000-8000-000000000000"}, {"Braces", "{00000000-0000-4000-8000-000000000000}"},
 		} {
-			add(sweepCase{name: "IdemKey_" + k.name, body: base, headers: []string{"Idempotency-Key", k.v}, want: []int{400}, code: store.ErrValidation})
+			add(sweepCase{name: "IdemKey_" + k.name, body: base, headers: []string{"Idempotency-Key", k.v}, want: []int{400}, code: apperr.ErrValidation})
 		}
 		h := fnv.New64a()
 		h.Write([]byte(sp.name()))
 		key := fmt.Sprintf("5eed5eed-0000-4000-8000-%012x", h.Sum64()&(1<<48-1))
 		add(sweepCase{name: "IdemKey_FirstUse", body: base, headers: []string{"Idempotency-Key", key}, want: okWant})
 		add(sweepCase{name: "IdemKey_ReusedWithOtherBody", body: []byte(`{"zzz":1}`), headers: []string{"Idempotency-Key", key},
-			want: []int{422}, code: store.ErrIdempotencyReused})
+			want: []int{422}, code: apperr.ErrIdempotencyReused})
 	}
 
 	// Request ids the server must not adopt.
@@ -749,7 +750,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 		specs = append(specs, s)
 	}
 	q400 := func(name, p string) sweepCase {
-		return sweepCase{name: name, path: p, want: []int{400}, code: store.ErrValidation}
+		return sweepCase{name: name, path: p, want: []int{400}, code: apperr.ErrValidation}
 	}
 	// qv names a raw query value for a subtest and escapes it for the URL.
 	qv := func(v string) (string, string) { return strings.Trim(strconv.QuoteToASCII(v), `"`), url.QueryEscape(v) }
@@ -795,8 +796,8 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 		body: &sweepBody{base: initiate, baseWant: []int{403},
 			guards: map[string][]sweepKV{"counterpartyCountry": sweepKVs("currency", `"ZZZ"`)}},
 		extra: []sweepCase{
-			{name: "AmountOverCap", body: sweepObj(sweepWith(initiate, "amount", "1000000000000.01")), want: []int{400}, code: store.ErrValidation},
-			{name: "AmountAsString", body: sweepObj(sweepWith(initiate, "amount", `"10.00"`)), want: []int{403}, code: store.ErrKYCRequired},
+			{name: "AmountOverCap", body: sweepObj(sweepWith(initiate, "amount", "1000000000000.01")), want: []int{400}, code: apperr.ErrValidation},
+			{name: "AmountAsString", body: sweepObj(sweepWith(initiate, "amount", `"10.00"`)), want: []int{403}, code: apperr.ErrKYCRequired},
 			{name: "AmountLeadingZeros", body: sweepObj(sweepWith(initiate, "amount", `"007.00"`)), want: []int{400}},
 			{name: "CountryLowerCase", body: sweepObj(sweepWith(initiate, "counterpartyCountry", `"us"`)), want: []int{400}},
 			{name: "DestinationSeed", body: sweepObj(sweepWith(initiate, "destinationAddress", sweepJS("SBU2RRGLXH3E5CQHTD3ODLDF2BWDCYUSSBLLZ5GNW7JXHDIYKXZWHOKR"))), want: []int{400}},
@@ -807,16 +808,16 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "POST /api/v1/payments/confirm", path: "/api/v1/payments/confirm", idem: true,
 		body: &sweepBody{base: confirm, baseWant: []int{404}},
 		extra: []sweepCase{
-			{name: "OtherUsersPayment", body: sweepObj(confirm), want: []int{404}, code: store.ErrPaymentNotFound},
-			{name: "OwnPaymentOtherUsersVault", body: sweepObj(sweepWith(ownConfirm, "vaultId", sweepJS(fx.otherVault))), want: []int{404}, code: store.ErrWalletNotFound},
-			{name: "OwnPaymentUnknownVault", body: sweepObj(sweepWith(ownConfirm, "vaultId", `"vlt_nope"`)), want: []int{404}, code: store.ErrWalletNotFound},
-			{name: "OwnPaymentAmountMismatch", body: sweepObj(sweepWith(ownConfirm, "amount", `"12.01"`)), want: []int{400}, code: store.ErrConfirmMismatch},
-			{name: "OwnPaymentDestinationMismatch", body: sweepObj(sweepWith(ownConfirm, "destinationAddress", sweepJS(fx.badAddr))), want: []int{400}, code: store.ErrConfirmMismatch},
-			{name: "OwnPaymentCurrencyMismatch", body: sweepObj(sweepWith(ownConfirm, "currency", `"EUR"`)), want: []int{400}, code: store.ErrConfirmMismatch},
+			{name: "OtherUsersPayment", body: sweepObj(confirm), want: []int{404}, code: apperr.ErrPaymentNotFound},
+			{name: "OwnPaymentOtherUsersVault", body: sweepObj(sweepWith(ownConfirm, "vaultId", sweepJS(fx.otherVault))), want: []int{404}, code: apperr.ErrWalletNotFound},
+			{name: "OwnPaymentUnknownVault", body: sweepObj(sweepWith(ownConfirm, "vaultId", `"vlt_nope"`)), want: []int{404}, code: apperr.ErrWalletNotFound},
+			{name: "OwnPaymentAmountMismatch", body: sweepObj(sweepWith(ownConfirm, "amount", `"12.01"`)), want: []int{400}, code: apperr.ErrConfirmMismatch},
+			{name: "OwnPaymentDestinationMismatch", body: sweepObj(sweepWith(ownConfirm, "destinationAddress", sweepJS(fx.badAddr))), want: []int{400}, code: apperr.ErrConfirmMismatch},
+			{name: "OwnPaymentCurrencyMismatch", body: sweepObj(sweepWith(ownConfirm, "currency", `"EUR"`)), want: []int{400}, code: apperr.ErrConfirmMismatch},
 			{name: "OwnPaymentAmountAsNumber", body: sweepObj(sweepWith(sweepWith(ownConfirm, "amount", "12.01"), "vaultId", sweepJS(fx.otherVault))), want: []int{400, 404}},
-			{name: "OwnCompletedPayment", body: sweepObj(sweepWith(sweepWith(confirm, "id", sweepJS(fx.firaPay)), "amount", `"10.00"`)), want: []int{409}, code: store.ErrInvalidState},
+			{name: "OwnCompletedPayment", body: sweepObj(sweepWith(sweepWith(confirm, "id", sweepJS(fx.firaPay)), "amount", `"10.00"`)), want: []int{409}, code: apperr.ErrInvalidState},
 			{name: "BRLPaymentUSDVault", body: sweepObj(sweepWith(sweepWith(sweepWith(confirm, "id", sweepJS(fx.brlPay)), "amount", `"5.00"`), "currency", `"BRL"`)),
-				want: []int{400}, code: store.ErrCurrencyMismatch},
+				want: []int{400}, code: apperr.ErrCurrencyMismatch},
 		}})
 	for _, p := range []string{"/api/v1/payments", "/api/v1/payments/payouts"} {
 		add(&sweepSpec{pattern: "GET " + p, path: p, query: []string{"page", "limit", "status", "currency", "invoiceRef", "createdFrom", "createdTo", "after"},
@@ -835,7 +836,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "GET /api/v1/payments/providers/health", path: "/api/v1/payments/providers/health"})
 	add(&sweepSpec{pattern: "GET /api/v1/payments/{a}/{b}", tmpl: "/api/v1/payments/payouts/{id}", own: fx.firaPay, other: fx.otherPay,
 		extra: []sweepCase{
-			{name: "UnknownSubresource", path: "/api/v1/payments/" + fx.firaPay + "/zzz", want: []int{404}, code: store.ErrNotFound},
+			{name: "UnknownSubresource", path: "/api/v1/payments/" + fx.firaPay + "/zzz", want: []int{404}, code: apperr.ErrNotFound},
 			{name: "RetryWithGET", path: "/api/v1/payments/" + fx.firaPay + "/retry", want: []int{404}},
 			{name: "PayoutsStatus", path: "/api/v1/payments/payouts/status", want: []int{404}},
 		}})
@@ -844,15 +845,15 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "GET /api/v1/payments/{a}/{b}", tmpl: "/api/v1/payments/{id}/form15ca", own: fx.firaPay, other: fx.otherPay,
 		extra: []sweepCase{
 			// Was a 500 (a plain error from the rate table); now a 400 naming currency.
-			{name: "NoINRRateForCurrency", path: "/api/v1/payments/" + fx.brlPay + "/form15ca", want: []int{400}, code: store.ErrValidation},
+			{name: "NoINRRateForCurrency", path: "/api/v1/payments/" + fx.brlPay + "/form15ca", want: []int{400}, code: apperr.ErrValidation},
 		}})
 	add(&sweepSpec{pattern: "POST /api/v1/payments/{id}/retry", tmpl: "/api/v1/payments/{id}/retry", own: fx.firaPay, other: fx.otherPay, idem: true,
 		body: &sweepBody{baseWant: []int{409}, emptyWant: []int{409}},
 		extra: []sweepCase{
-			{name: "OwnInitiated", path: "/api/v1/payments/" + fx.initiated + "/retry", want: []int{409}, code: store.ErrInvalidState},
+			{name: "OwnInitiated", path: "/api/v1/payments/" + fx.initiated + "/retry", want: []int{409}, code: apperr.ErrInvalidState},
 			// {} is "no body" (as on kyc/start, rotate, enable); the state check answers.
-			{name: "EmptyObjectBody", body: []byte("{}"), want: []int{409}, code: store.ErrInvalidState},
-			{name: "FieldInBody", body: []byte(`{"force":true}`), want: []int{400}, code: store.ErrValidation},
+			{name: "EmptyObjectBody", body: []byte("{}"), want: []int{409}, code: apperr.ErrInvalidState},
+			{name: "FieldInBody", body: []byte(`{"force":true}`), want: []int{400}, code: apperr.ErrValidation},
 		}})
 	quick := sweepKVs("amount", `"10.00"`, "currency", `"EUR"`, "recipient", sweepJS(testAddress), "reference", `"r"`)
 	add(&sweepSpec{pattern: "POST /v1/payments", path: "/v1/payments", idem: true,
@@ -860,17 +861,17 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 		body: &sweepBody{base: quick, baseWant: []int{400}},
 		extra: []sweepCase{
 			{name: "InsufficientFundsRollsBackPayment", body: sweepObj(sweepWith(sweepWith(quick, "currency", `"USD"`), "amount", `"99999999.00"`)),
-				want: []int{400}, code: store.ErrInsufficientFunds},
-			{name: "NoVaultForCurrency", body: sweepObj(quick), want: []int{400}, code: store.ErrCurrencyMismatch},
+				want: []int{400}, code: apperr.ErrInsufficientFunds},
+			{name: "NoVaultForCurrency", body: sweepObj(quick), want: []int{400}, code: apperr.ErrCurrencyMismatch},
 		}})
 	review := sweepKVs("decision", `"approve"`, "reason", `"r"`)
 	add(&sweepSpec{pattern: "POST /api/v1/sandbox/payments/{id}/review", tmpl: "/api/v1/sandbox/payments/{id}/review", own: fx.otherPay, other: fx.otherPay,
 		paramBody: sweepObj(review),
 		body:      &sweepBody{base: review, baseWant: []int{404}},
 		extra: []sweepCase{
-			{name: "OwnCompleted", path: "/api/v1/sandbox/payments/" + fx.firaPay + "/review", body: sweepObj(review), want: []int{409}, code: store.ErrInvalidState},
+			{name: "OwnCompleted", path: "/api/v1/sandbox/payments/" + fx.firaPay + "/review", body: sweepObj(review), want: []int{409}, code: apperr.ErrInvalidState},
 			{name: "DecisionUpperCase", body: sweepObj(sweepWith(review, "decision", `"APPROVE"`)), want: []int{400}},
-			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: sweepObj(review), want: []int{403}, code: store.ErrSandboxOnly},
+			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: sweepObj(review), want: []int{403}, code: apperr.ErrSandboxOnly},
 		}})
 
 	// Ledger and sequestration.
@@ -905,13 +906,13 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	goodPolicy := sweepWith(policy, "trigger", `"on_settlement"`)
 	var policyExtra []sweepCase
 	for _, v := range []string{`"100.01"`, `"-1"`, "1e400", `"abc"`, `"12.345"`, "101", `"12,5"`, `" 12.5"`, "null", "[12.5]"} {
-		policyExtra = append(policyExtra, sweepCase{name: "Rate_" + v, body: sweepObj(sweepWith(goodPolicy, "rate", v)), want: []int{400}, code: store.ErrValidation})
+		policyExtra = append(policyExtra, sweepCase{name: "Rate_" + v, body: sweepObj(sweepWith(goodPolicy, "rate", v)), want: []int{400}, code: apperr.ErrValidation})
 	}
 	for _, v := range []string{`"true"`, "1", "null"} {
-		policyExtra = append(policyExtra, sweepCase{name: "Enabled_" + v, body: sweepObj(sweepWith(goodPolicy, "enabled", v)), want: []int{400}, code: store.ErrValidation})
+		policyExtra = append(policyExtra, sweepCase{name: "Enabled_" + v, body: sweepObj(sweepWith(goodPolicy, "enabled", v)), want: []int{400}, code: apperr.ErrValidation})
 	}
 	for _, v := range []string{"null", `"ON_SETTLEMENT"`, `"on_settlement "`, `["on_settlement"]`} {
-		policyExtra = append(policyExtra, sweepCase{name: "Trigger_" + v, body: sweepObj(sweepWith(goodPolicy, "trigger", v)), want: []int{400}, code: store.ErrValidation})
+		policyExtra = append(policyExtra, sweepCase{name: "Trigger_" + v, body: sweepObj(sweepWith(goodPolicy, "trigger", v)), want: []int{400}, code: apperr.ErrValidation})
 	}
 	add(&sweepSpec{pattern: "POST /api/v1/tax/sequestration/policy", path: "/api/v1/tax/sequestration/policy",
 		body: &sweepBody{base: policy, baseWant: []int{400}}, extra: policyExtra})
@@ -923,7 +924,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			q400("Strict_paymentIdTooLong", fira+"?paymentId="+strings.Repeat("p", 65)),
 			q200("Strict_paymentIdOtherUsers", fira+"?paymentId="+fx.otherPay, `"total":0`))})
 	add(&sweepSpec{pattern: "GET /api/v1/compliance/fira/{firaId}", tmpl: "/api/v1/compliance/fira/{firaId}", own: fx.firaID, other: fx.otherFIRA,
-		extra: []sweepCase{{name: "PaymentIDAsFIRA", path: fira + "/" + fx.firaPay, want: []int{404}, code: store.ErrFIRANotFound}}})
+		extra: []sweepCase{{name: "PaymentIDAsFIRA", path: fira + "/" + fx.firaPay, want: []int{404}, code: apperr.ErrFIRANotFound}}})
 	add(&sweepSpec{pattern: "GET /api/v1/compliance/fira/{firaId}/pdf", tmpl: "/api/v1/compliance/fira/{firaId}/pdf", own: fx.firaID, other: fx.otherFIRA})
 	for _, p := range []string{"/api/v1/compliance/gst/summary", "/api/v1/compliance/itr4/prefill", "/api/v1/compliance/itr4/prefill/export",
 		"/api/v1/tax/liability", "/api/v1/tax/exports/itr4"} {
@@ -962,7 +963,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 		{"LUTLowerCase", `{"lutNumber":"ad2704250012345"}`}, {"LUTDateInvalid", `{"lutValidUntil":"2026-02-30"}`},
 		{"LUTDateTimestamp", `{"lutValidUntil":"2026-03-31T00:00:00Z"}`}, {"CamelVsSnake", `{"country_code":"IN"}`},
 	} {
-		profileExtra = append(profileExtra, sweepCase{name: b.name, body: []byte(b.body), want: []int{400}, code: store.ErrValidation})
+		profileExtra = append(profileExtra, sweepCase{name: b.name, body: []byte(b.body), want: []int{400}, code: apperr.ErrValidation})
 	}
 	profileExtra = append(profileExtra,
 		sweepCase{name: "EmptyPatchIsANoOp", body: []byte("{}"), want: []int{200}},
@@ -991,7 +992,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "GET /api/v1/wallets", path: "/api/v1/wallets"})
 	add(&sweepSpec{pattern: "GET /api/v1/wallets/summary", path: "/api/v1/wallets/summary"})
 	add(&sweepSpec{pattern: "GET /api/v1/wallets/{id}", tmpl: "/api/v1/wallets/{id}", own: fx.vault, other: fx.otherVault,
-		extra: []sweepCase{{name: "SettlementAccountAsWallet", path: "/api/v1/wallets/" + fx.settle, want: []int{404}, code: store.ErrWalletNotFound}}})
+		extra: []sweepCase{{name: "SettlementAccountAsWallet", path: "/api/v1/wallets/" + fx.settle, want: []int{404}, code: apperr.ErrWalletNotFound}}})
 	wallet := sweepKVs("currency", `"USD"`, "name", `"Second USD"`)
 	add(&sweepSpec{pattern: "POST /api/v1/wallets", path: "/api/v1/wallets", idem: true,
 		// The caller already has its USD vault: a valid body is a 409.
@@ -1005,23 +1006,23 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "POST /api/v1/sandbox/kyc/approve", path: "/api/v1/sandbox/kyc/approve",
 		body: &sweepBody{base: []sweepKV{}, baseWant: []int{409}, emptyWant: []int{409}, fields: []string{"reason"}},
 		extra: []sweepCase{
-			{name: "ReasonOnApprove", body: []byte(`{"reason":"x"}`), want: []int{400}, code: store.ErrValidation},
-			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: []byte("{}"), want: []int{403}, code: store.ErrSandboxOnly},
+			{name: "ReasonOnApprove", body: []byte(`{"reason":"x"}`), want: []int{400}, code: apperr.ErrValidation},
+			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: []byte("{}"), want: []int{403}, code: apperr.ErrSandboxOnly},
 		}})
 	add(&sweepSpec{pattern: "POST /api/v1/sandbox/kyc/reject", path: "/api/v1/sandbox/kyc/reject",
 		body: &sweepBody{base: sweepKVs("reason", `"r"`), baseWant: []int{409}, emptyWant: []int{409}},
 		extra: []sweepCase{
 			{name: "ReasonTooLong", body: []byte(`{"reason":` + sweepJS(strings.Repeat("r", 257)) + `}`), want: []int{400}},
-			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: []byte("{}"), want: []int{403}, code: store.ErrSandboxOnly},
+			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: []byte("{}"), want: []int{403}, code: apperr.ErrSandboxOnly},
 		}})
 	fund := sweepKVs("amount", `"0.001"`)
 	add(&sweepSpec{pattern: "POST /api/v1/sandbox/vaults/{id}/fund", tmpl: "/api/v1/sandbox/vaults/{id}/fund", own: fx.vault, other: fx.otherVault, idem: true,
 		paramBody: sweepObj(sweepKVs("amount", `"1.00"`)),
 		body:      &sweepBody{base: fund, baseWant: []int{400}},
 		extra: []sweepCase{
-			{name: "OverBalanceLimit", body: sweepObj(sweepKVs("amount", "1000000000000")), want: []int{400}, code: store.ErrValidation},
+			{name: "OverBalanceLimit", body: sweepObj(sweepKVs("amount", "1000000000000")), want: []int{400}, code: apperr.ErrValidation},
 			{name: "SettlementAccountAsVault", path: "/api/v1/sandbox/vaults/" + fx.settle + "/fund", body: sweepObj(sweepKVs("amount", `"1.00"`)), want: []int{404}},
-			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: sweepObj(sweepKVs("amount", `"1.00"`)), want: []int{403}, code: store.ErrSandboxOnly},
+			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: sweepObj(sweepKVs("amount", `"1.00"`)), want: []int{403}, code: apperr.ErrSandboxOnly},
 		}})
 
 	// Webhooks and events.
@@ -1031,7 +1032,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	for _, u := range []string{"javascript:alert(1)", "http://u:p@127.0.0.1/", "http://127.0.0.1/#frag", "http://127.0.0.1:0/",
 		"http://127.0.0.1:70000/", "ftp://127.0.0.1/", "//127.0.0.1/x", "http://[::1", "http:///x", "http://a b/", "http://127.0.0.1/\x00",
 		"file:///etc/passwd", "http://" + strings.Repeat("a", 3000) + ".example/"} {
-		hookExtra = append(hookExtra, sweepCase{name: "URL_" + u, body: sweepObj(sweepWith(goodHook, "url", sweepJS(u))), want: []int{400}, code: store.ErrValidation})
+		hookExtra = append(hookExtra, sweepCase{name: "URL_" + u, body: sweepObj(sweepWith(goodHook, "url", sweepJS(u))), want: []int{400}, code: apperr.ErrValidation})
 	}
 	hookExtra = append(hookExtra,
 		sweepCase{name: "EventTypesMixed", body: sweepObj(sweepWith(goodHook, "eventTypes", `["payout.failed",5]`)), want: []int{400}},
@@ -1225,15 +1226,15 @@ func sweepSend(e *env, c sweepCase) (resp, error) {
 
 // sweepCodes are the documented error codes and their statuses.
 var sweepCodes = map[string]int{
-	store.ErrValidation: 400, store.ErrConfirmMismatch: 400, store.ErrInsufficientFunds: 400, store.ErrVaultNoKey: 400,
-	store.ErrCurrencyMismatch: 400, store.ErrLiveNotConfigured: 400,
-	store.ErrUnauthorized:      401,
-	store.ErrInsufficientScope: 403, store.ErrKYCRequired: 403, store.ErrSandboxOnly: 403,
-	store.ErrNotFound: 404, store.ErrPaymentNotFound: 404, store.ErrWalletNotFound: 404, store.ErrProfileNotFound: 404,
-	store.ErrFIRANotFound:    404,
+	apperr.ErrValidation: 400, apperr.ErrConfirmMismatch: 400, apperr.ErrInsufficientFunds: 400, apperr.ErrVaultNoKey: 400,
+	apperr.ErrCurrencyMismatch: 400, apperr.ErrLiveNotConfigured: 400,
+	apperr.ErrUnauthorized:      401,
+	apperr.ErrInsufficientScope: 403, apperr.ErrKYCRequired: 403, apperr.ErrSandboxOnly: 403,
+	apperr.ErrNotFound: 404, apperr.ErrPaymentNotFound: 404, apperr.ErrWalletNotFound: 404, apperr.ErrProfileNotFound: 404,
+	apperr.ErrFIRANotFound:   404,
 	"ERR_METHOD_NOT_ALLOWED": 405,
-	store.ErrInvalidState:    409, store.ErrConflict: 409, store.ErrIdempotencyRunning: 409,
-	"ERR_BODY_TOO_LARGE": 413, "ERR_UNSUPPORTED_MEDIA_TYPE": 415, store.ErrIdempotencyReused: 422, "ERR_RATE_LIMITED": 429,
+	apperr.ErrInvalidState:   409, apperr.ErrConflict: 409, apperr.ErrIdempotencyRunning: 409,
+	"ERR_BODY_TOO_LARGE": 413, "ERR_UNSUPPORTED_MEDIA_TYPE": 415, apperr.ErrIdempotencyReused: 422, "ERR_RATE_LIMITED": 429,
 }
 
 // sweepInternals must never reach a client.
@@ -1349,7 +1350,7 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 	for i := range out {
 		dest[i] = &out[i]
 	}
-	err := e.DB.QueryRow(`SELECT
+	err := e.SQL.QueryRow(`SELECT
 		(SELECT count(*) FROM payments),
 		(SELECT coalesce(sum(updated_at), 0) || ':' || coalesce(group_concat(status, ','), '') FROM payments),
 		(SELECT count(*) FROM audit_log),

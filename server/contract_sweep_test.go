@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
@@ -183,8 +184,8 @@ func idempotencySweep(t *testing.T, f *fixtures, op *operation) {
 			q.c.check(t, s.op, s.r)
 		}
 		if second.r.Status == http.StatusConflict {
-			if code := second.r.errCode(t); code != store.ErrIdempotencyRunning {
-				t.Fatalf("%s: 409 %s, want %s", op.ID, code, store.ErrIdempotencyRunning)
+			if code := second.r.errCode(t); code != apperr.ErrIdempotencyRunning {
+				t.Fatalf("%s: 409 %s, want %s", op.ID, code, apperr.ErrIdempotencyRunning)
 			}
 			return
 		}

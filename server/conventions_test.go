@@ -45,7 +45,7 @@ func TestBadInputGetsDocumentedErrors(t *testing.T) {
 		})
 	}
 	var n int
-	is.New(t).NoErr(e.DB.QueryRow("SELECT count(*) FROM payments").Scan(&n))
+	is.New(t).NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments").Scan(&n))
 	is.New(t).Equal(n, 0) // nothing was written
 }
 

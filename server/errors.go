@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -24,26 +25,26 @@ const storageRetryAfter = "60"
 // statusOf is the single mapping from application error code to HTTP status.
 func statusOf(code string) int {
 	switch code {
-	case store.ErrValidation, store.ErrConfirmMismatch, store.ErrInsufficientFunds, store.ErrVaultNoKey,
-		store.ErrCurrencyMismatch, store.ErrLiveNotConfigured:
+	case apperr.ErrValidation, apperr.ErrConfirmMismatch, apperr.ErrInsufficientFunds, apperr.ErrVaultNoKey,
+		apperr.ErrCurrencyMismatch, apperr.ErrLiveNotConfigured:
 		return http.StatusBadRequest
-	case store.ErrUnauthorized:
+	case apperr.ErrUnauthorized:
 		return http.StatusUnauthorized
-	case store.ErrInsufficientScope, store.ErrKYCRequired, store.ErrSandboxOnly:
+	case apperr.ErrInsufficientScope, apperr.ErrKYCRequired, apperr.ErrSandboxOnly:
 		return http.StatusForbidden
-	case store.ErrNotFound, store.ErrPaymentNotFound, store.ErrWalletNotFound, store.ErrProfileNotFound, store.ErrFIRANotFound:
+	case apperr.ErrNotFound, apperr.ErrPaymentNotFound, apperr.ErrWalletNotFound, apperr.ErrProfileNotFound, apperr.ErrFIRANotFound:
 		return http.StatusNotFound
-	case store.ErrInvalidState, store.ErrConflict, store.ErrIdempotencyRunning, errITR4NotApplicable:
+	case apperr.ErrInvalidState, apperr.ErrConflict, apperr.ErrIdempotencyRunning, errITR4NotApplicable:
 		return http.StatusConflict
 	case errBodyTooLarge:
 		return http.StatusRequestEntityTooLarge
 	case errUnsupportedType:
 		return http.StatusUnsupportedMediaType
-	case store.ErrIdempotencyReused:
+	case apperr.ErrIdempotencyReused:
 		return http.StatusUnprocessableEntity
 	case errRateLimited:
 		return http.StatusTooManyRequests
-	case errStorageFull, store.ErrRailUnavailable:
+	case errStorageFull, apperr.ErrRailUnavailable:
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
@@ -64,26 +65,26 @@ type errorDetail struct {
 // writeError answers err with the documented error body. Unknown errors are
 // logged with the request id and answered without detail.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	var e *store.Error
+	var e *apperr.Error
 	if store.IsStorageFull(err) {
 		// Nothing was written; the request can be retried as it is once
 		// space is freed, and /readyz says so until then.
 		s.storageFull.Store(true)
 		s.log.ErrorContext(r.Context(), "storage full", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
 		w.Header().Set("Retry-After", storageRetryAfter)
-		e = &store.Error{Code: errStorageFull, Message: "the server's storage is full and nothing was written; retry later with the same Idempotency-Key"}
+		e = &apperr.Error{Code: errStorageFull, Message: "the server's storage is full and nothing was written; retry later with the same Idempotency-Key"}
 	} else if !errors.As(err, &e) {
 		s.log.ErrorContext(r.Context(), "internal error", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
-		e = &store.Error{Code: errInternal, Message: "internal error; it is safe to retry with the same Idempotency-Key"}
+		e = &apperr.Error{Code: errInternal, Message: "internal error; it is safe to retry with the same Idempotency-Key"}
 	}
-	if e.Code == store.ErrRailUnavailable {
+	if e.Code == apperr.ErrRailUnavailable {
 		w.Header().Set("Retry-After", railRetryAfter)
 	}
 	writeJSON(w, statusOf(e.Code), errorBody{Error: errorDetail{Code: e.Code, Message: e.Message, Fields: e.Fields}, RequestID: requestID(r)})
 }
 
 func validationError(fields map[string]string) error {
-	return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: fields}
+	return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: fields}
 }
 
 func fieldError(field, msg string) error {

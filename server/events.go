@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -19,7 +20,7 @@ func (c *call) needAny(scopes []string) error {
 			return nil
 		}
 	}
-	return store.Errorf(store.ErrInsufficientScope, "this operation needs scope %s", strings.Join(scopes, " or "))
+	return apperr.Errorf(apperr.ErrInsufficientScope, "this operation needs scope %s", strings.Join(scopes, " or "))
 }
 
 type eventView struct {
@@ -81,7 +82,7 @@ func (s *Server) handleEventGet(w http.ResponseWriter, c *call) error {
 	}
 	ev, err := s.db.FindEvent(c.r.Context(), c.r.PathValue("id"))
 	if err == nil && ev.UserID != c.p.UserID {
-		err = store.Errorf(store.ErrNotFound, "event not found")
+		err = apperr.Errorf(apperr.ErrNotFound, "event not found")
 	}
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -105,7 +106,7 @@ func TestEventList(t *testing.T) {
 		is.Equal(r.JSON(t)["type"], "payout.processing")
 		r = e.reqAs(otherKey, "GET", "/api/v1/events/"+all.Items[0].ID, nil)
 		is.Equal(r.Status, http.StatusNotFound)
-		is.Equal(r.errCode(t), store.ErrNotFound)
+		is.Equal(r.errCode(t), apperr.ErrNotFound)
 	})
 	t.Run("OtherUser", func(t *testing.T) {
 		is := is.New(t)
@@ -125,7 +126,7 @@ func TestEventList(t *testing.T) {
 			is := is.New(t)
 			r := e.req("GET", "/api/v1/events"+c.query, nil)
 			is.Equal(r.Status, http.StatusBadRequest)
-			is.Equal(r.errCode(t), store.ErrValidation)
+			is.Equal(r.errCode(t), apperr.ErrValidation)
 			is.True(r.field(t, c.field) != "")
 		})
 	}
@@ -134,7 +135,7 @@ func TestEventList(t *testing.T) {
 		taxOnly, _, _ := e.newUser("tax@example.com", false, []string{"tax:read"})
 		r := e.reqAs(taxOnly, "GET", "/api/v1/events", nil)
 		is.Equal(r.Status, http.StatusForbidden)
-		is.Equal(r.errCode(t), store.ErrInsufficientScope)
+		is.Equal(r.errCode(t), apperr.ErrInsufficientScope)
 		for _, scope := range []string{"payments:read", "webhooks:manage"} {
 			key, _, _ := e.newUser(scope+"@example.com", false, []string{scope})
 			is.Equal(e.reqAs(key, "GET", "/api/v1/events", nil).Status, http.StatusOK)

@@ -175,7 +175,7 @@ func TestFIRA(t *testing.T) {
 	t.Run("GeneratedOnceWithOneEvent", func(t *testing.T) {
 		is := is.New(t)
 		var events int
-		is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM events WHERE user_id = ? AND type = 'fira.generated'
+		is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM events WHERE user_id = ? AND type = 'fira.generated'
 			AND json_extract(data, '$.firaId') IS NOT NULL AND json_extract(data, '$.paymentId') IS NOT NULL`, e.UserID).Scan(&events))
 		is.Equal(events, 4)
 		// Running generation again (a retried post-settlement job) returns
@@ -190,14 +190,14 @@ func TestFIRA(t *testing.T) {
 			return err
 		}))
 		is.Equal(again.ID, at(firaOf[full], "id"))
-		is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM events WHERE user_id = ? AND type = 'fira.generated'`, e.UserID).Scan(&events))
+		is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM events WHERE user_id = ? AND type = 'fira.generated'`, e.UserID).Scan(&events))
 		is.Equal(events, 4)
 	})
 
 	t.Run("ReconcileAgainReturnsTheRecord", func(t *testing.T) {
 		is := is.New(t)
 		audits := func() (n int) {
-			is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM audit_log WHERE resource_id IN (?, ?) AND action LIKE 'reconciliation.%'`,
+			is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM audit_log WHERE resource_id IN (?, ?) AND action LIKE 'reconciliation.%'`,
 				full, pending).Scan(&n))
 			return n
 		}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
@@ -15,7 +16,7 @@ import (
 // profile row has no GSTIN and no LUT.
 func (s *Server) gstProfile(ctx context.Context, userID string) (store.Profile, error) {
 	p, err := s.db.FindProfile(ctx, userID)
-	if store.ErrorCode(err) == store.ErrProfileNotFound {
+	if apperr.Code(err) == apperr.ErrProfileNotFound {
 		return store.Profile{UserID: userID}, nil
 	}
 	return p, err

@@ -73,7 +73,7 @@ func TestGSTTimeOfSupply(t *testing.T) {
 	is.Equal(p.InvoiceDate, "2026-03-31")
 
 	// A rebuild from the reconciliations gives the same GST days.
-	_, err = e.exec("DELETE FROM tax_refresh_state WHERE user_id = ?", e.UserID)
+	_, err = e.SQL.Exec("DELETE FROM tax_refresh_state WHERE user_id = ?", e.UserID)
 	is.NoErr(err)
 	e.refreshTax()
 	e.checkFigures(t, "after rebuild", figures)

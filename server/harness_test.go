@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -15,13 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riverqueue/river"
-
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // testAddress is SEP-23's valid ed25519 public key vector.
@@ -33,8 +31,9 @@ type env struct {
 	t       *testing.T
 	URL     string
 	DB      *store.DB
+	SQL     *storetest.DB // raw SQL behind the API's back, as an operator with the file could
 	Sealer  *store.Sealer
-	River   *river.Client[*sql.Tx]
+	River   *store.RiverClient
 	Key     string // all-scopes sandbox key of the default user
 	UserID  string
 	VaultID string // the default USD vault
@@ -101,7 +100,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 			t.Fatal(err)
 		}
 	}
-	e := &env{t: t, URL: hs.URL, DB: db, Sealer: sealer, River: rc}
+	e := &env{t: t, URL: hs.URL, DB: db, SQL: storetest.New(db), Sealer: sealer, River: rc}
 	t.Cleanup(func() {
 		hs.Close()
 		if !o.noRiver {
@@ -114,17 +113,6 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	e.Dir = dir
 	e.Key, e.UserID, e.VaultID = e.newUser("freelancer@example.com", false, store.AllScopes)
 	return e
-}
-
-// exec writes to the database behind the API's back, as an operator with
-// the file (or a test setting up a state) could.
-func (e *env) exec(query string, args ...any) (sql.Result, error) {
-	var res sql.Result
-	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		res, err = tx.ExecContext(tx.Context(), query, args...)
-		return err
-	})
-	return res, err
 }
 
 // newUser creates a user with one key and returns key, user id, default vault id.
@@ -152,7 +140,7 @@ func (e *env) newUser(email string, live bool, scopes []string) (key, userID, va
 // approveKYC puts a user straight into APPROVED for payment tests.
 func (e *env) approveKYC(userID string) {
 	e.t.Helper()
-	if _, err := e.exec("UPDATE kyc SET status = 'APPROVED' WHERE user_id = ?", userID); err != nil {
+	if _, err := e.SQL.Exec("UPDATE kyc SET status = 'APPROVED' WHERE user_id = ?", userID); err != nil {
 		e.t.Fatal(err)
 	}
 }

@@ -3,10 +3,10 @@ package server
 import (
 	"net/http"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
-var errNoRoute = store.Errorf(store.ErrNotFound, "no such endpoint")
+var errNoRoute = apperr.Errorf(apperr.ErrNotFound, "no such endpoint")
 
 // handleHealthz answers as long as the process serves HTTP.
 func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
@@ -28,12 +28,6 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.storageFull.Store(false)
-	}
-	var one int
-	if err := s.db.QueryRowContext(r.Context(), "SELECT 1").Scan(&one); err != nil {
-		w.Header().Set("Retry-After", "5")
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
-		return
 	}
 	body := map[string]any{"status": "ready"}
 	s.readyRail(r, body)

@@ -13,14 +13,12 @@ import (
 
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-// idemState is one request's idempotency key; saved is set once its response
-// has been stored.
+// idemState is one request's idempotency key.
 type idemState struct {
 	apiKeyID string
 	userID   string
 	key      string
 	hash     []byte
-	saved    bool
 }
 
 // newIdemState reads an Idempotency-Key. A UUID is the same key in any
@@ -75,11 +73,7 @@ func (c *call) saveResponse(tx *store.Tx, status int, body []byte) error {
 	if c.idem == nil {
 		return nil
 	}
-	if err := tx.SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body}); err != nil {
-		return err
-	}
-	tx.OnCommit(func() { c.idem.saved = true })
-	return nil
+	return tx.SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body})
 }
 
 // captureWriter keeps a copy of the response so a 4xx can be stored after

@@ -30,7 +30,7 @@ func TestIdempotencyKeyCase(t *testing.T) {
 	c := e.req("POST", "/api/v1/payments/initiate", body, "Idempotency-Key", strings.ToUpper(key[:9])+key[9:])
 	is.Equal(c.Header.Get("Idempotent-Replayed"), "true")
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
 	is.Equal(n, 1)
 }
 
@@ -78,7 +78,7 @@ func TestIdempotencyAcrossRotation(t *testing.T) {
 	is.Equal(r.errCode(t), "ERR_IDEMPOTENCY_KEY_REUSED")
 
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
 	is.Equal(n, 2)
 
 	// Another user's key never sees these responses.

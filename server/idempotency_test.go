@@ -15,7 +15,7 @@ func TestIdempotency(t *testing.T) {
 	body := map[string]any{"amount": 25, "currency": "USD", "destinationAddress": testAddress}
 	count := func() int {
 		var n int
-		if err := e.DB.QueryRow("SELECT count(*) FROM payments").Scan(&n); err != nil {
+		if err := e.SQL.QueryRow("SELECT count(*) FROM payments").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -97,6 +97,6 @@ func TestIdempotencyConcurrentDuplicates(t *testing.T) {
 	}
 	is.Equal(created+conflict, 50)
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM payments").Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments").Scan(&n))
 	is.Equal(n, 1) // exactly one record
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
@@ -42,7 +43,7 @@ func (s *Server) itr4Year(c *call) (india.FY, india.Liability, store.TaxTotals, 
 		return fy, l, t, documents.ITR4Input{}, err
 	}
 	if !l.Presumptive {
-		return fy, l, t, documents.ITR4Input{}, &store.Error{Code: errITR4NotApplicable, Message: l.PresumptiveUnavailable()}
+		return fy, l, t, documents.ITR4Input{}, &apperr.Error{Code: errITR4NotApplicable, Message: l.PresumptiveUnavailable()}
 	}
 	in, err := s.itr4Input(c.r.Context(), c.p.UserID, fy, l, t)
 	return fy, l, t, in, err
@@ -120,7 +121,7 @@ func (s *Server) itr4ExportURL(fy india.FY) string {
 // which carries payoutd's notes on it.
 func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if !c.p.has("compliance:read") && !c.p.has("tax:read") {
-		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
+		return apperr.Errorf(apperr.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
 	}
 	fy, _, _, in, err := s.itr4Year(c)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // maxBody is the largest request body accepted: far above any real
@@ -27,15 +27,15 @@ func readBody(w http.ResponseWriter, r *http.Request, mediaType string) ([]byte,
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, store.Errorf(errBodyTooLarge, "request body exceeds %d bytes", maxBody)
+		return nil, apperr.Errorf(errBodyTooLarge, "request body exceeds %d bytes", maxBody)
 	}
 	if err != nil {
-		return nil, store.Errorf(store.ErrValidation, "could not read request body")
+		return nil, apperr.Errorf(apperr.ErrValidation, "could not read request body")
 	}
 	if len(bytes.TrimSpace(body)) > 0 && mediaType != "" {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != mediaType {
-			return nil, store.Errorf(errUnsupportedType, "Content-Type must be %s", mediaType)
+			return nil, apperr.Errorf(errUnsupportedType, "Content-Type must be %s", mediaType)
 		}
 	}
 	return body, nil

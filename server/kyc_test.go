@@ -14,7 +14,7 @@ import (
 // kycSetState puts a user's KYC record straight into a state, as a fixture.
 func kycSetState(e *env, userID, status string, attempts int) {
 	e.t.Helper()
-	if _, err := e.exec("UPDATE kyc SET status = ?, attempts = ? WHERE user_id = ?", status, attempts, userID); err != nil {
+	if _, err := e.SQL.Exec("UPDATE kyc SET status = ?, attempts = ? WHERE user_id = ?", status, attempts, userID); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -43,7 +43,7 @@ func kycStatusOf(e *env, key string) kycStatusBody {
 // kycMoves lists the (from → to) pairs of a user's audit trail.
 func kycMoves(e *env, userID string) []string {
 	e.t.Helper()
-	rows, err := e.DB.Query("SELECT changes FROM audit_log WHERE action = 'kyc.updated' AND user_id = ? ORDER BY seq", userID)
+	rows, err := e.SQL.Query("SELECT changes FROM audit_log WHERE action = 'kyc.updated' AND user_id = ? ORDER BY seq", userID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestKYCStart(t *testing.T) {
 		is.Equal(again["status"], "IN_PROGRESS")
 		is.Equal(kycMoves(e, uid), []string{"PENDING>IN_PROGRESS"})
 		// Once a browser claimed it, a new link (to switch browsers).
-		_, err := e.exec("UPDATE kyc_sessions SET claimed_at = 1 WHERE id = ?", sid)
+		_, err := e.SQL.Exec("UPDATE kyc_sessions SET claimed_at = 1 WHERE id = ?", sid)
 		is.NoErr(err)
 		_, third := start(key)
 		is.True(third["sessionId"] != sid)
@@ -237,7 +237,7 @@ func TestSandboxKYCWalks(t *testing.T) {
 			is.Equal(kycStatusOf(e, key).Status, final)
 			// Every move emitted kyc.updated in its transaction.
 			var events int
-			is.NoErr(e.DB.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'kyc.updated'", uid).Scan(&events))
+			is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'kyc.updated'", uid).Scan(&events))
 			is.Equal(events, len(kycMoves(e, uid)))
 		})
 	}
@@ -267,7 +267,7 @@ func TestSandboxKYCResubmissionLimit(t *testing.T) {
 
 	// The events carry the state and what may come next.
 	var data string
-	is.NoErr(e.DB.QueryRow("SELECT data FROM events WHERE user_id = ? AND type = 'kyc.updated' ORDER BY rowid DESC LIMIT 1", e.UserID).Scan(&data))
+	is.NoErr(e.SQL.QueryRow("SELECT data FROM events WHERE user_id = ? AND type = 'kyc.updated' ORDER BY rowid DESC LIMIT 1", e.UserID).Scan(&data))
 	var ev map[string]any
 	is.NoErr(json.Unmarshal([]byte(data), &ev))
 	is.Equal(ev["status"], "REJECTED")

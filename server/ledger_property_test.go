@@ -34,8 +34,8 @@ func (e *env) quiesce() {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var open, jobsLeft int
-		e.DB.QueryRow(`SELECT count(*) FROM payments WHERE status IN ('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open)
-		e.DB.QueryRow(`SELECT count(*) FROM river_job WHERE state IN ('available','running','retryable','scheduled')`).Scan(&jobsLeft)
+		e.SQL.QueryRow(`SELECT count(*) FROM payments WHERE status IN ('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open)
+		e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE state IN ('available','running','retryable','scheduled')`).Scan(&jobsLeft)
 		if open == 0 && jobsLeft == 0 {
 			return
 		}
@@ -58,14 +58,14 @@ func (e *env) checkBooks(step string) {
 		e.t.Fatalf("after %s: %v", step, problems)
 	}
 	var credited int64
-	e.DB.QueryRow(`SELECT coalesce(sum(amount_inr), 0) FROM payments WHERE user_id = ? AND status IN ('CONFIRMED','COMPLETED')`, e.UserID).Scan(&credited)
+	e.SQL.QueryRow(`SELECT coalesce(sum(amount_inr), 0) FROM payments WHERE user_id = ? AND status IN ('CONFIRMED','COMPLETED')`, e.UserID).Scan(&credited)
 	b := e.req("GET", "/api/v1/ledger/accounts/"+e.settleAccount()+"/balance", nil).JSON(e.t)
 	settled, reserved := int64(b["settled"].(float64)), int64(b["reserved"].(float64))
 	if settled+reserved != credited {
 		e.t.Fatalf("after %s: settled %d + reserved %d != INR credited by settled payouts %d", step, settled, reserved, credited)
 	}
 	var twice int
-	e.DB.QueryRow(`SELECT count(*) FROM (SELECT payment_id FROM ledger_txns WHERE kind = 'settlement' GROUP BY payment_id HAVING count(*) > 1)`).Scan(&twice)
+	e.SQL.QueryRow(`SELECT count(*) FROM (SELECT payment_id FROM ledger_txns WHERE kind = 'settlement' GROUP BY payment_id HAVING count(*) > 1)`).Scan(&twice)
 	if twice != 0 {
 		e.t.Fatalf("after %s: %d payments settled twice", step, twice)
 	}
@@ -94,7 +94,7 @@ func TestLedgerProperties(t *testing.T) {
 			what = "pay " + amount
 		case 3:
 			var id string
-			if e.DB.QueryRow(`SELECT id FROM payments WHERE status IN ('FAILED','PENDING') ORDER BY random() LIMIT 1`).Scan(&id) == nil {
+			if e.SQL.QueryRow(`SELECT id FROM payments WHERE status IN ('FAILED','PENDING') ORDER BY random() LIMIT 1`).Scan(&id) == nil {
 				if r := e.req("POST", "/api/v1/payments/"+id+"/retry", nil); r.Status != http.StatusOK {
 					t.Fatalf("retry %s: %d %s", id, r.Status, r.Body)
 				}
@@ -102,11 +102,11 @@ func TestLedgerProperties(t *testing.T) {
 			what = "retry " + id
 		case 4:
 			var id string
-			if e.DB.QueryRow(`SELECT payment_id FROM reconciliations WHERE status = 'PENDING_RECONCILIATION' ORDER BY random() LIMIT 1`).Scan(&id) == nil {
+			if e.SQL.QueryRow(`SELECT payment_id FROM reconciliations WHERE status = 'PENDING_RECONCILIATION' ORDER BY random() LIMIT 1`).Scan(&id) == nil {
 				if r := e.req("POST", "/api/v1/ledger/reconciliation/"+id+"/resolve", map[string]any{"invoiceRef": "INV-LATE", "note": "matched by hand"}); r.Status != http.StatusOK {
 					t.Fatalf("resolve %s: %d %s", id, r.Status, r.Body)
 				}
-			} else if e.DB.QueryRow(`SELECT id FROM payments WHERE status = 'MANUAL_REVIEW' LIMIT 1`).Scan(&id) == nil {
+			} else if e.SQL.QueryRow(`SELECT id FROM payments WHERE status = 'MANUAL_REVIEW' LIMIT 1`).Scan(&id) == nil {
 				e.req("POST", "/api/v1/sandbox/payments/"+id+"/review", map[string]any{"decision": []string{"approve", "reject"}[rng.Intn(2)]})
 			}
 			what = "resolve/review " + id
@@ -127,8 +127,8 @@ func TestLedgerProperties(t *testing.T) {
 	// A settlement or post-settlement job that runs again posts nothing.
 	is := is.New(t)
 	var before int
-	e.DB.QueryRow("SELECT count(*) FROM ledger_postings").Scan(&before)
-	rows, err := e.DB.Query("SELECT id FROM payments WHERE status = 'COMPLETED'")
+	e.SQL.QueryRow("SELECT count(*) FROM ledger_postings").Scan(&before)
+	rows, err := e.SQL.Query("SELECT id FROM payments WHERE status = 'COMPLETED'")
 	is.NoErr(err)
 	var done []string
 	for rows.Next() {
@@ -143,14 +143,14 @@ func TestLedgerProperties(t *testing.T) {
 	}
 	e.quiesce()
 	var after int
-	e.DB.QueryRow("SELECT count(*) FROM ledger_postings").Scan(&after)
+	e.SQL.QueryRow("SELECT count(*) FROM ledger_postings").Scan(&after)
 	is.Equal(after, before)
 	e.checkBooks("duplicate jobs")
 	_ = store.Reconciled
 }
 
 func (e *env) dumpOpen() {
-	rows, _ := e.DB.Query(`SELECT id, status, amount, attempt FROM payments WHERE status IN ('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`)
+	rows, _ := e.SQL.Query(`SELECT id, status, amount, attempt FROM payments WHERE status IN ('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`)
 	for rows.Next() {
 		var id, st string
 		var a, at int64
@@ -158,7 +158,7 @@ func (e *env) dumpOpen() {
 		e.t.Logf("open: %s %s %d attempt %d", id, st, a, at)
 	}
 	rows.Close()
-	rows, _ = e.DB.Query(`SELECT kind, state, attempt, coalesce(errors,''), scheduled_at FROM river_job WHERE state IN ('available','running','retryable','scheduled')`)
+	rows, _ = e.SQL.Query(`SELECT kind, state, attempt, coalesce(errors,''), scheduled_at FROM river_job WHERE state IN ('available','running','retryable','scheduled')`)
 	for rows.Next() {
 		var k, st, er, sch string
 		var at int

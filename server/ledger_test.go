@@ -79,7 +79,7 @@ func TestLedgerEntriesPagingAndBounds(t *testing.T) {
 	for _, id := range ids {
 		e.waitStatus(id, store.StatusCompleted, 5*time.Second)
 	}
-	rows, err := e.DB.Query(`SELECT lp.created_at FROM ledger_postings lp WHERE account_id = ? ORDER BY created_at`, acct)
+	rows, err := e.SQL.Query(`SELECT lp.created_at FROM ledger_postings lp WHERE account_id = ? ORDER BY created_at`, acct)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,11 +117,11 @@ func TestCursorEveryList(t *testing.T) {
 	// middle of a walk.
 	waitFor(t, 20*time.Second, "every event delivered", func() bool {
 		var events, delivered int
-		if err := e.DB.QueryRow(`SELECT count(*) FROM events WHERE user_id = ?
+		if err := e.SQL.QueryRow(`SELECT count(*) FROM events WHERE user_id = ?
 			AND created_at > (SELECT created_at FROM webhook_endpoints WHERE id = ?)`, e.UserID, hook).Scan(&events); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.DB.QueryRow("SELECT count(DISTINCT event_id) FROM webhook_deliveries WHERE endpoint_id = ?", hook).Scan(&delivered); err != nil {
+		if err := e.SQL.QueryRow("SELECT count(DISTINCT event_id) FROM webhook_deliveries WHERE endpoint_id = ?", hook).Scan(&delivered); err != nil {
 			t.Fatal(err)
 		}
 		return delivered >= events
@@ -239,7 +239,7 @@ func TestCursorUnderConcurrentInserts(t *testing.T) {
 		is.Equal(count[id], 1) // every payout that existed before the walk, once
 	}
 	var total int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&total))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&total))
 	t.Logf("walked %d pages, %d payouts; %d exist after the concurrent inserts", pages, len(seen), total)
 	is.True(total >= len(before)+1+pages-1) // inserts really ran during the walk
 }

@@ -99,7 +99,7 @@ func TestPaymentMetadataRefused(t *testing.T) {
 		})
 	}
 	var n int
-	is.New(t).NoErr(e.DB.QueryRow("SELECT count(*) FROM payments").Scan(&n))
+	is.New(t).NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments").Scan(&n))
 	is.New(t).Equal(n, 0)
 	// null is no metadata.
 	r := e.req("POST", "/api/v1/payments/initiate", json.RawMessage(`{"amount":"10.00","currency":"USD","destinationAddress":"`+testAddress+`","metadata":null}`))

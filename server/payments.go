@@ -9,6 +9,8 @@ import (
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/google/uuid"
+
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -170,7 +172,7 @@ func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 // configured: a clear 400, never a silent success.
 func (s *Server) requireLiveRail(c *call) error {
 	if c.p.Livemode && s.cfg.LiveRail == nil {
-		return store.Errorf(store.ErrLiveNotConfigured, "live payouts need a Stellar RPC server; start payoutd with -stellar-rpc URL (env PAYOUTD_STELLAR_RPC)")
+		return apperr.Errorf(apperr.ErrLiveNotConfigured, "live payouts need a Stellar RPC server; start payoutd with -stellar-rpc URL (env PAYOUTD_STELLAR_RPC)")
 	}
 	return nil
 }

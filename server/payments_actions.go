@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -28,7 +30,7 @@ type reviewRequest struct {
 // handleSandboxReview resolves MANUAL_REVIEW in sandbox.
 func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 	if c.p.Livemode {
-		return store.Errorf(store.ErrSandboxOnly, "this endpoint works with sandbox keys only")
+		return apperr.Errorf(apperr.ErrSandboxOnly, "this endpoint works with sandbox keys only")
 	}
 	var q reviewRequest
 	if err := decodeJSON(c.body, &q); err != nil {

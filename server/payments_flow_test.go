@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -19,7 +20,7 @@ import (
 // from its audit rows.
 func (e *env) statusHistory(id string) []string {
 	e.t.Helper()
-	rows, err := e.DB.Query("SELECT changes FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%' ORDER BY seq", id)
+	rows, err := e.SQL.Query("SELECT changes FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%' ORDER BY seq", id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestUnknownResolvesToConfirmed(t *testing.T) {
 	// The job that keeps asking the rail committed with the UNKNOWN state:
 	// no crash can leave the payout without one.
 	var jobs int
-	is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
+	is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
 		AND json_extract(args, '$.paymentId') = ? AND state IN ('available', 'scheduled', 'running', 'retryable')`, id).Scan(&jobs))
 	is.Equal(jobs, 1)
 	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
@@ -215,7 +216,7 @@ func TestStatusByTxnIDAndHealth(t *testing.T) {
 func TestSandboxStepsShareOneTransaction(t *testing.T) {
 	e := newEnv(t)
 	steps := func(id string) (actors []string, times map[int64]bool) {
-		rows, err := e.DB.Query(`SELECT actor, at FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%'
+		rows, err := e.SQL.Query(`SELECT actor, at FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%'
 			AND action NOT IN ('payment.initiated', 'payment.compliance_check') ORDER BY seq`, id)
 		if err != nil {
 			t.Fatal(err)
@@ -274,7 +275,7 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	viaAPI := e.pay("101.00", nil)
 	e.waitStatus(viaAPI, store.StatusCompleted, 5*time.Second)
 	var jobs int
-	is.NoErr(e.DB.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
+	is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
 		AND json_extract(args, '$.paymentId') = ?`, viaAPI).Scan(&jobs))
 	is.Equal(jobs, 1)
 }
@@ -318,16 +319,16 @@ func TestConfirmWithStaleReadFails(t *testing.T) {
 	}
 	// The vault covers this payout once: a second reservation would also
 	// fail for funds, but the error must say what happened to the payment.
-	_, err = e.exec("UPDATE vaults SET reserved = balance - 10000 WHERE id = ?", e.VaultID)
+	_, err = e.SQL.Exec("UPDATE vaults SET reserved = balance - 10000 WHERE id = ?", e.VaultID)
 	is.NoErr(err)
 	available := func() (n int64) {
-		is.NoErr(e.DB.QueryRow("SELECT balance - reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&n))
+		is.NoErr(e.SQL.QueryRow("SELECT balance - reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&n))
 		return n
 	}
 	is.NoErr(confirm())
 	is.Equal(available(), int64(0))
 	err = confirm() // the same stale INITIATED copy again
-	is.Equal(store.ErrorCode(err), store.ErrInvalidState)
+	is.Equal(apperr.Code(err), apperr.ErrInvalidState)
 	is.Equal(available(), int64(0))
 	p, err := e.DB.FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
@@ -345,16 +346,16 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 	id := e.initiate("100.00", nil)
 	v, err := e.DB.VaultWithKey(ctx, e.UserID, e.VaultID)
 	is.NoErr(err)
-	_, err = e.exec("UPDATE vaults SET reserved = balance - 9999 WHERE id = ?", e.VaultID) // 99.99 left
+	_, err = e.SQL.Exec("UPDATE vaults SET reserved = balance - 9999 WHERE id = ?", e.VaultID) // 99.99 left
 	is.NoErr(err)
 	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
 			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer, ReadVault: &v})
 		return err
 	})
-	is.Equal(store.ErrorCode(err), store.ErrInsufficientFunds)
+	is.Equal(apperr.Code(err), apperr.ErrInsufficientFunds)
 	var balance, reserved int64
-	is.NoErr(e.DB.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&balance, &reserved))
+	is.NoErr(e.SQL.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&balance, &reserved))
 	is.Equal(balance-reserved, int64(9999))
 	p, err := e.DB.FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
@@ -84,7 +85,7 @@ func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID strin
 	// Stored txnIds are lower case (txnIDFor), so the lookup is too: a client
 	// that sent its Idempotency-Key in upper case still finds its payment.
 	p, err := s.db.FindPaymentByTxnID(c.r.Context(), c.p.UserID, strings.ToLower(txnID))
-	if store.ErrorCode(err) == store.ErrPaymentNotFound {
+	if apperr.Code(err) == apperr.ErrPaymentNotFound {
 		writeRaw(w, http.StatusOK, []byte("null\n"))
 		return nil
 	}

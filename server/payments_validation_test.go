@@ -188,10 +188,10 @@ func TestConfirmRules(t *testing.T) {
 	t.Run("ErrVaultNoKey", func(t *testing.T) {
 		is := is.New(t)
 		var sealed []byte
-		is.NoErr(e.DB.QueryRow("SELECT key_sealed FROM vaults WHERE id = ?", e.VaultID).Scan(&sealed))
-		defer e.exec("UPDATE vaults SET key_sealed = ? WHERE id = ?", sealed, e.VaultID)
+		is.NoErr(e.SQL.QueryRow("SELECT key_sealed FROM vaults WHERE id = ?", e.VaultID).Scan(&sealed))
+		defer e.SQL.Exec("UPDATE vaults SET key_sealed = ? WHERE id = ?", sealed, e.VaultID)
 		for name, value := range map[string]any{"NoKey": nil, "SealedUnderAnotherMasterKey": append([]byte{}, sealed[:len(sealed)-1]...)} {
-			_, err := e.exec("UPDATE vaults SET key_sealed = ? WHERE id = ?", value, e.VaultID)
+			_, err := e.SQL.Exec("UPDATE vaults SET key_sealed = ? WHERE id = ?", value, e.VaultID)
 			is.NoErr(err)
 			id := e.initiate("15.00", nil)
 			r := e.req("POST", "/api/v1/payments/confirm", confirmBody(id, "15.00"))

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
 )
@@ -29,7 +31,7 @@ func (s *Server) handleProfileGet(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	if !p.SetupCompleted {
-		return store.Errorf(store.ErrProfileNotFound, "profile setup was never completed; PATCH /profile with a name completes it")
+		return apperr.Errorf(apperr.ErrProfileNotFound, "profile setup was never completed; PATCH /profile with a name completes it")
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "profile": profileView{
 		ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CreatedAt: ts(p.CreatedAt),
@@ -228,7 +230,7 @@ func (s *Server) handleLinkedWalletGet(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	if p.WalletAddress == "" {
-		return store.Errorf(store.ErrNotFound, "no wallet is linked; PATCH /profile/link-wallet links one")
+		return apperr.Errorf(apperr.ErrNotFound, "no wallet is linked; PATCH /profile/link-wallet links one")
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"walletAddress": p.WalletAddress, "provider": p.WalletProvider})
 	return nil

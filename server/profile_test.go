@@ -198,16 +198,16 @@ func TestProfilePatchRecordAndAudit(t *testing.T) {
 	is.Equal(u.ID, e.UserID)
 
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'profile.updated' AND user_id = ?", e.UserID).Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'profile.updated' AND user_id = ?", e.UserID).Scan(&n))
 	is.Equal(n, 2) // one row per change
 	var changes string
-	is.NoErr(e.DB.QueryRow("SELECT changes FROM audit_log WHERE action = 'profile.updated' AND user_id = ? ORDER BY seq DESC LIMIT 1", e.UserID).Scan(&changes))
+	is.NoErr(e.SQL.QueryRow("SELECT changes FROM audit_log WHERE action = 'profile.updated' AND user_id = ? ORDER BY seq DESC LIMIT 1", e.UserID).Scan(&changes))
 	is.True(strings.Contains(changes, `"phone"`))
 	is.True(!strings.Contains(changes, `"gstin"`))
 
 	// Nothing to change: no audit row.
 	is.Equal(e.req("PATCH", "/api/v1/profile", map[string]any{}).Status, http.StatusOK)
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'profile.updated' AND user_id = ?", e.UserID).Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'profile.updated' AND user_id = ?", e.UserID).Scan(&n))
 	is.Equal(n, 2)
 
 	// A PAN that disagrees with the stored GSTIN names the field sent.
@@ -260,7 +260,7 @@ func TestLinkedWallet(t *testing.T) {
 		is.Equal(e.req("PATCH", "/api/v1/profile/link-wallet", map[string]any{"walletAddress": testAddress, "provider": "lobstr"}).Status, http.StatusOK)
 		is.Equal(e.req("GET", "/api/v1/profile/wallet", nil).JSON(t)["provider"], "lobstr")
 		var n int
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'profile.wallet_linked' AND user_id = ?", e.UserID).Scan(&n))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'profile.wallet_linked' AND user_id = ?", e.UserID).Scan(&n))
 		is.Equal(n, 2)
 	})
 }

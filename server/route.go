@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		return err
 	}
 	if o.scope != "" && !p.has(o.scope) {
-		return store.Errorf(store.ErrInsufficientScope, "this operation needs scope %s", o.scope)
+		return apperr.Errorf(apperr.ErrInsufficientScope, "this operation needs scope %s", o.scope)
 	}
 	c := &call{r: r, p: p}
 	if r.Method != http.MethodGet && r.Method != http.MethodDelete {
@@ -61,7 +62,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 			return err
 		}
 		if !s.idem.acquire(c.idem.slot()) {
-			return store.Errorf(store.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
+			return apperr.Errorf(apperr.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
 		}
 		defer s.idem.release(c.idem.slot())
 		prev, found, err := s.db.FindIdempotent(r.Context(), p.KeyID, c.idem.key)
@@ -70,7 +71,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		}
 		if found {
 			if string(prev.RequestHash) != string(c.idem.hash) {
-				return store.Errorf(store.ErrIdempotencyReused, "this Idempotency-Key was used with a different request")
+				return apperr.Errorf(apperr.ErrIdempotencyReused, "this Idempotency-Key was used with a different request")
 			}
 			w.Header().Set("Idempotent-Replayed", "true")
 			writeRaw(w, prev.Status, prev.Body)
@@ -87,9 +88,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 	if err := h(cw, c); err != nil {
 		s.writeError(cw, r, err)
 	}
-	if !c.idem.saved && cw.status >= 400 && cw.status < 500 {
+	if cw.status >= 400 && cw.status < 500 {
 		// A refused request is answered the same way on retry; 5xx is not
-		// stored so a retry re-executes.
+		// stored so a retry re-executes. A response the handler already
+		// stored with its effect is kept (SaveIdempotent never replaces an
+		// unexpired one).
 		resp := store.IdempotentResponse{RequestHash: c.idem.hash, Status: cw.status, Body: cw.buf.Bytes()}
 		if err := s.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.SaveIdempotent(p.KeyID, c.idem.key, resp) }); err != nil {
 			s.log.ErrorContext(r.Context(), "store idempotent 4xx", "requestId", requestID(r), "error", err.Error())
@@ -119,7 +122,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, p principal, o routeOpts) erro
 	ok, remaining, reset := s.limiter.allow(subject+"|"+o.limitName, limit, time.Now())
 	setRateHeaders(w, limit, remaining, reset, !ok)
 	if !ok {
-		return store.Errorf(errRateLimited, "rate limit of %d requests per minute exceeded", limit)
+		return apperr.Errorf(errRateLimited, "rate limit of %d requests per minute exceeded", limit)
 	}
 	return nil
 }

@@ -5,10 +5,12 @@ import (
 	"net/http"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
-var errSandboxOnly = store.Errorf(store.ErrSandboxOnly, "this endpoint works with sandbox keys only")
+var errSandboxOnly = apperr.Errorf(apperr.ErrSandboxOnly, "this endpoint works with sandbox keys only")
 
 type sandboxKYCRequest struct {
 	Reason string `json:"reason"`

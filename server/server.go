@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
@@ -76,7 +77,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if p := recover(); p != nil {
 			s.log.ErrorContext(r.Context(), "panic", slog.String("requestId", id), slog.Any("panic", p))
 			if !rec.wrote {
-				s.writeError(rec, r, store.Errorf(errInternal, "internal error"))
+				s.writeError(rec, r, apperr.Errorf(errInternal, "internal error"))
 			}
 		}
 		s.log.InfoContext(r.Context(), "request", slog.String("requestId", id), slog.String("method", r.Method),

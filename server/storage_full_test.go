@@ -12,6 +12,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // limitPages caps the database file at n pages on the write connection
@@ -20,15 +21,11 @@ import (
 func limitPages(t *testing.T, db *store.DB, n int64) {
 	t.Helper()
 	if n == 0 {
-		if err := db.QueryRow("PRAGMA page_count").Scan(&n); err != nil {
+		if err := storetest.New(db).QueryRow("PRAGMA page_count").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 	}
-	err := db.WithTx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.ExecContext(tx.Context(), fmt.Sprintf("PRAGMA max_page_count = %d", n))
-		return err
-	})
-	if err != nil {
+	if _, err := storetest.New(db).Exec(fmt.Sprintf("PRAGMA max_page_count = %d", n)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -112,7 +109,7 @@ func TestStorageFull(t *testing.T) {
 	is.Equal(again.Status, http.StatusCreated)
 	is.Equal(again.Header.Get("Idempotent-Replayed"), "")
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
 	is.Equal(n, len(acked)+1)
 	problems, err := e.DB.Check(context.Background())
 	is.NoErr(err)

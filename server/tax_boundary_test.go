@@ -132,12 +132,12 @@ func TestTaxFiguresAcrossBoundaries(t *testing.T) {
 		// second incremental refresh leave the same aggregates.
 		snapshot := func() string {
 			var s string
-			is.NoErr(e.DB.QueryRow(`SELECT group_concat(day || ':' || cross_border || ':' || txn_count || ':' || amount_inr || ':' || igst_18, ',')
+			is.NoErr(e.SQL.QueryRow(`SELECT group_concat(day || ':' || cross_border || ':' || txn_count || ':' || amount_inr || ':' || igst_18, ',')
 				FROM (SELECT * FROM tax_days WHERE user_id = ? ORDER BY day, cross_border)`, e.UserID).Scan(&s))
 			return s
 		}
 		want := snapshot()
-		_, err := e.exec("DELETE FROM tax_refresh_state WHERE user_id = ?", e.UserID)
+		_, err := e.SQL.Exec("DELETE FROM tax_refresh_state WHERE user_id = ?", e.UserID)
 		is.NoErr(err)
 		for i := 0; i < 2; i++ {
 			e.refreshTax()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // sweepTaxPaymentSetup records the tax payments the sweep aims at: one of
@@ -29,7 +29,7 @@ func sweepTaxPaymentSpecs(fx *sweepFixtures, add func(*sweepSpec), pagingStrict,
 	base := sweepKVs("fy", `"2025-26"`, "kind", `"advance"`, "amount", `"1.00"`, "paidOn", `"2026-03-10"`, "bsrCode", `"0510002"`,
 		"challanSerial", `"99999"`, "fromReserve", "true", "note", `"n"`)
 	bad := func(name, k, raw string) sweepCase {
-		return sweepCase{name: name, body: sweepObj(sweepWith(base, k, raw)), want: []int{400}, code: store.ErrValidation}
+		return sweepCase{name: name, body: sweepObj(sweepWith(base, k, raw)), want: []int{400}, code: apperr.ErrValidation}
 	}
 	add(&sweepSpec{pattern: "POST " + p, path: p, idem: true,
 		// The caller has no tax reserve: a valid body drawing on it is a 400
@@ -37,9 +37,9 @@ func sweepTaxPaymentSpecs(fx *sweepFixtures, add func(*sweepSpec), pagingStrict,
 		// BSR code keeps every request a refusal.
 		body: &sweepBody{base: base, baseWant: []int{400}, guards: map[string][]sweepKV{"fromReserve": sweepKVs("bsrCode", `"x"`)}},
 		extra: []sweepCase{
-			{name: "ReserveEmpty", body: sweepObj(base), want: []int{400}, code: store.ErrInsufficientFunds},
+			{name: "ReserveEmpty", body: sweepObj(base), want: []int{400}, code: apperr.ErrInsufficientFunds},
 			{name: "SameChallanAgain", body: sweepObj(sweepWith(sweepWith(base, "challanSerial", `"10001"`), "fromReserve", "false")),
-				want: []int{409}, code: store.ErrConflict},
+				want: []int{409}, code: apperr.ErrConflict},
 			bad("AmountThreeDecimals", "amount", `"1.001"`), bad("AmountNumberThreeDecimals", "amount", "1.001"),
 			bad("AmountOverCap", "amount", `"1000000000000.01"`), bad("AmountLeadingPlus", "amount", `"+1.00"`),
 			bad("BSRCodeSpaced", "bsrCode", `"051 0002"`), bad("BSRCodeFullWidth", "bsrCode", `"０５１０００２"`),
@@ -55,5 +55,5 @@ func sweepTaxPaymentSpecs(fx *sweepFixtures, add func(*sweepSpec), pagingStrict,
 	// DELETE is aimed at the other user's payment, so its generic cases can
 	// never reverse anything.
 	add(&sweepSpec{pattern: "DELETE " + p + "/{id}", tmpl: p + "/{id}", own: fx.otherTaxPay, other: fx.otherTaxPay, okWant: []int{404},
-		extra: []sweepCase{{name: "OwnReversedAgain", path: p + "/" + fx.reversedTaxPay, want: []int{409}, code: store.ErrInvalidState}}})
+		extra: []sweepCase{{name: "OwnReversedAgain", path: p + "/" + fx.reversedTaxPay, want: []int{409}, code: apperr.ErrInvalidState}}})
 }

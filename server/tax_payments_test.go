@@ -45,10 +45,10 @@ func exactJSON(t *testing.T, b []byte) map[string]any {
 func (e *env) ledgerBalanced() {
 	e.t.Helper()
 	var bad, drift int
-	if err := e.DB.QueryRow(`SELECT count(*) FROM (SELECT txn_id FROM ledger_postings GROUP BY txn_id, currency HAVING sum(amount) != 0)`).Scan(&bad); err != nil {
+	if err := e.SQL.QueryRow(`SELECT count(*) FROM (SELECT txn_id FROM ledger_postings GROUP BY txn_id, currency HAVING sum(amount) != 0)`).Scan(&bad); err != nil {
 		e.t.Fatal(err)
 	}
-	if err := e.DB.QueryRow(`SELECT count(*) FROM ledger_accounts a WHERE a.balance != (SELECT coalesce(sum(amount), 0) FROM ledger_postings p WHERE p.account_id = a.id)`).Scan(&drift); err != nil {
+	if err := e.SQL.QueryRow(`SELECT count(*) FROM ledger_accounts a WHERE a.balance != (SELECT coalesce(sum(amount), 0) FROM ledger_postings p WHERE p.account_id = a.id)`).Scan(&drift); err != nil {
 		e.t.Fatal(err)
 	}
 	if bad != 0 || drift != 0 {
@@ -177,12 +177,12 @@ func TestTaxPaymentsLiability(t *testing.T) {
 	t.Run("ErrMoreThanReserve", func(t *testing.T) {
 		is := is.New(t)
 		var before int
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM tax_payments").Scan(&before))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM tax_payments").Scan(&before))
 		r := e.req("POST", "/api/v1/tax/payments", challan("2025-26", "advance", "214800.01", "2026-03-02", "00106", true))
 		is.Equal(r.Status, http.StatusBadRequest)
 		is.Equal(r.errCode(t), "ERR_INSUFFICIENT_FUNDS")
 		var after int
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM tax_payments").Scan(&after))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM tax_payments").Scan(&after))
 		is.Equal(after, before)
 		is.Equal(reserve(), "214800.00")
 	})
@@ -202,9 +202,9 @@ func TestTaxPaymentsLiability(t *testing.T) {
 		is.Equal(at(g, "challanSerial"), "00101")
 
 		var recorded, reversed, audits int
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'tax.payment.recorded'", e.UserID).Scan(&recorded))
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'tax.payment.reversed'", e.UserID).Scan(&reversed))
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ?", drawn["id"]).Scan(&audits))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'tax.payment.recorded'", e.UserID).Scan(&recorded))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'tax.payment.reversed'", e.UserID).Scan(&reversed))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ?", drawn["id"]).Scan(&audits))
 		is.Equal(recorded, 5)
 		is.Equal(reversed, 2)
 		is.Equal(audits, 2) // recorded and reversed, both kept
@@ -268,7 +268,7 @@ func TestTaxPaymentIdempotent(t *testing.T) {
 	is.Equal(dup.Status, http.StatusConflict)
 	is.Equal(dup.errCode(t), "ERR_CONFLICT")
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM tax_payments").Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM tax_payments").Scan(&n))
 	is.Equal(n, 1)
 }
 
@@ -341,6 +341,6 @@ func TestTaxPaymentValidation(t *testing.T) {
 		is.Equal(at(m, "note"), "Q4 advance tax")
 	})
 	var n int
-	is.New(t).NoErr(e.DB.QueryRow("SELECT count(*) FROM tax_payments").Scan(&n))
+	is.New(t).NoErr(e.SQL.QueryRow("SELECT count(*) FROM tax_payments").Scan(&n))
 	is.New(t).Equal(n, 1) // only the valid one
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/lestrrat-go/jwx/v2/jwa"
 	"github.com/lestrrat-go/jwx/v2/jwk"
 	"github.com/lestrrat-go/jwx/v2/jwt"
+
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -97,7 +99,7 @@ func (t *tokenIssuer) verify(ctx context.Context, db *store.DB, raw string) (pri
 	}
 	k, err := db.FindAPIKey(ctx, keyID)
 	if err != nil {
-		if store.ErrorCode(err) != "" {
+		if apperr.Code(err) != "" {
 			return principal{}, errUnauthorized
 		}
 		return principal{}, fmt.Errorf("session key lookup: %w", err)

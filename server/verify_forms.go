@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
 )
@@ -78,7 +79,7 @@ func (v *verifyPage) handlePost(w http.ResponseWriter, r *http.Request) {
 // afterPost sends the browser back to the page; a form that no longer fits
 // the state (a double submit, a second tab) just shows where things are.
 func (v *verifyPage) afterPost(w http.ResponseWriter, r *http.Request, sessionID string, err error) {
-	if err != nil && store.ErrorCode(err) != store.ErrInvalidState {
+	if err != nil && apperr.Code(err) != apperr.ErrInvalidState {
 		v.internalError(w, r, err)
 		return
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/alexedwards/scs/v2"
+
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -269,7 +271,7 @@ func (v *verifyPage) open(w http.ResponseWriter, r *http.Request, claim bool) (s
 		k, err = v.s.db.KYCStatus(ctx, sess.UserID)
 	}
 	switch {
-	case store.ErrorCode(err) == store.ErrNotFound:
+	case apperr.Code(err) == apperr.ErrNotFound:
 		v.problem(w, r, problemUnknown)
 	case err != nil:
 		v.internalError(w, r, err)
@@ -355,7 +357,7 @@ func (v *verifyPage) pageFor(r *http.Request, sess store.KYCSession, k store.KYC
 func (v *verifyPage) handleStatus(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("sessionId")
 	if !v.sessions.GetBool(r.Context(), bindKey(id)) {
-		v.s.writeError(w, r, store.Errorf(store.ErrNotFound, "verification session not found in this browser"))
+		v.s.writeError(w, r, apperr.Errorf(apperr.ErrNotFound, "verification session not found in this browser"))
 		return
 	}
 	sess, err := v.s.db.FindKYCSession(r.Context(), id)

@@ -170,7 +170,7 @@ func kycStartURL(e *env, key string) string {
 // kycBackdate makes the sandbox provider's next step due now.
 func kycBackdate(e *env, userID string) {
 	e.t.Helper()
-	if _, err := e.exec("UPDATE kyc SET updated_at = 0 WHERE user_id = ?", userID); err != nil {
+	if _, err := e.SQL.Exec("UPDATE kyc SET updated_at = 0 WHERE user_id = ?", userID); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -204,7 +204,7 @@ func TestVerifyPageApproved(t *testing.T) {
 	is.True(strings.Contains(cookie, "Path=/verify"))
 	is.True(!strings.Contains(cookie, "Secure")) // the base URL is http
 	var sessions int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM sessions").Scan(&sessions))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM sessions").Scan(&sessions))
 	is.Equal(sessions, 1) // the browser session is stored in SQLite
 
 	csrf := csrfIn(t, p.Body)
@@ -222,7 +222,7 @@ func TestVerifyPageApproved(t *testing.T) {
 	var id, name, ctype, sum, kind string
 	var size int
 	var sealed []byte
-	is.NoErr(e.DB.QueryRow("SELECT id, filename, content_type, size, sha256, kind, data FROM kyc_documents WHERE user_id = ?", e.UserID).
+	is.NoErr(e.SQL.QueryRow("SELECT id, filename, content_type, size, sha256, kind, data FROM kyc_documents WHERE user_id = ?", e.UserID).
 		Scan(&id, &name, &ctype, &size, &sum, &kind, &sealed))
 	want := sha256.Sum256(pngFile)
 	is.Equal(sum, hex.EncodeToString(want[:]))
@@ -305,7 +305,7 @@ func TestVerifyPageRejectedThenResubmitted(t *testing.T) {
 	is.Equal(heading(b.get(next).Body), "You are verified")
 
 	var attempts int
-	is.NoErr(e.DB.QueryRow("SELECT attempts FROM kyc WHERE user_id = ?", e.UserID).Scan(&attempts))
+	is.NoErr(e.SQL.QueryRow("SELECT attempts FROM kyc WHERE user_id = ?", e.UserID).Scan(&attempts))
 	is.Equal(attempts, 1)
 	// The first link was replaced.
 	p = b.get(link)
@@ -353,12 +353,12 @@ func TestVerifyPageProblems(t *testing.T) {
 		is := is.New(t)
 		is.Equal(kycStatusOf(e, e.Key).Status, "IN_PROGRESS")
 		var identityAt *int64
-		is.NoErr(e.DB.QueryRow("SELECT identity_at FROM kyc_sessions WHERE id = ?", link[strings.LastIndex(link, "/")+1:]).Scan(&identityAt))
+		is.NoErr(e.SQL.QueryRow("SELECT identity_at FROM kyc_sessions WHERE id = ?", link[strings.LastIndex(link, "/")+1:]).Scan(&identityAt))
 		is.True(identityAt == nil)
 	})
 	t.Run("Expired", func(t *testing.T) {
 		is := is.New(t)
-		_, err := e.exec("UPDATE kyc_sessions SET expires_at = 0")
+		_, err := e.SQL.Exec("UPDATE kyc_sessions SET expires_at = 0")
 		is.NoErr(err)
 		p := owner.get(link)
 		is.Equal(p.Status, http.StatusGone)
@@ -422,7 +422,7 @@ func TestVerifyIdentityRules(t *testing.T) {
 	t.Run("AuditHoldsNoPersonalData", func(t *testing.T) {
 		is := is.New(t)
 		var changes string
-		is.NoErr(e.DB.QueryRow("SELECT changes FROM audit_log WHERE action = 'kyc.identity_submitted'").Scan(&changes))
+		is.NoErr(e.SQL.QueryRow("SELECT changes FROM audit_log WHERE action = 'kyc.identity_submitted'").Scan(&changes))
 		is.True(!strings.Contains(changes, "ABCPE1234F"))
 		is.True(!strings.Contains(changes, "Ravi"))
 	})
@@ -465,7 +465,7 @@ func TestVerifyDocumentRules(t *testing.T) {
 			is.Equal(heading(p.Body), "Upload a document")
 			is.True(strings.Contains(p.Body, `id="`+c.field+`-error"`))
 			var n int
-			is.NoErr(e.DB.QueryRow("SELECT count(*) FROM kyc_documents").Scan(&n))
+			is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM kyc_documents").Scan(&n))
 			is.Equal(n, 0)
 		})
 	}
@@ -480,7 +480,7 @@ func TestVerifyDocumentRules(t *testing.T) {
 		p := b.upload(link, csrf, "pan_card", "pan.png", pngFile)
 		is.Equal(p.Status, http.StatusSeeOther) // shows the review; stores nothing
 		var n int
-		is.NoErr(e.DB.QueryRow("SELECT count(*) FROM kyc_documents").Scan(&n))
+		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM kyc_documents").Scan(&n))
 		is.Equal(n, 1)
 		is.Equal(len(kycMoves(e, e.UserID)), 2)
 	})
@@ -536,7 +536,7 @@ func TestSandboxReviewer(t *testing.T) {
 	deadline := time.Now().Add(store.SandboxReviewDecide + 3*time.Second)
 	for {
 		var status string
-		is.NoErr(e.DB.QueryRow("SELECT status FROM kyc WHERE user_id = ?", e.UserID).Scan(&status))
+		is.NoErr(e.SQL.QueryRow("SELECT status FROM kyc WHERE user_id = ?", e.UserID).Scan(&status))
 		if status == store.KYCApproved {
 			break
 		}

@@ -146,7 +146,7 @@ func TestWebhookRotationOverlap(t *testing.T) {
 	is.True(!hasSecret)
 
 	// End the grace period (24 h are not waited for in a test).
-	if _, err := e.exec("UPDATE webhook_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NOT NULL",
+	if _, err := e.SQL.Exec("UPDATE webhook_secrets SET expires_at = ? WHERE endpoint_id = ? AND expires_at IS NOT NULL",
 		time.Now().Add(-time.Second).UnixMilli(), id); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestWebhookDisabledAfterLastFailure(t *testing.T) {
 	second := e.pay("12.00", nil)
 	e.waitStatus(second, store.StatusCompleted, 5*time.Second)
 	var queued int
-	if err := e.DB.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'
+	if err := e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'
 		AND json_extract(args, '$.endpointId') = ? AND created_at > ?`, deadID, ep["disabledAt"]).Scan(&queued); err != nil {
 		t.Fatal(err)
 	}

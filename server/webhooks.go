@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
@@ -75,8 +76,8 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 		fields["eventTypes"] = msg
 	}
 	if err := jobs.CheckWebhookURL(c.r.Context(), req.URL, c.p.Livemode, nil); err != nil {
-		var e *store.Error
-		if !errors.As(err, &e) || e.Code != store.ErrValidation {
+		var e *apperr.Error
+		if !errors.As(err, &e) || e.Code != apperr.ErrValidation {
 			return err
 		}
 		for k, v := range e.Fields {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -60,7 +61,7 @@ func TestWebhookCreate(t *testing.T) {
 			is := is.New(t)
 			r := e.req("POST", "/api/v1/webhooks", c.body)
 			is.Equal(r.Status, http.StatusBadRequest)
-			is.Equal(r.errCode(t), store.ErrValidation)
+			is.Equal(r.errCode(t), apperr.ErrValidation)
 			is.True(r.field(t, c.field) != "")
 		})
 	}
@@ -69,7 +70,7 @@ func TestWebhookCreate(t *testing.T) {
 		key, _, _ := e.newUser("reader@example.com", false, []string{"payments:read"})
 		r := e.reqAs(key, "POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/"})
 		is.Equal(r.Status, http.StatusForbidden)
-		is.Equal(r.errCode(t), store.ErrInsufficientScope)
+		is.Equal(r.errCode(t), apperr.ErrInsufficientScope)
 		is.Equal(e.reqAs(key, "GET", "/api/v1/webhooks", nil).Status, http.StatusForbidden)
 	})
 	t.Run("ErrTooMany", func(t *testing.T) {
@@ -81,7 +82,7 @@ func TestWebhookCreate(t *testing.T) {
 		}
 		r := e.reqAs(key, "POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/one-more"})
 		is.Equal(r.Status, http.StatusConflict)
-		is.Equal(r.errCode(t), store.ErrConflict)
+		is.Equal(r.errCode(t), apperr.ErrConflict)
 	})
 }
 
@@ -110,7 +111,7 @@ func TestWebhookLiveTargets(t *testing.T) {
 			is := is.New(t)
 			r := e.reqAs(liveKey, "POST", "/api/v1/webhooks", map[string]any{"url": url})
 			is.Equal(r.Status, http.StatusBadRequest)
-			is.Equal(r.errCode(t), store.ErrValidation)
+			is.Equal(r.errCode(t), apperr.ErrValidation)
 			is.True(strings.Contains(r.field(t, "url"), why))
 		})
 		t.Run("OKSandbox "+url, func(t *testing.T) {
@@ -183,7 +184,7 @@ func TestWebhookManage(t *testing.T) {
 			is := is.New(t)
 			r := e.reqAs(otherKey, c.method, c.path, nil)
 			is.Equal(r.Status, http.StatusNotFound)
-			is.Equal(r.errCode(t), store.ErrNotFound)
+			is.Equal(r.errCode(t), apperr.ErrNotFound)
 		})
 	}
 	t.Run("RotateTwice", func(t *testing.T) {
@@ -207,7 +208,7 @@ func TestWebhookManage(t *testing.T) {
 		is.Equal(e.req("DELETE", "/api/v1/webhooks/"+id, nil).Status, http.StatusNotFound)
 		is.Equal(len(e.req("GET", "/api/v1/webhooks", nil).JSON(t)["items"].([]any)), 1)
 		var n int
-		if err := e.DB.QueryRow("SELECT count(*) FROM webhook_secrets WHERE endpoint_id = ?", id).Scan(&n); err != nil {
+		if err := e.SQL.QueryRow("SELECT count(*) FROM webhook_secrets WHERE endpoint_id = ?", id).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		is.Equal(n, 0) // the secrets went with it
@@ -223,7 +224,7 @@ func TestWebhookSecretSealed(t *testing.T) {
 	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(m["secret"].(string), "whsec_"))
 	is.NoErr(err)
 	var sealed []byte
-	is.NoErr(e.DB.QueryRow("SELECT sealed FROM webhook_secrets WHERE endpoint_id = ?", m["id"]).Scan(&sealed))
+	is.NoErr(e.SQL.QueryRow("SELECT sealed FROM webhook_secrets WHERE endpoint_id = ?", m["id"]).Scan(&sealed))
 	is.True(!strings.Contains(string(sealed), string(key)))
 	is.True(!strings.Contains(string(sealed), m["secret"].(string)))
 }

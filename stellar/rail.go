@@ -19,6 +19,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/clients/rpcclient"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -108,7 +109,7 @@ func transient(call string, err error) error {
 // payout can be expressed as a Stellar payment at all.
 func (r *Rail) CheckPayment(p store.Payment) error {
 	if field, why := r.refuse(p); field != "" {
-		return &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{field: why}}
+		return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{field: why}}
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
@@ -26,6 +27,7 @@ import (
 	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/stellar/stellartest"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 const usdcIssuer = "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5"
@@ -37,6 +39,7 @@ var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
 type liveEnv struct {
 	t        *testing.T
 	DB       *store.DB
+	SQL      *storetest.DB
 	Sealer   *store.Sealer
 	Net      *stellartest.Server
 	Rail     *stellar.Rail
@@ -78,7 +81,7 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 		t.Fatal(err)
 	}
 	table := rates.Default()
-	e := &liveEnv{t: t, DB: db, Sealer: sealer, Net: fake, ctx: ctx}
+	e := &liveEnv{t: t, DB: db, SQL: storetest.New(db), Sealer: sealer, Net: fake, ctx: ctx}
 	rate := func(c string) (money.Rate, time.Time, error) {
 		if e.rateStale.Load() {
 			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
@@ -208,8 +211,8 @@ func (e *liveEnv) vaultMatchesChain() {
 	e.t.Helper()
 	is := is.New(e.t)
 	var balance, reserved, ledger int64
-	is.NoErr(e.DB.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance, &reserved))
-	is.NoErr(e.DB.QueryRow(`SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+	is.NoErr(e.SQL.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance, &reserved))
+	is.NoErr(e.SQL.QueryRow(`SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
 		WHERE a.kind = 'vault' AND a.ref = ?`, e.Vault.ID).Scan(&ledger))
 	chain, _ := e.Net.Balance(e.Vault.Address, usdc)
 	is.Equal(balance*100_000, chain) // vault row = chain
@@ -283,7 +286,7 @@ func TestLiveFaults(t *testing.T) {
 			is.True(strings.HasPrefix(p.FailedReason, tc.reason))
 			is.True(e.Net.Applied(p.SettlementRef) <= 1)
 			var reserved int64
-			is.NoErr(e.DB.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
+			is.NoErr(e.SQL.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
 			is.Equal(reserved, int64(0)) // a failed payout releases its funds
 			if tc.name != "Underfunded" {
 				e.vaultMatchesChain()
@@ -431,15 +434,15 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 	e.Net.Trust(e.Vault.Address, usdc, 25_5500001) // a deposit, with dust below a cent
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	var balance int64
-	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(125_55))                // the dust is not counted
 	e.Net.Trust(e.Vault.Address, usdc, -50_5500001) // spent by another wallet with the same key
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	e.vaultMatchesChain()
-	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(75_00))
 	var n int
-	is.NoErr(e.DB.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
 	is.Equal(n, 1)
 }
 
@@ -494,7 +497,7 @@ func TestLiveExpiryNeedsProof(t *testing.T) {
 			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.Retry(tx, e.UserID, p.ID); return err })
 			is.True(err != nil) // no second envelope while the first may have paid
 			var reserved int64
-			is.NoErr(e.DB.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
+			is.NoErr(e.SQL.QueryRow("SELECT reserved FROM vaults WHERE id = ?", e.Vault.ID).Scan(&reserved))
 			is.Equal(reserved, int64(10_00)) // still held for the payout that may have paid
 		})
 	}
@@ -509,9 +512,9 @@ func TestLiveConfirmGarbageBalance(t *testing.T) {
 	e.fundVault(100)
 	e.Net.Trust(e.Vault.Address, usdc, -200*1_0000000) // the server now reports -100 USDC
 	_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.destination(true, true)}, e.Vault)
-	is.Equal(store.ErrorCode(err), store.ErrRailUnavailable)
+	is.Equal(apperr.Code(err), apperr.ErrRailUnavailable)
 	var balance int64
-	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(100_00))
 }
 
@@ -525,9 +528,9 @@ func TestLivePayoutToOwnVault(t *testing.T) {
 	e := newLiveEnv(t)
 	e.fundVault(100)
 	_, err := e.Rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.Vault.Address}, e.Vault)
-	var se *store.Error
+	var se *apperr.Error
 	is.True(errors.As(err, &se))
-	is.Equal(se.Code, store.ErrValidation)
+	is.Equal(se.Code, apperr.ErrValidation)
 	is.True(se.Fields["destinationAddress"] != "")
 
 	p, err := e.pay(e.Vault.Address, 10_00, "")
@@ -554,11 +557,11 @@ func TestLiveNetworkCheckedBeforeUse(t *testing.T) {
 		Assets: e.Rail.Assets, CallTimeout: 2 * time.Second, Now: other.Now, Log: e.Rail.Log, Rate: e.Rail.Rate}
 
 	_, err := rail.CheckConfirm(e.ctx, store.Payment{Currency: "USD", Amount: 1_00, DestinationAddress: e.destination(true, true)}, e.Vault)
-	is.Equal(store.ErrorCode(err), store.ErrRailUnavailable)
+	is.Equal(apperr.Code(err), apperr.ErrRailUnavailable)
 	is.True(strings.Contains(err.Error(), network.PublicNetworkPassphrase))
 	rail.SyncVaults(e.ctx)
 	var balance int64
-	is.NoErr(e.DB.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
+	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(100_00)) // nothing posted from the other network
 	h, up := rail.Health(e.ctx)
 	is.True(!up) // /readyz says why
@@ -581,7 +584,7 @@ func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
 	is.NoErr(rc.Start(e.ctx))
 	time.Sleep(300 * time.Millisecond)
 	var state string
-	is.NoErr(e.DB.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
+	is.NoErr(e.SQL.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
 	is.True(state != "cancelled" && state != "discarded") // the job waits for the rail
 	e.Pipeline.Live = e.Rail                              // the rail is back
 	p = e.settle(p.ID)

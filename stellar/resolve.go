@@ -9,6 +9,7 @@ import (
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -92,7 +93,7 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 			"this payout may have been paid twice, look at its other transactions before anything else", hash, known.State)
 	case err == nil:
 		return func(tx *store.Tx) error { return tx.FinishSubmission(hash, fin.state, fin.code, fin.ledger, fin.fee) }, nil
-	case store.ErrorCode(err) != store.ErrNotFound:
+	case apperr.Code(err) != apperr.ErrNotFound:
 		return nil, err
 	}
 	applied := store.Submission{Hash: hash, VaultID: p.VaultID, PaymentID: p.ID, Attempt: p.Attempt, Kind: store.SubmissionPayment,

@@ -11,6 +11,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/stellar/stellartest"
 	"github.com/payoutd/payoutd/store"
@@ -124,7 +125,7 @@ func TestResolvePaid(t *testing.T) {
 		_, _, err = archive.ProvePaid(e.ctx, p, p.SettlementRef)
 		is.True(strings.Contains(err.Error(), "already recorded as paying this payout"))
 		_, err = e.resolve(p.ID, out, proof)
-		is.Equal(store.ErrorCode(err), store.ErrInvalidState) // a settled payout is not resolved twice
+		is.Equal(apperr.Code(err), apperr.ErrInvalidState) // a settled payout is not resolved twice
 	})
 }
 

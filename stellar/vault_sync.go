@@ -7,6 +7,7 @@ import (
 
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -14,7 +15,7 @@ import (
 
 // unavailable is the rail's network out of reach, as a caller sees it.
 func unavailable(err error) error {
-	return store.Errorf(store.ErrRailUnavailable, "the Stellar network cannot be reached just now (%v); try again shortly", err)
+	return apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar network cannot be reached just now (%v); try again shortly", err)
 }
 
 // CheckConfirm is what a live confirm asks of the rail before its
@@ -27,7 +28,7 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 		return nil, err
 	}
 	if p.DestinationAddress == v.Address {
-		return nil, &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
+		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
 	}
 	return r.syncStep(ctx, v)
 }
@@ -37,7 +38,7 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) error, error) {
 	asset, err := r.Assets.For(v.Currency)
 	if err != nil {
-		return nil, &store.Error{Code: store.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
+		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
 	}
 	mark, err := r.DB.SubmissionMark(ctx, v.ID)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // AllScopes are the scopes a key may carry.
@@ -76,7 +78,7 @@ func (tx *Tx) CreateAPIKey(u User, name string, scopes []string) (APIKey, string
 	secret := newSecret(u.Livemode)
 	k := APIKey{ID: NewID("key"), UserID: u.ID, Name: name, Livemode: u.Livemode,
 		Prefix: secret[:strings.LastIndexByte(secret, '_')+5], Scopes: scopes, CreatedAt: tx.now}
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO api_keys (id, user_id, name, livemode, prefix, hash, scopes, created_at)
+	_, err := tx.exec(`INSERT INTO api_keys (id, user_id, name, livemode, prefix, hash, scopes, created_at)
 		VALUES (?,?,?,?,?,?,?,?)`, k.ID, k.UserID, name, k.Livemode, k.Prefix, HashSecret(secret), strings.Join(scopes, " "), ms(tx.now))
 	if err != nil {
 		return APIKey{}, "", err
@@ -101,13 +103,13 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 // too; the caller decides with Active.
 func (db *DB) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, error) {
 	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", HashSecret(secret)))
-	return k, notFound(err, ErrUnauthorized, "api key")
+	return k, notFound(err, apperr.ErrUnauthorized, "api key")
 }
 
 // FindAPIKey looks a key up by id.
 func (db *DB) FindAPIKey(ctx context.Context, id string) (APIKey, error) {
 	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
-	return k, notFound(err, ErrNotFound, "api key")
+	return k, notFound(err, apperr.ErrNotFound, "api key")
 }
 
 // ListAPIKeys lists a user's keys, newest first.
@@ -129,8 +131,8 @@ func (db *DB) ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error) 
 }
 
 func (tx *Tx) findAPIKey(id string) (APIKey, error) {
-	k, err := scanAPIKey(tx.QueryRowContext(tx.ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
-	return k, notFound(err, ErrNotFound, "api key")
+	k, err := scanAPIKey(tx.queryRow("SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
+	return k, notFound(err, apperr.ErrNotFound, "api key")
 }
 
 // RotateAPIKey issues a replacement with the same owner, name and scopes, and
@@ -141,7 +143,7 @@ func (tx *Tx) RotateAPIKey(id string) (APIKey, string, error) {
 		return APIKey{}, "", err
 	}
 	if !old.Active(tx.now) || old.ReplacedBy != "" {
-		return APIKey{}, "", Errorf(ErrInvalidState, "key %s is revoked, expired or already rotated", id)
+		return APIKey{}, "", apperr.Errorf(apperr.ErrInvalidState, "key %s is revoked, expired or already rotated", id)
 	}
 	u := User{ID: old.UserID, Livemode: old.Livemode}
 	k, secret, err := tx.CreateAPIKey(u, old.Name, old.Scopes)
@@ -149,12 +151,12 @@ func (tx *Tx) RotateAPIKey(id string) (APIKey, string, error) {
 		return APIKey{}, "", err
 	}
 	if old.RateExempt {
-		if _, err := tx.ExecContext(tx.ctx, "UPDATE api_keys SET rate_exempt = 1 WHERE id = ?", k.ID); err != nil {
+		if _, err := tx.exec("UPDATE api_keys SET rate_exempt = 1 WHERE id = ?", k.ID); err != nil {
 			return APIKey{}, "", err
 		}
 	}
 	expires := tx.now.Add(RotationGrace)
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE api_keys SET expires_at = ?, replaced_by = ? WHERE id = ?", ms(expires), k.ID, id); err != nil {
+	if _, err := tx.exec("UPDATE api_keys SET expires_at = ?, replaced_by = ? WHERE id = ?", ms(expires), k.ID, id); err != nil {
 		return APIKey{}, "", err
 	}
 	return k, secret, tx.Audit(old.UserID, old.Livemode, "api_key.rotated", "api_key", id, map[string]any{"replacedBy": k.ID, "expiresAt": expires})
@@ -169,7 +171,7 @@ func (tx *Tx) RevokeAPIKey(id string) error {
 	if k.RevokedAt != nil {
 		return nil
 	}
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE api_keys SET revoked_at = ? WHERE id = ?", ms(tx.now), id); err != nil {
+	if _, err := tx.exec("UPDATE api_keys SET revoked_at = ? WHERE id = ?", ms(tx.now), id); err != nil {
 		return err
 	}
 	return tx.Audit(k.UserID, k.Livemode, "api_key.revoked", "api_key", id, nil)
@@ -177,6 +179,6 @@ func (tx *Tx) RevokeAPIKey(id string) error {
 
 // SetRateExempt lifts the per-user rate limits for a key (benchmark users only).
 func (tx *Tx) SetRateExempt(id string) error {
-	_, err := tx.ExecContext(tx.ctx, "UPDATE api_keys SET rate_exempt = 1 WHERE id = ?", id)
+	_, err := tx.exec("UPDATE api_keys SET rate_exempt = 1 WHERE id = ?", id)
 	return err
 }

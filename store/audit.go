@@ -55,7 +55,7 @@ func (tx *Tx) Audit(userID string, livemode bool, action, rtype, rid string, cha
 		}
 	}
 	if !tx.head.ok {
-		err := tx.QueryRowContext(tx.ctx, "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").Scan(&tx.head.seq, &tx.head.hash)
+		err := tx.queryRow("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").Scan(&tx.head.seq, &tx.head.hash)
 		if errors.Is(err, sql.ErrNoRows) {
 			tx.head.seq, tx.head.hash = 0, genesisHash
 		} else if err != nil {

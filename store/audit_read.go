@@ -68,7 +68,7 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
+	rows, err := db.query(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
 		prev_hash, hash FROM audit_log WHERE `+where+auditOrder.orderBy()+" LIMIT ? OFFSET ?",
 		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {

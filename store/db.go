@@ -60,16 +60,46 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 	return db, nil
 }
 
-// SetInserter wires the River client in once it exists (River needs the
-// workers, the workers need the DB).
-func (db *DB) SetInserter(i Inserter) { db.jobs = i }
+// RiverClient is River's client on the database's write connection. The
+// alias keeps database/sql (River's transaction type) inside store.
+type RiverClient = river.Client[*sql.Tx]
 
-// RiverDriver is River's driver on the write connection: River runs its
-// own short transactions there between the committer's batches.
-func (db *DB) RiverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(db.x.Writer()) }
+// NewRiverClient builds River's client on the write connection, where River
+// runs its own short transactions between the committer's batches, and
+// makes it the inserter of every transaction's jobs (Tx.Enqueue).
+func (db *DB) NewRiverClient(cfg *river.Config) (*RiverClient, error) {
+	client, err := river.NewClient(db.riverDriver(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	db.jobs = client
+	return client, nil
+}
 
-// CommitStats returns the committer's counters (the bench reports them).
-func (db *DB) CommitStats() *sqlitex.CommitStats { return db.x.Stats() }
+// riverDriver is River's driver on the write connection.
+func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(db.x.Writer()) }
+
+// CommitStats is what the group committer has done since the file was
+// opened: how many SQLite transactions (Batches) carried how many logical
+// ones (Transactions), how long they held the write connection (Busy), and,
+// while MeasureWriterCPU is on, the writer thread's own CPU time in them
+// (WriterCPU: unlike Busy it leaves out what a shared machine's hypervisor
+// took away).
+type CommitStats struct {
+	Batches, Transactions int64
+	Busy, WriterCPU       time.Duration
+}
+
+// CommitStats returns the committer's counters so far.
+func (db *DB) CommitStats() CommitStats {
+	s := db.x.Stats()
+	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(),
+		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load())}
+}
+
+// MeasureWriterCPU turns the measurement of CommitStats.WriterCPU on or
+// off; it costs two system calls per batch.
+func (db *DB) MeasureWriterCPU(on bool) { db.x.Stats().MeasureCPU.Store(on) }
 
 // Close stops the committer and closes both pools; closing again does
 // nothing.
@@ -89,7 +119,7 @@ func (db *DB) forget() {
 // Tx is a write transaction with the clock fixed at its start, so every row
 // it writes carries the same timestamp.
 type Tx struct {
-	*sqlitex.Tx
+	x         *sqlitex.Tx
 	ctx       context.Context
 	now       time.Time
 	jobs      Inserter
@@ -111,7 +141,7 @@ type Tx struct {
 // Inside fn only tx may be used; a nested WithTx fails with ErrNestedTx.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
 	return db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
-		tx := &Tx{Tx: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
+		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
 			Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts}
 		for _, o := range opts {
 			o(tx)
@@ -135,12 +165,27 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 // Now is the transaction's timestamp.
 func (tx *Tx) Now() time.Time { return tx.now }
 
+// exec runs a statement in the transaction.
+func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
+	return tx.x.ExecContext(tx.ctx, query, args...)
+}
+
+// queryRow runs a query that returns at most one row in the transaction.
+func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
+	return tx.x.QueryRowContext(tx.ctx, query, args...)
+}
+
+// query runs a query in the transaction.
+func (tx *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	return tx.x.QueryContext(tx.ctx, query, args...)
+}
+
 // Enqueue inserts a River job in this transaction.
 func (tx *Tx) Enqueue(args river.JobArgs, opts *river.InsertOpts) error {
 	if tx.jobs == nil {
 		return errors.New("store: no job inserter configured")
 	}
-	_, err := tx.jobs.InsertTx(tx.ctx, tx.SQL(), args, opts)
+	_, err := tx.jobs.InsertTx(tx.ctx, tx.x.SQL(), args, opts)
 	return err
 }
 

@@ -37,8 +37,8 @@ var paymentEvents = map[string]string{
 	StatusUnknown:      "payout.unknown",
 }
 
-// Emit writes an event in this transaction and hands it to the hook.
-func (tx *Tx) Emit(userID string, livemode bool, typ, resourceID string, data any) error {
+// emit writes an event in this transaction and hands it to the hook.
+func (tx *Tx) emit(userID string, livemode bool, typ, resourceID string, data any) error {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("event data: %w", err)

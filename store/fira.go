@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 )
 
@@ -104,7 +105,7 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 		if f, err := tx.firaOf(p.ID); err == nil || !errors.Is(err, sql.ErrNoRows) {
 			return f, err
 		}
-		return FIRA{}, Errorf(ErrInvalidState, "payment %s is not a settled cross-border payout", p.ID)
+		return FIRA{}, apperr.Errorf(apperr.ErrInvalidState, "payment %s is not a settled cross-border payout", p.ID)
 	}
 	f := FIRA{ID: NewID("fira"), PaymentID: p.ID, UserID: p.UserID, Livemode: p.Livemode, Status: FIRAGenerated,
 		RemittingBank: p.CounterpartyBank, RemittingCountry: p.CounterpartyCountry, AmountForeign: p.Amount,
@@ -120,10 +121,10 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 	if prof, err := tx.findProfile(p.UserID); err == nil {
 		f.BeneficiaryName, f.BeneficiaryEmail, f.BeneficiaryPAN = prof.Name, prof.Email, prof.PAN
 		f.BeneficiaryAddress, f.BeneficiaryWallet = prof.Address, prof.WalletAddress
-	} else if ErrorCode(err) != ErrProfileNotFound {
+	} else if apperr.Code(err) != apperr.ErrProfileNotFound {
 		return FIRA{}, err
 	}
-	res, err := tx.ExecContext(tx.ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
+	res, err := tx.exec(`INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
 		remitting_country, amount_foreign, foreign_currency, amount_inr, settlement_rate, purpose_code, purpose_description,
 		invoice_ref, settlement_ref, settled_at, generated_at, beneficiary_name, beneficiary_email, remitter_name,
 		beneficiary_pan, beneficiary_address, beneficiary_wallet, vault_id)
@@ -144,18 +145,18 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 		map[string]any{"paymentId": p.ID, "amountInr": f.AmountINR, "purposeCode": f.PurposeCode}); err != nil {
 		return FIRA{}, err
 	}
-	return f, tx.Emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID})
+	return f, tx.emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID})
 }
 
 // firaOf reads the FIRA of a payment in this transaction.
 func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
-	return scanFIRA(tx.QueryRowContext(tx.ctx, "SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", paymentID))
+	return scanFIRA(tx.queryRow("SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", paymentID))
 }
 
 // FindFIRA returns the user's FIRA; another user's is not found.
 func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
 	f, err := scanFIRA(db.r.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
-	return f, notFound(err, ErrFIRANotFound, "FIRA")
+	return f, notFound(err, apperr.ErrFIRANotFound, "FIRA")
 }
 
 // FIRAFilter selects a page of a user's FIRAs, newest first. Zero bounds are
@@ -200,7 +201,7 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.QueryContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
+	rows, err := db.query(ctx, "SELECT "+firaCols+firaFrom+"WHERE "+where+
 		firaOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err

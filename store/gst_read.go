@@ -32,7 +32,7 @@ func (db *DB) GSTDays(ctx context.Context, userID, fromDay, toDay string) ([]GST
 		at[gstKey{d.Day, d.CrossBorder}] = len(out)
 		out = append(out, GSTDay{Day: d.Day, CrossBorder: d.CrossBorder, Count: d.Count, AmountINR: d.AmountINR, IGST18: d.IGST18})
 	}
-	rows, err := db.QueryContext(ctx, `SELECT day, cross_border, txn_count, amount_inr, igst_18, by_invoice
+	rows, err := db.query(ctx, `SELECT day, cross_border, txn_count, amount_inr, igst_18, by_invoice
 		FROM gst_moves WHERE user_id = ? AND day >= ? AND day <= ?`, userID, fromDay, toDay)
 	if err != nil {
 		return nil, err

@@ -28,7 +28,7 @@ const maxRotations = 32
 // chain, instead of a range scan of every unexpired row.
 func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
 	var r IdempotentResponse
-	err := db.QueryRowContext(ctx, `WITH RECURSIVE chain(id, depth) AS (
+	err := db.queryRow(ctx, `WITH RECURSIVE chain(id, depth) AS (
 			SELECT ?, 0
 			UNION ALL
 			SELECT k.id, c.depth + 1 FROM api_keys k JOIN chain c ON k.replaced_by = c.id WHERE c.depth < ?)
@@ -45,7 +45,7 @@ func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (Idempot
 // so a replay exists exactly when the effect does. An expired row for the same
 // key is replaced.
 func (tx *Tx) SaveIdempotent(apiKeyID, key string, r IdempotentResponse) error {
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO idempotency_keys (api_key_id, key, request_hash, status_code, body, created_at, expires_at)
+	_, err := tx.exec(`INSERT INTO idempotency_keys (api_key_id, key, request_hash, status_code, body, created_at, expires_at)
 		VALUES (?,?,?,?,?,?,?)
 		ON CONFLICT (api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
 			body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at
@@ -58,7 +58,7 @@ func (tx *Tx) SaveIdempotent(apiKeyID, key string, r IdempotentResponse) error {
 func (db *DB) PurgeExpiredIdempotency(ctx context.Context) (int64, error) {
 	var n int64
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, "DELETE FROM idempotency_keys WHERE expires_at <= ?", ms(tx.now))
+		res, err := tx.exec("DELETE FROM idempotency_keys WHERE expires_at <= ?", ms(tx.now))
 		if err == nil {
 			n, err = res.RowsAffected()
 		}

@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/payoutd/payoutd/apperr"
+)
 
 // KYC statuses.
 const (
@@ -48,13 +52,13 @@ func (db *DB) KYCStatus(ctx context.Context, userID string) (KYC, error) {
 	k := KYC{UserID: userID}
 	err := db.r.QueryRowContext(ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
 		Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
-	return k, notFound(err, ErrNotFound, "kyc record")
+	return k, notFound(err, apperr.ErrNotFound, "kyc record")
 }
 
 // KYCStatus reads a user's KYC record inside a transaction.
 func (tx *Tx) KYCStatus(userID string) (KYC, error) {
 	k := KYC{UserID: userID}
-	err := tx.QueryRowContext(tx.ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
+	err := tx.queryRow("SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
 		Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
-	return k, notFound(err, ErrNotFound, "kyc record")
+	return k, notFound(err, apperr.ErrNotFound, "kyc record")
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // KYCSessionTTL is how long a hosted verification link stays usable.
@@ -64,7 +66,7 @@ func (tx *Tx) StartKYC(userID string, livemode bool) (KYCStart, error) {
 		return out, nil
 	case KYCRejected:
 		if len(k.AllowedTransitions()) == 0 {
-			return out, Errorf(ErrInvalidState, "KYC was rejected and all %d resubmissions are used", MaxKYCAttempts)
+			return out, apperr.Errorf(apperr.ErrInvalidState, "KYC was rejected and all %d resubmissions are used", MaxKYCAttempts)
 		}
 		out.Message = "resubmission started: open redirectUrl to send new details and documents"
 	case KYCPending:
@@ -79,7 +81,7 @@ func (tx *Tx) StartKYC(userID string, livemode bool) (KYCStart, error) {
 	if cur, err := tx.findKYCSession(k.SessionID); err == nil && cur.ClaimedAt == nil && !cur.Expired(tx.now) {
 		out.Session, out.Started = cur, true
 		return out, nil
-	} else if err != nil && ErrorCode(err) != ErrNotFound {
+	} else if err != nil && apperr.Code(err) != apperr.ErrNotFound {
 		return out, err
 	}
 	out.Session, err = tx.newKYCSession(userID, livemode)
@@ -99,18 +101,18 @@ func newSessionID() string {
 
 func (tx *Tx) newKYCSession(userID string, livemode bool) (KYCSession, error) {
 	s := KYCSession{ID: newSessionID(), UserID: userID, Livemode: livemode, CreatedAt: tx.now, ExpiresAt: tx.now.Add(KYCSessionTTL)}
-	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO kyc_sessions (id, user_id, created_at, expires_at) VALUES (?,?,?,?)",
+	if _, err := tx.exec("INSERT INTO kyc_sessions (id, user_id, created_at, expires_at) VALUES (?,?,?,?)",
 		s.ID, userID, ms(s.CreatedAt), ms(s.ExpiresAt)); err != nil {
 		return s, err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE kyc SET session_id = ? WHERE user_id = ?", s.ID, userID); err != nil {
+	if _, err := tx.exec("UPDATE kyc SET session_id = ? WHERE user_id = ?", s.ID, userID); err != nil {
 		return s, err
 	}
 	return s, tx.Audit(userID, livemode, "kyc.session_created", "kyc_session", s.ID, map[string]any{"expires_at": ms(s.ExpiresAt)})
 }
 
 func (tx *Tx) findKYCSession(id string) (KYCSession, error) {
-	return scanKYCSession(tx.QueryRowContext(tx.ctx, kycSessionQuery, id))
+	return scanKYCSession(tx.queryRow(kycSessionQuery, id))
 }
 
 // FindKYCSession reads a link outside a transaction.
@@ -128,13 +130,13 @@ func scanKYCSession(row interface{ Scan(...any) error }) (KYCSession, error) {
 	err := row.Scan(&s.ID, &s.UserID, &s.Livemode, &created, &expires, &claimed, &identity, &submitted)
 	s.CreatedAt, s.ExpiresAt = fromMS(created), fromMS(expires)
 	s.ClaimedAt, s.IdentityAt, s.SubmittedAt = nullMS(claimed), nullMS(identity), nullMS(submitted)
-	return s, notFound(err, ErrNotFound, "verification session")
+	return s, notFound(err, apperr.ErrNotFound, "verification session")
 }
 
 // ClaimKYCSession binds an unclaimed link to the browser opening it; false
 // means another browser got there first.
 func (tx *Tx) ClaimKYCSession(s KYCSession) (bool, error) {
-	res, err := tx.ExecContext(tx.ctx, "UPDATE kyc_sessions SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL", ms(tx.now), s.ID)
+	res, err := tx.exec("UPDATE kyc_sessions SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL", ms(tx.now), s.ID)
 	if err != nil {
 		return false, err
 	}
@@ -149,7 +151,7 @@ func (tx *Tx) ClaimKYCSession(s KYCSession) (bool, error) {
 // the caller's transaction.
 func (tx *Tx) moveKYC(k KYC, livemode bool, to, reason string) (KYC, error) {
 	if !slices.Contains(k.AllowedTransitions(), to) {
-		return k, Errorf(ErrInvalidState, "KYC cannot move from %s to %s", k.Status, to)
+		return k, apperr.Errorf(apperr.ErrInvalidState, "KYC cannot move from %s to %s", k.Status, to)
 	}
 	from := k.Status
 	if from == KYCRejected {
@@ -159,7 +161,7 @@ func (tx *Tx) moveKYC(k KYC, livemode bool, to, reason string) (KYC, error) {
 		reason = ""
 	}
 	k.Status, k.Reason = to, reason
-	res, err := tx.ExecContext(tx.ctx, "UPDATE kyc SET status = ?, attempts = ?, reason = ?, updated_at = ? WHERE user_id = ? AND status = ?",
+	res, err := tx.exec("UPDATE kyc SET status = ?, attempts = ?, reason = ?, updated_at = ? WHERE user_id = ? AND status = ?",
 		to, k.Attempts, reason, ms(tx.now), k.UserID, from)
 	if err != nil {
 		return k, err
@@ -167,7 +169,7 @@ func (tx *Tx) moveKYC(k KYC, livemode bool, to, reason string) (KYC, error) {
 	if n, err := res.RowsAffected(); err != nil {
 		return k, err
 	} else if n != 1 {
-		return k, Errorf(ErrInvalidState, "KYC changed concurrently; read it again")
+		return k, apperr.Errorf(apperr.ErrInvalidState, "KYC changed concurrently; read it again")
 	}
 	changes := map[string]any{"from": from, "to": to, "attempts": k.Attempts}
 	if reason != "" {
@@ -180,7 +182,7 @@ func (tx *Tx) moveKYC(k KYC, livemode bool, to, reason string) (KYC, error) {
 	if reason != "" {
 		data["reason"] = reason
 	}
-	return k, tx.Emit(k.UserID, livemode, "kyc.updated", k.UserID, data)
+	return k, tx.emit(k.UserID, livemode, "kyc.updated", k.UserID, data)
 }
 
 // openForSubmit re-reads the link and its KYC record inside the writing
@@ -199,7 +201,7 @@ func (tx *Tx) openForSubmit(sessionID string) (KYCSession, KYC, error) {
 // been used for a submission yet (a rejected one needs a new link).
 func canSubmit(s KYCSession, k KYC) error {
 	if s.SubmittedAt != nil || !slices.Contains(k.AllowedTransitions(), KYCDocsSubmitted) {
-		return Errorf(ErrInvalidState, "this verification link no longer accepts submissions (KYC is %s)", k.Status)
+		return apperr.Errorf(apperr.ErrInvalidState, "this verification link no longer accepts submissions (KYC is %s)", k.Status)
 	}
 	return nil
 }
@@ -222,11 +224,11 @@ func (tx *Tx) SaveKYCIdentity(sessionID string, id KYCIdentity) error {
 	if err := canSubmit(s, k); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE kyc SET full_name = ?, pan = ?, dob = ? WHERE user_id = ?",
+	if _, err := tx.exec("UPDATE kyc SET full_name = ?, pan = ?, dob = ? WHERE user_id = ?",
 		id.FullName, id.PAN, id.DOB, s.UserID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE kyc_sessions SET identity_at = ? WHERE id = ?", ms(tx.now), s.ID); err != nil {
+	if _, err := tx.exec("UPDATE kyc_sessions SET identity_at = ? WHERE id = ?", ms(tx.now), s.ID); err != nil {
 		return err
 	}
 	return tx.Audit(s.UserID, s.Livemode, "kyc.identity_submitted", "kyc_session", s.ID, map[string]any{"fields": []string{"full_name", "pan", "dob"}})
@@ -235,15 +237,15 @@ func (tx *Tx) SaveKYCIdentity(sessionID string, id KYCIdentity) error {
 // KYCIdentityOf reads the identity details last given, to prefill the form.
 func (tx *Tx) KYCIdentityOf(userID string) (KYCIdentity, error) {
 	var id KYCIdentity
-	err := tx.QueryRowContext(tx.ctx, "SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
-	return id, notFound(err, ErrNotFound, "kyc record")
+	err := tx.queryRow("SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
+	return id, notFound(err, apperr.ErrNotFound, "kyc record")
 }
 
 // KYCIdentityOf reads the identity details outside a transaction.
 func (db *DB) KYCIdentityOf(ctx context.Context, userID string) (KYCIdentity, error) {
 	var id KYCIdentity
 	err := db.r.QueryRowContext(ctx, "SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
-	return id, notFound(err, ErrNotFound, "kyc record")
+	return id, notFound(err, apperr.ErrNotFound, "kyc record")
 }
 
 // SandboxDecision is the sandbox provider's verdict: approve,
@@ -265,12 +267,12 @@ func (tx *Tx) AdvanceSandboxKYC(userID string) (KYC, error) {
 		return k, err
 	}
 	var livemode bool
-	if err := tx.QueryRowContext(tx.ctx, "SELECT livemode FROM users WHERE id = ?", userID).Scan(&livemode); err != nil || livemode {
+	if err := tx.queryRow("SELECT livemode FROM users WHERE id = ?", userID).Scan(&livemode); err != nil || livemode {
 		return k, err
 	}
 	for {
 		var updated int64
-		if err := tx.QueryRowContext(tx.ctx, "SELECT updated_at FROM kyc WHERE user_id = ?", userID).Scan(&updated); err != nil {
+		if err := tx.queryRow("SELECT updated_at FROM kyc WHERE user_id = ?", userID).Scan(&updated); err != nil {
 			return k, err
 		}
 		since := tx.now.Sub(fromMS(updated))
@@ -335,7 +337,7 @@ func (tx *Tx) SandboxWalkKYC(userID string, approve bool, reason string) (KYC, e
 		}
 	}
 	if len(k.AllowedTransitions()) == 0 {
-		return k, Errorf(ErrInvalidState, "KYC is %s and cannot move any further", k.Status)
+		return k, apperr.Errorf(apperr.ErrInvalidState, "KYC is %s and cannot move any further", k.Status)
 	}
 	next := map[string]string{
 		KYCPending: KYCInProgress, KYCInProgress: KYCDocsSubmitted, KYCDocsSubmitted: KYCUnderReview,

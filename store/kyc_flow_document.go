@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 var errNoSealer = errors.New("store: no master key to seal documents with")
@@ -37,16 +39,16 @@ func (tx *Tx) SubmitKYCDocument(sessionID string, doc KYCDocument, data []byte, 
 		return k, doc, err
 	}
 	if s.IdentityAt == nil {
-		return k, doc, Errorf(ErrInvalidState, "identity details come before the document")
+		return k, doc, apperr.Errorf(apperr.ErrInvalidState, "identity details come before the document")
 	}
 	sum := sha256.Sum256(data)
 	doc.ID, doc.Size, doc.SHA256, doc.CreatedAt = NewID("kdoc"), len(data), hex.EncodeToString(sum[:]), tx.now
-	if _, err := tx.ExecContext(tx.ctx, `INSERT INTO kyc_documents (id, user_id, session_id, filename, content_type, size, kind, sha256, data, created_at)
+	if _, err := tx.exec(`INSERT INTO kyc_documents (id, user_id, session_id, filename, content_type, size, kind, sha256, data, created_at)
 		VALUES (?,?,?,?,?,?,?,?,?,?)`, doc.ID, s.UserID, s.ID, doc.Filename, doc.ContentType, doc.Size, doc.Kind, doc.SHA256,
 		sealer.Seal(data, []byte(doc.ID)), ms(tx.now)); err != nil {
 		return k, doc, err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE kyc_sessions SET submitted_at = ? WHERE id = ?", ms(tx.now), s.ID); err != nil {
+	if _, err := tx.exec("UPDATE kyc_sessions SET submitted_at = ? WHERE id = ?", ms(tx.now), s.ID); err != nil {
 		return k, doc, err
 	}
 	if err := tx.Audit(s.UserID, s.Livemode, "kyc.document_uploaded", "kyc_document", doc.ID, map[string]any{

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // openKYCTestDB opens a fresh database with one sandbox user and a clock
@@ -94,7 +96,7 @@ func TestMoveKYCMatrix(t *testing.T) {
 					is.Equal(after.Reason != "", to == KYCRejected) // a reason only on REJECTED
 					return
 				}
-				is.Equal(ErrorCode(err), ErrInvalidState)
+				is.Equal(apperr.Code(err), apperr.ErrInvalidState)
 				is.Equal(after.Status, status)
 				is.Equal(count("audit_log"), audits)
 				is.Equal(count("events"), events)

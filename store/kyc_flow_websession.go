@@ -33,10 +33,10 @@ func (w WebSessions) FindCtx(ctx context.Context, token string) ([]byte, bool, e
 // no background sweeper.
 func (w WebSessions) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
 	return w.DB.WithTx(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE expiry <= ?", julian(tx.now)); err != nil {
+		if _, err := tx.exec("DELETE FROM sessions WHERE expiry <= ?", julian(tx.now)); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "REPLACE INTO sessions (token, data, expiry) VALUES (?, ?, ?)", token, b, julian(expiry))
+		_, err := tx.exec("REPLACE INTO sessions (token, data, expiry) VALUES (?, ?, ?)", token, b, julian(expiry))
 		return err
 	})
 }
@@ -44,7 +44,7 @@ func (w WebSessions) CommitCtx(ctx context.Context, token string, b []byte, expi
 // DeleteCtx removes a session; an unknown token is not an error.
 func (w WebSessions) DeleteCtx(ctx context.Context, token string) error {
 	return w.DB.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE token = ?", token)
+		_, err := tx.exec("DELETE FROM sessions WHERE token = ?", token)
 		return err
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // KYCReviewRow is one user in the operator's KYC list.
@@ -26,7 +28,7 @@ func (db *DB) ListKYC(ctx context.Context, livemode bool, status string) ([]KYCR
 	if status != "" {
 		where, args = "k.status = ?", []any{status}
 	}
-	rows, err := db.QueryContext(ctx, `SELECT u.id, u.email, u.livemode, k.status, k.attempts, k.reason, k.full_name, k.updated_at
+	rows, err := db.query(ctx, `SELECT u.id, u.email, u.livemode, k.status, k.attempts, k.reason, k.full_name, k.updated_at
 		FROM kyc k JOIN users u ON u.id = k.user_id WHERE u.livemode = ? AND `+where+` ORDER BY k.updated_at, u.id`,
 		append([]any{livemode}, args...)...)
 	if err != nil {
@@ -52,13 +54,13 @@ func (db *DB) FindKYCUser(ctx context.Context, ref string, livemode bool) (User,
 		return db.FindUserByEmail(ctx, ref, livemode)
 	}
 	u := User{ID: ref}
-	err := db.QueryRowContext(ctx, "SELECT email, livemode FROM users WHERE id = ?", ref).Scan(&u.Email, &u.Livemode)
-	return u, notFound(err, ErrNotFound, "user")
+	err := db.queryRow(ctx, "SELECT email, livemode FROM users WHERE id = ?", ref).Scan(&u.Email, &u.Livemode)
+	return u, notFound(err, apperr.ErrNotFound, "user")
 }
 
 // KYCDocuments lists a user's uploaded documents, oldest first.
 func (db *DB) KYCDocuments(ctx context.Context, userID string) ([]KYCDocument, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, kind, filename, content_type, size, sha256, created_at FROM kyc_documents
+	rows, err := db.query(ctx, `SELECT id, kind, filename, content_type, size, sha256, created_at FROM kyc_documents
 		WHERE user_id = ? ORDER BY created_at, id`, userID)
 	if err != nil {
 		return nil, err
@@ -81,8 +83,8 @@ func (db *DB) KYCDocuments(ctx context.Context, userID string) ([]KYCDocument, e
 // against the SHA-256 recorded at upload.
 func (db *DB) OpenKYCDocument(ctx context.Context, doc KYCDocument, sealer *Sealer) ([]byte, error) {
 	var sealed []byte
-	if err := db.QueryRowContext(ctx, "SELECT data FROM kyc_documents WHERE id = ?", doc.ID).Scan(&sealed); err != nil {
-		return nil, notFound(err, ErrNotFound, "document")
+	if err := db.queryRow(ctx, "SELECT data FROM kyc_documents WHERE id = ?", doc.ID).Scan(&sealed); err != nil {
+		return nil, notFound(err, apperr.ErrNotFound, "document")
 	}
 	if sealer == nil {
 		return nil, errNoSealer
@@ -100,7 +102,7 @@ func (tx *Tx) ReviewKYC(userID string, livemode, approve bool, reason string) (K
 		return k, err
 	}
 	if k.Status != KYCDocsSubmitted && k.Status != KYCUnderReview {
-		return k, Errorf(ErrInvalidState, "KYC is %s; only DOCS_SUBMITTED or UNDER_REVIEW records are reviewed", k.Status)
+		return k, apperr.Errorf(apperr.ErrInvalidState, "KYC is %s; only DOCS_SUBMITTED or UNDER_REVIEW records are reviewed", k.Status)
 	}
 	if k.Status == KYCDocsSubmitted {
 		if k, err = tx.moveKYC(k, livemode, KYCUnderReview, ""); err != nil {

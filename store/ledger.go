@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // Ledger account kinds.
@@ -44,9 +46,9 @@ const (
 // ErrUnbalanced is returned for postings that do not sum to zero per currency.
 var ErrUnbalanced = errors.New("ledger: postings do not sum to zero per currency")
 
-// Post writes a balanced journal transaction and moves the account balances
+// post writes a balanced journal transaction and moves the account balances
 // with it. An unbalanced set is refused before anything is written.
-func (tx *Tx) Post(t LedgerTxn) (string, error) {
+func (tx *Tx) post(t LedgerTxn) (string, error) {
 	sums := map[string]int64{}
 	for _, p := range t.Postings {
 		sums[p.Currency] += p.Amount
@@ -57,10 +59,10 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 		}
 	}
 	id := NewID("ltx")
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO ledger_txns (id, user_id, livemode, kind, payment_id, description, created_at)
+	_, err := tx.exec(`INSERT INTO ledger_txns (id, user_id, livemode, kind, payment_id, description, created_at)
 		VALUES (?,?,?,?,?,?,?)`, id, t.UserID, t.Livemode, t.Kind, t.PaymentID, t.Description, ms(tx.now))
 	if isUniqueViolation(err) {
-		return "", Errorf(ErrConflict, "payment %s already has a %s posting", t.PaymentID, t.Kind)
+		return "", apperr.Errorf(apperr.ErrConflict, "payment %s already has a %s posting", t.PaymentID, t.Kind)
 	}
 	if err != nil {
 		return "", err
@@ -73,11 +75,11 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 		}
 		rows = append(rows, p.ID, id, p.AccountID, p.Amount, p.Currency, ms(tx.now))
 	}
-	if err := insertRows(tx.ctx, tx, postingInsert, postingValues, "", postingArgs, rows); err != nil {
+	if err := insertRows(tx.ctx, tx.x, postingInsert, postingValues, "", postingArgs, rows); err != nil {
 		return "", err
 	}
 	for _, p := range t.Postings {
-		res, err := tx.ExecContext(tx.ctx, "UPDATE ledger_accounts SET balance = balance + ?, entries = entries + 1 WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
+		res, err := tx.exec("UPDATE ledger_accounts SET balance = balance + ?, entries = entries + 1 WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
 		if err != nil {
 			return "", err
 		}
@@ -88,18 +90,18 @@ func (tx *Tx) Post(t LedgerTxn) (string, error) {
 	return id, nil
 }
 
-// LedgerAccount returns the id of an account, creating it on first use.
-func (tx *Tx) LedgerAccount(userID string, livemode bool, kind, currency, ref string) (string, error) {
+// ledgerAccount returns the id of an account, creating it on first use.
+func (tx *Tx) ledgerAccount(userID string, livemode bool, kind, currency, ref string) (string, error) {
 	k := accountKey{userID, livemode, kind, currency, ref}
 	if id, ok := tx.accountID(k); ok {
 		return id, nil
 	}
 	var id string
-	err := tx.QueryRowContext(tx.ctx, `SELECT id FROM ledger_accounts WHERE user_id = ? AND livemode = ? AND kind = ? AND currency = ? AND ref = ?`,
+	err := tx.queryRow(`SELECT id FROM ledger_accounts WHERE user_id = ? AND livemode = ? AND kind = ? AND currency = ? AND ref = ?`,
 		userID, livemode, kind, currency, ref).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		id = NewID("la")
-		_, err = tx.ExecContext(tx.ctx, `INSERT INTO ledger_accounts (id, user_id, livemode, kind, currency, ref, created_at)
+		_, err = tx.exec(`INSERT INTO ledger_accounts (id, user_id, livemode, kind, currency, ref, created_at)
 			VALUES (?,?,?,?,?,?,?)`, id, userID, livemode, kind, currency, ref, ms(tx.now))
 	}
 	if err != nil {
@@ -113,7 +115,7 @@ func (tx *Tx) LedgerAccount(userID string, livemode bool, kind, currency, ref st
 // row and the ledger together.
 func (tx *Tx) creditVault(v Vault, amount int64, description string) error {
 	if amount <= 0 {
-		return Errorf(ErrValidation, "amount must be positive")
+		return apperr.Errorf(apperr.ErrValidation, "amount must be positive")
 	}
 	return tx.moveExternal(v, amount, description, "vault.funded")
 }
@@ -126,15 +128,15 @@ func (tx *Tx) moveExternal(v Vault, delta int64, description, action string) err
 	if err := tx.adjustVault(v.ID, delta, 0); err != nil {
 		return err
 	}
-	ext, err := tx.LedgerAccount("", v.Livemode, AccountExternal, v.Currency, "")
+	ext, err := tx.ledgerAccount("", v.Livemode, AccountExternal, v.Currency, "")
 	if err != nil {
 		return err
 	}
-	acct, err := tx.LedgerAccount(v.UserID, v.Livemode, AccountVault, v.Currency, v.ID)
+	acct, err := tx.ledgerAccount(v.UserID, v.Livemode, AccountVault, v.Currency, v.ID)
 	if err != nil {
 		return err
 	}
-	_, err = tx.Post(LedgerTxn{UserID: v.UserID, Livemode: v.Livemode, Kind: "funding", Description: description,
+	_, err = tx.post(LedgerTxn{UserID: v.UserID, Livemode: v.Livemode, Kind: "funding", Description: description,
 		Postings: []Posting{{AccountID: ext, Amount: -delta, Currency: v.Currency}, {AccountID: acct, Amount: delta, Currency: v.Currency}}})
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ package store
 // the map is dropped when a whole batch fails (an account it created may
 // not exist), when another process has written the file, and when it grows
 // past maxCachedAccounts (a few per active user).
-// Post still checks that each account row exists (RowsAffected), so a wrong
+// post still checks that each account row exists (RowsAffected), so a wrong
 // id could never post silently.
 
 const maxCachedAccounts = 1 << 16

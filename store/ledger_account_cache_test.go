@@ -19,28 +19,28 @@ func TestAccountCacheForgetsRolledBack(t *testing.T) {
 	boom := errors.New("boom")
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		var err error
-		lost, err = tx.LedgerAccount("", false, AccountExternal, "USD", "")
+		lost, err = tx.ledgerAccount("", false, AccountExternal, "USD", "")
 		is.NoErr(err)
 		return boom
 	})
 	is.True(errors.Is(err, boom))
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
 		var err error
-		kept, err = tx.LedgerAccount("", false, AccountExternal, "USD", "")
+		kept, err = tx.ledgerAccount("", false, AccountExternal, "USD", "")
 		return err
 	}))
 	is.True(kept != lost)
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
 		var err error
-		again, err = tx.LedgerAccount("", false, AccountExternal, "USD", "")
+		again, err = tx.ledgerAccount("", false, AccountExternal, "USD", "")
 		if err != nil {
 			return err
 		}
-		other, err := tx.LedgerAccount("", false, AccountFXClearing, "USD", "")
+		other, err := tx.ledgerAccount("", false, AccountFXClearing, "USD", "")
 		if err != nil {
 			return err
 		}
-		_, err = tx.Post(LedgerTxn{Kind: "funding", Description: "test", Postings: []Posting{
+		_, err = tx.post(LedgerTxn{Kind: "funding", Description: "test", Postings: []Posting{
 			{AccountID: again, Amount: -5, Currency: "USD"}, {AccountID: other, Amount: 5, Currency: "USD"}}})
 		return err
 	}))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // LedgerAccountInfo is one ledger account as the API shows it.
@@ -49,14 +51,14 @@ func (db *DB) ListLedgerAccounts(ctx context.Context, userID string) ([]LedgerAc
 // users' accounts are not found.
 func (db *DB) FindLedgerAccount(ctx context.Context, userID, id string) (LedgerAccountInfo, error) {
 	a, err := scanLedgerAccount(db.r.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE id = ? AND user_id = ?", id, userID))
-	return a, notFound(err, ErrNotFound, "ledger account")
+	return a, notFound(err, apperr.ErrNotFound, "ledger account")
 }
 
 // UserLedgerAccount finds one of the user's accounts by kind and currency.
 func (db *DB) UserLedgerAccount(ctx context.Context, userID, kind, currency string) (LedgerAccountInfo, error) {
 	a, err := scanLedgerAccount(db.r.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+
 		" FROM ledger_accounts WHERE user_id = ? AND kind = ? AND currency = ? AND ref = ''", userID, kind, currency))
-	return a, notFound(err, ErrNotFound, "ledger account")
+	return a, notFound(err, apperr.ErrNotFound, "ledger account")
 }
 
 // JournalEntry is one posting on an account, with the payment context the
@@ -113,7 +115,7 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,
+	rows, err := db.query(ctx, `SELECT lp.id, lp.amount, lp.currency, lt.description, lt.payment_id,
 		coalesce(f.id, ''), r.reconciled_at, lp.created_at
 		FROM ledger_postings lp JOIN ledger_txns lt ON lt.id = lp.txn_id
 		LEFT JOIN firas f ON f.payment_id = lt.payment_id AND lt.payment_id != ''

@@ -35,11 +35,11 @@ func (tx *Tx) postSettlement(p Payment) error {
 		return fmt.Errorf("settlement of %s has no INR value", p.ID)
 	}
 	inr := *p.AmountINR
-	vault, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountVault, p.Currency, p.VaultID)
+	vault, err := tx.ledgerAccount(p.UserID, p.Livemode, AccountVault, p.Currency, p.VaultID)
 	if err != nil {
 		return err
 	}
-	settle, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountSettlement, "INR", "")
+	settle, err := tx.ledgerAccount(p.UserID, p.Livemode, AccountSettlement, "INR", "")
 	if err != nil {
 		return err
 	}
@@ -48,11 +48,11 @@ func (tx *Tx) postSettlement(p Payment) error {
 	if p.Currency == "INR" {
 		postings = append(postings, credit)
 	} else {
-		fxForeign, err := tx.LedgerAccount("", p.Livemode, AccountFXClearing, p.Currency, "")
+		fxForeign, err := tx.ledgerAccount("", p.Livemode, AccountFXClearing, p.Currency, "")
 		if err != nil {
 			return err
 		}
-		fxINR, err := tx.LedgerAccount("", p.Livemode, AccountFXClearing, "INR", "")
+		fxINR, err := tx.ledgerAccount("", p.Livemode, AccountFXClearing, "INR", "")
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (tx *Tx) postSettlement(p Payment) error {
 	}
 	cur, _ := money.Lookup(p.Currency)
 	desc := fmt.Sprintf("Payout %s settled: %s %s at %s", p.ID, money.Format(p.Amount, cur), p.Currency, p.SettlementRate)
-	if _, err := tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "settlement", PaymentID: p.ID, Description: desc, Postings: postings}); err != nil {
+	if _, err := tx.post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "settlement", PaymentID: p.ID, Description: desc, Postings: postings}); err != nil {
 		return err
 	}
 	tx.credit = postedCredit{paymentID: p.ID, entryID: credit.ID, amount: inr}
@@ -85,12 +85,12 @@ func (tx *Tx) sequester(p Payment, settle string, inr int64) error {
 	if share == 0 {
 		return nil
 	}
-	reserve, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountTaxReserve, "INR", "")
+	reserve, err := tx.ledgerAccount(p.UserID, p.Livemode, AccountTaxReserve, "INR", "")
 	if err != nil {
 		return err
 	}
 	desc := fmt.Sprintf("Tax reserve: %s%% of payout %s", formatBP(pol.RateBP), p.ID)
-	_, err = tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "sequestration", PaymentID: p.ID, Description: desc,
+	_, err = tx.post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "sequestration", PaymentID: p.ID, Description: desc,
 		Postings: []Posting{{AccountID: settle, Amount: -share, Currency: "INR"}, {AccountID: reserve, Amount: share, Currency: "INR"}}})
 	return err
 }

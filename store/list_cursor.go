@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // Every list pages two ways: by page number (OFFSET) and
@@ -55,10 +57,10 @@ func (db *DB) afterCursor(ctx context.Context, k keyset, after, scope string, sc
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	err := db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+k.from+" WHERE "+k.col+k.id+" = ? AND "+scope,
+	err := db.queryRow(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+k.from+" WHERE "+k.col+k.id+" = ? AND "+scope,
 		append([]any{after}, scopeArgs...)...).Scan(ptrs...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, &Error{Code: ErrValidation, Message: "request validation failed",
+		return "", nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{"after": "is not the id of an item of this list"}}
 	}
 	if err != nil {

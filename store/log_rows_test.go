@@ -23,7 +23,7 @@ func TestLogRowsWrittenAtTheEnd(t *testing.T) {
 				if err := tx.Audit("usr_log", false, "test.step", "test", fmt.Sprint(i), map[string]int{"i": i}); err != nil {
 					return err
 				}
-				if err := tx.Emit("usr_log", false, "test.step", fmt.Sprint(i), map[string]int{"i": i}); err != nil {
+				if err := tx.emit("usr_log", false, "test.step", fmt.Sprint(i), map[string]int{"i": i}); err != nil {
 					return err
 				}
 			}

@@ -45,7 +45,7 @@ func complianceColumns(ctx context.Context, tx *Tx) error {
 		{"firas", "beneficiary_wallet"}, {"firas", "vault_id"},
 	} {
 		var tables, columns int
-		if err := tx.QueryRowContext(ctx, `SELECT
+		if err := tx.queryRow(`SELECT
 			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
 			(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
 			return err
@@ -53,16 +53,16 @@ func complianceColumns(ctx context.Context, tx *Tx) error {
 		if tables == 0 || columns == 1 {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+c.table+" ADD COLUMN "+c.column+" TEXT NOT NULL DEFAULT ''"); err != nil {
+		if _, err := tx.exec("ALTER TABLE " + c.table + " ADD COLUMN " + c.column + " TEXT NOT NULL DEFAULT ''"); err != nil {
 			return err
 		}
 		if c.table == "firas" && c.column == "vault_id" {
 			var sources int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master
+			if err := tx.queryRow(`SELECT count(*) FROM sqlite_master
 				WHERE type = 'table' AND name IN ('payments', 'profiles')`).Scan(&sources); err != nil || sources < 2 {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE firas SET remitter_name = p.counterparty_name,
+			if _, err := tx.exec(`UPDATE firas SET remitter_name = p.counterparty_name,
 				vault_id = coalesce(p.vault_id, ''), beneficiary_pan = coalesce(pr.pan, ''),
 				beneficiary_wallet = coalesce(pr.wallet_address, '')
 				FROM payments p LEFT JOIN profiles pr ON pr.user_id = p.user_id WHERE p.id = firas.payment_id`); err != nil {
@@ -82,7 +82,7 @@ func complianceColumns(ctx context.Context, tx *Tx) error {
 // makes it refuse the file.
 func taxQueueColumn(ctx context.Context, tx *Tx) error {
 	var tables, columns int
-	if err := tx.QueryRowContext(ctx, `SELECT
+	if err := tx.queryRow(`SELECT
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tax_refresh_state'),
 		(SELECT count(*) FROM pragma_table_info('tax_refresh_state') WHERE name = 'queued')`).Scan(&tables, &columns); err != nil {
 		return err
@@ -90,14 +90,14 @@ func taxQueueColumn(ctx context.Context, tx *Tx) error {
 	if tables == 0 || columns == 1 {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, "ALTER TABLE tax_refresh_state ADD COLUMN queued INTEGER NOT NULL DEFAULT 0")
+	_, err := tx.exec("ALTER TABLE tax_refresh_state ADD COLUMN queued INTEGER NOT NULL DEFAULT 0")
 	return err
 }
 
 // taxQueueFlag flags every user with payments already waiting in
 // tax_pending (after schema.sql: early version-1 files have no queue).
 func taxQueueFlag(ctx context.Context, tx *Tx) error {
-	_, err := tx.ExecContext(ctx, "UPDATE tax_refresh_state SET queued = 1 WHERE user_id IN (SELECT user_id FROM tax_pending)")
+	_, err := tx.exec("UPDATE tax_refresh_state SET queued = 1 WHERE user_id IN (SELECT user_id FROM tax_pending)")
 	return err
 }
 
@@ -107,7 +107,7 @@ func taxQueueFlag(ctx context.Context, tx *Tx) error {
 // schema.sql creates it with the columns.
 func firaBeneficiaryColumns(ctx context.Context, tx *Tx) error {
 	var firas, beneficiaries int
-	if err := tx.QueryRowContext(ctx, `SELECT
+	if err := tx.queryRow(`SELECT
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'firas'),
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'fira_beneficiaries')`).Scan(&firas, &beneficiaries); err != nil {
 		return err
@@ -116,18 +116,18 @@ func firaBeneficiaryColumns(ctx context.Context, tx *Tx) error {
 		return nil
 	}
 	for _, col := range []string{"beneficiary_name", "beneficiary_email"} {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE firas ADD COLUMN "+col+" TEXT NOT NULL DEFAULT ''"); err != nil {
+		if _, err := tx.exec("ALTER TABLE firas ADD COLUMN " + col + " TEXT NOT NULL DEFAULT ''"); err != nil {
 			return err
 		}
 	}
 	if beneficiaries == 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE firas SET beneficiary_name = b.name, beneficiary_email = b.email
+	if _, err := tx.exec(`UPDATE firas SET beneficiary_name = b.name, beneficiary_email = b.email
 		FROM fira_beneficiaries b WHERE b.fira_id = firas.id`); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "DROP TABLE fira_beneficiaries")
+	_, err := tx.exec("DROP TABLE fira_beneficiaries")
 	return err
 }
 
@@ -153,19 +153,19 @@ func (db *DB) migrate(ctx context.Context, schema string) error {
 		if err := steps(false); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, schema); err != nil {
+		if _, err := tx.exec(schema); err != nil {
 			return fmt.Errorf("apply schema.sql: %w", err)
 		}
 		if err := steps(true); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
+		_, err := tx.exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	migrator, err := rivermigrate.New(db.RiverDriver(), nil)
+	migrator, err := rivermigrate.New(db.riverDriver(), nil)
 	if err != nil {
 		return err
 	}

@@ -135,11 +135,11 @@ func TestMigratePaymentMetadata(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(len(p.Metadata), 0)
 	var version int
-	is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
+	is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 	is.Equal(version, SchemaVersion)
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) error { return paymentMetadataColumn(ctx, tx) })) // again: nothing to do
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE payments SET metadata = '{"order":"A-1"}' WHERE id = 'pay_1'`)
+		_, err := tx.exec(`UPDATE payments SET metadata = '{"order":"A-1"}' WHERE id = 'pay_1'`)
 		return err
 	}))
 	p, err = db.FindPayment(ctx, "usr_1", "pay_1")

@@ -48,7 +48,7 @@ func TestMigrateVersion5(t *testing.T) {
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
 		var version int
-		is.NoErr(db.QueryRow("PRAGMA user_version").Scan(&version))
+		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
 		f, err := db.FindFIRA(ctx, "usr_1", "fira_1")
 		is.NoErr(err)
@@ -59,8 +59,8 @@ func TestMigrateVersion5(t *testing.T) {
 		is.NoErr(err)
 		is.Equal(days, []GSTDay{{Day: "2025-11-21", CrossBorder: true, Count: 1, AmountINR: 8325, IGST18: 1499}})
 		var invoiceDate, address sql.NullString
-		is.NoErr(db.QueryRow("SELECT invoice_date FROM payments WHERE id = 'pay_1'").Scan(&invoiceDate))
-		is.NoErr(db.QueryRow("SELECT address FROM profiles WHERE user_id = 'usr_1'").Scan(&address))
+		is.NoErr(db.r.QueryRow("SELECT invoice_date FROM payments WHERE id = 'pay_1'").Scan(&invoiceDate))
+		is.NoErr(db.r.QueryRow("SELECT address FROM profiles WHERE user_id = 'usr_1'").Scan(&address))
 		is.Equal(invoiceDate.String, "")
 		is.Equal(address.String, "")
 		is.NoErr(db.Close())

@@ -12,7 +12,7 @@ func operatorColumns(ctx context.Context, tx *Tx) error {
 		{"attention", "TEXT NOT NULL DEFAULT ''"},
 		{"attention_at", "INTEGER"},
 	} {
-		if err := addColumn(ctx, tx, "payments", c.column, c.decl); err != nil {
+		if err := addColumn(tx, "payments", c.column, c.decl); err != nil {
 			return err
 		}
 	}
@@ -20,9 +20,9 @@ func operatorColumns(ctx context.Context, tx *Tx) error {
 }
 
 // addColumn adds column to table when the table exists without it.
-func addColumn(ctx context.Context, tx *Tx, table, column, decl string) error {
+func addColumn(tx *Tx, table, column, decl string) error {
 	var tables, columns int
-	if err := tx.QueryRowContext(ctx, `SELECT
+	if err := tx.queryRow(`SELECT
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
 		(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, table, table, column).Scan(&tables, &columns); err != nil {
 		return err
@@ -30,6 +30,6 @@ func addColumn(ctx context.Context, tx *Tx, table, column, decl string) error {
 	if tables == 0 || columns == 1 {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN "+column+" "+decl)
+	_, err := tx.exec("ALTER TABLE " + table + " ADD COLUMN " + column + " " + decl)
 	return err
 }

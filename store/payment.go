@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/wire"
 )
 
@@ -79,14 +80,14 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.ID = NewID("pay")
 	p.Type, p.Status = "SEND", StatusInitiated
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
 		created_at, updated_at, invoice_date, metadata, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
 		p.InvoiceDate, metadataText(p.Metadata), p.MemoType)
 	if isUniqueViolation(err) {
-		return Payment{}, Errorf(ErrConflict, "a payment with txnId %s already exists", p.TxnID)
+		return Payment{}, apperr.Errorf(apperr.ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
 	if err != nil {
 		return Payment{}, err
@@ -98,26 +99,26 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 
 // FindPayment returns the user's payment by id; another user's is not found.
 func (tx *Tx) FindPayment(userID, id string) (Payment, error) {
-	p, err := scanPayment(tx.QueryRowContext(tx.ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
-	return p, notFound(err, ErrPaymentNotFound, "payment")
+	p, err := scanPayment(tx.queryRow("SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
+	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // LoadPayment returns a payment by id regardless of owner (jobs, CLI).
 func (tx *Tx) LoadPayment(id string) (Payment, error) {
-	p, err := scanPayment(tx.QueryRowContext(tx.ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
-	return p, notFound(err, ErrPaymentNotFound, "payment")
+	p, err := scanPayment(tx.queryRow("SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
+	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // FindPayment reads a user's payment outside a transaction.
 func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
-	return p, notFound(err, ErrPaymentNotFound, "payment")
+	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // FindPaymentByTxnID looks a payment up by the client's txnId.
 func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
-	return p, notFound(err, ErrPaymentNotFound, "payment")
+	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // Transition moves p to status `to` if the state machine allows it and the row
@@ -137,7 +138,7 @@ func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
 func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	from := p.Status
 	if !CanTransition(from, to) {
-		return Errorf(ErrInvalidState, "payment %s cannot move from %s to %s", p.ID, from, to)
+		return apperr.Errorf(apperr.ErrInvalidState, "payment %s cannot move from %s to %s", p.ID, from, to)
 	}
 	next := *p
 	next.Status, next.UpdatedAt = to, tx.now
@@ -169,7 +170,7 @@ func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	}
 	*p = next
 	if typ, ok := paymentEvents[to]; ok {
-		return tx.Emit(p.UserID, p.Livemode, typ, p.ID, eventDataOf(*p))
+		return tx.emit(p.UserID, p.Livemode, typ, p.ID, eventDataOf(*p))
 	}
 	return nil
 }
@@ -186,13 +187,13 @@ func (tx *Tx) reserve(p *Payment) error {
 // refuses to take more than the balance not already reserved, so the check
 // holds whenever the vault row was read.
 func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
-	res, err := tx.ExecContext(tx.ctx, "UPDATE vaults SET reserved = reserved + ? WHERE id = ? AND balance - reserved >= ?",
+	res, err := tx.exec("UPDATE vaults SET reserved = reserved + ? WHERE id = ? AND balance - reserved >= ?",
 		p.Amount, vaultID, p.Amount)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return Errorf(ErrInsufficientFunds, "vault %s has insufficient available balance", vaultID)
+		return apperr.Errorf(apperr.ErrInsufficientFunds, "vault %s has insufficient available balance", vaultID)
 	}
 	p.Reserved = p.Amount
 	return nil
@@ -233,5 +234,5 @@ type transitionChanges struct {
 // the pipeline uses it to decide its next step outside any transaction.
 func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
-	return p, notFound(err, ErrPaymentNotFound, "payment")
+	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }

@@ -14,7 +14,7 @@ const AdvanceJobKind = "payment_advance"
 // in status (a payout that moved on needs no one); the reason shows in its
 // view until it moves again. It reports whether the payout was flagged.
 func (tx *Tx) FlagPayment(id, status, reason string) (bool, error) {
-	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET attention = ?, attention_at = ? WHERE id = ? AND status = ?`,
+	res, err := tx.exec(`UPDATE payments SET attention = ?, attention_at = ? WHERE id = ? AND status = ?`,
 		reason, ms(tx.now), id, status)
 	if err != nil {
 		return false, err
@@ -36,7 +36,7 @@ func (tx *Tx) ClearAttention(p *Payment) error {
 	if p.Attention == "" {
 		return nil
 	}
-	if _, err := tx.ExecContext(tx.ctx, `UPDATE payments SET attention = '', attention_at = NULL WHERE id = ?`, p.ID); err != nil {
+	if _, err := tx.exec(`UPDATE payments SET attention = '', attention_at = NULL WHERE id = ?`, p.ID); err != nil {
 		return err
 	}
 	p.Attention, p.AttentionAt = "", nil
@@ -73,7 +73,7 @@ var stalledSQL = withAlive + "SELECT " + paymentCols + " FROM payments WHERE " +
 // StalledPayments lists every payout that owes a step but has no job to
 // take it: nothing will move it until a person does (payoutd payouts retry).
 func (db *DB) StalledPayments(ctx context.Context) ([]Payment, error) {
-	rows, err := db.r.QueryContext(ctx, stalledSQL)
+	rows, err := db.query(ctx, stalledSQL)
 	if err != nil {
 		return nil, err
 	}

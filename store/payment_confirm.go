@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/payoutd/payoutd/apperr"
+)
 
 // ConfirmInput is what POST /payments/confirm must match.
 type ConfirmInput struct {
@@ -61,7 +65,7 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 // confirm is ConfirmPayment on p, the payment as read.
 func (tx *Tx) confirm(userID string, in ConfirmInput, p Payment) (Payment, error) {
 	if p.Status != StatusInitiated {
-		return Payment{}, Errorf(ErrInvalidState, "payment %s is %s, not INITIATED", p.ID, p.Status)
+		return Payment{}, apperr.Errorf(apperr.ErrInvalidState, "payment %s is %s, not INITIATED", p.ID, p.Status)
 	}
 	mismatch := map[string]string{}
 	if in.DestinationAddress != p.DestinationAddress {
@@ -73,7 +77,7 @@ func (tx *Tx) confirm(userID string, in ConfirmInput, p Payment) (Payment, error
 		mismatch["amount"] = "does not match the initiated payment"
 	}
 	if len(mismatch) > 0 {
-		return Payment{}, &Error{Code: ErrConfirmMismatch, Message: "confirmation does not match the initiated payment", Fields: mismatch}
+		return Payment{}, &apperr.Error{Code: apperr.ErrConfirmMismatch, Message: "confirmation does not match the initiated payment", Fields: mismatch}
 	}
 	if in.Allow != nil {
 		if err := in.Allow(tx, p); err != nil {
@@ -85,17 +89,17 @@ func (tx *Tx) confirm(userID string, in ConfirmInput, p Payment) (Payment, error
 		vk = *r
 	} else {
 		var err error
-		if vk, err = scanVaultWithKey(tx.QueryRowContext(tx.ctx, vaultWithKeySQL, in.VaultID, userID)); err != nil {
+		if vk, err = scanVaultWithKey(tx.queryRow(vaultWithKeySQL, in.VaultID, userID)); err != nil {
 			return Payment{}, err
 		}
 	}
 	v, sealed := vk.Vault, vk.Sealed
 	if v.Currency != p.Currency {
-		return Payment{}, &Error{Code: ErrCurrencyMismatch, Message: "vault currency " + v.Currency + " does not match payment currency " + p.Currency,
+		return Payment{}, &apperr.Error{Code: apperr.ErrCurrencyMismatch, Message: "vault currency " + v.Currency + " does not match payment currency " + p.Currency,
 			Fields: map[string]string{"vaultId": "vault holds " + v.Currency}}
 	}
 	if !keyOpens(in.Sealer, v.ID, v.Address, sealed) {
-		return Payment{}, Errorf(ErrVaultNoKey, "vault %s has no usable signing key", v.ID)
+		return Payment{}, apperr.Errorf(apperr.ErrVaultNoKey, "vault %s has no usable signing key", v.ID)
 	}
 	p.VaultID = v.ID
 	if err := tx.reserveIn(v.ID, &p); err != nil {
@@ -113,7 +117,7 @@ func scanVaultWithKey(row interface{ Scan(...any) error }) (VaultWithKey, error)
 	var v VaultWithKey
 	var err error
 	v.Vault, err = scanVault(row, &v.Sealed)
-	return v, notFound(err, ErrWalletNotFound, "wallet")
+	return v, notFound(err, apperr.ErrWalletNotFound, "wallet")
 }
 
 // VaultWithKey reads the user's vault and its sealed signing key on a read

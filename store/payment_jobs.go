@@ -21,7 +21,7 @@ type PaymentJob struct {
 // PaymentJobs lists the payout's advance jobs River still keeps, newest
 // first.
 func (db *DB) PaymentJobs(ctx context.Context, paymentID string) ([]PaymentJob, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT id, state, attempt, max_attempts, scheduled_at, coalesce(CAST(errors AS TEXT), '')
+	rows, err := db.query(ctx, `SELECT id, state, attempt, max_attempts, scheduled_at, coalesce(CAST(errors AS TEXT), '')
 		FROM river_job WHERE kind = ? AND json_extract(CAST(args AS TEXT), '$.paymentId') = ? ORDER BY id DESC`, AdvanceJobKind, paymentID)
 	if err != nil {
 		return nil, err

@@ -52,7 +52,7 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 			countArgs = append(countArgs, f.Status)
 		}
 	}
-	if err := db.QueryRowContext(ctx, countSQL, countArgs...).Scan(&total); err != nil {
+	if err := db.queryRow(ctx, countSQL, countArgs...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	if f.After != "" {
@@ -63,7 +63,7 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.QueryContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
+	rows, err := db.query(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
 		paymentOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err

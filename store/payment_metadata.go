@@ -33,7 +33,7 @@ func parseMetadata(s string) map[string]string {
 // has it is left alone, so the step can run again.
 func paymentMetadataColumn(ctx context.Context, tx *Tx) error {
 	var tables, columns int
-	if err := tx.QueryRowContext(ctx, `SELECT
+	if err := tx.queryRow(`SELECT
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'payments'),
 		(SELECT count(*) FROM pragma_table_info('payments') WHERE name = 'metadata')`).Scan(&tables, &columns); err != nil {
 		return err
@@ -41,6 +41,6 @@ func paymentMetadataColumn(ctx context.Context, tx *Tx) error {
 	if tables == 0 || columns == 1 {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, "ALTER TABLE payments ADD COLUMN metadata TEXT NOT NULL DEFAULT ''")
+	_, err := tx.exec("ALTER TABLE payments ADD COLUMN metadata TEXT NOT NULL DEFAULT ''")
 	return err
 }

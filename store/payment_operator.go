@@ -45,7 +45,7 @@ func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment,
 			AND (status IN (?, ?) OR attention != '' OR ` + stalled + `) ORDER BY updated_at, id LIMIT ?`
 		args = []any{q.Livemode, StatusUnknown, StatusManualReview, limit}
 	}
-	rows, err := db.r.QueryContext(ctx, query, args...)
+	rows, err := db.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

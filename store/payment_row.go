@@ -1,5 +1,9 @@
 package store
 
+import (
+	"github.com/payoutd/payoutd/apperr"
+)
+
 // writePaymentRow moves the row from the state `from` to next and the
 // status counts with it; a row no longer as `from` left it is
 // ERR_INVALID_STATE. A move clears the payout's attention: whatever a
@@ -18,12 +22,12 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 	if from.Status == StatusInitiated {
 		q, args = movePaymentAndVault, append(args, next.VaultID)
 	}
-	res, err := tx.ExecContext(tx.ctx, q, args...)
+	res, err := tx.exec(q, args...)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return Errorf(ErrInvalidState, "payment %s is no longer %s", next.ID, from.Status)
+		return apperr.Errorf(apperr.ErrInvalidState, "payment %s is no longer %s", next.ID, from.Status)
 	}
 	tx.countPayment(next.UserID, from.Status, -1)
 	tx.countPayment(next.UserID, next.Status, 1)

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // Profile is a user's profile row, with the GST/LUT fields.
@@ -36,7 +38,7 @@ func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 	err := row.Scan(&p.UserID, &p.Email, &p.Name, &p.Phone, &p.CountryCode, &p.HomeCurrency, &p.GSTIN, &p.PAN,
 		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated, &p.Address)
 	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
-	return p, notFound(err, ErrProfileNotFound, "profile")
+	return p, notFound(err, apperr.ErrProfileNotFound, "profile")
 }
 
 // FindProfile reads a user's profile whether or not setup was completed;
@@ -46,7 +48,7 @@ func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
 }
 
 func (tx *Tx) findProfile(userID string) (Profile, error) {
-	return scanProfile(tx.QueryRowContext(tx.ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+	return scanProfile(tx.queryRow("SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
 }
 
 // ProfilePatch is a partial update: nil fields are left alone. Values are
@@ -85,7 +87,7 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 		if patch.GSTIN != nil {
 			field = "gstin"
 		}
-		return p, &Error{Code: ErrValidation, Message: "request validation failed",
+		return p, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{field: "the GSTIN's characters 3-12 must equal the PAN"}}
 	}
 	completes := patch.Name != nil && !p.SetupCompleted
@@ -97,7 +99,7 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 		changes["setup_completed"] = true
 	}
 	p.UpdatedAt = tx.now
-	_, err = tx.ExecContext(tx.ctx, `UPDATE profiles SET name = ?, email = ?, phone = ?, country_code = ?, home_currency = ?,
+	_, err = tx.exec(`UPDATE profiles SET name = ?, email = ?, phone = ?, country_code = ?, home_currency = ?,
 		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, address = ?, setup_completed = ?, updated_at = ? WHERE user_id = ?`,
 		p.Name, p.Email, p.Phone, p.CountryCode, p.HomeCurrency, p.GSTIN, p.PAN, p.LUTNumber, p.LUTValidUntil, p.Address,
 		p.SetupCompleted, ms(tx.now), userID)
@@ -113,7 +115,7 @@ func (tx *Tx) LinkWallet(userID string, livemode bool, address, provider string)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "UPDATE profiles SET wallet_address = ?, wallet_provider = ?, updated_at = ? WHERE user_id = ?",
+	if _, err := tx.exec("UPDATE profiles SET wallet_address = ?, wallet_provider = ?, updated_at = ? WHERE user_id = ?",
 		address, provider, ms(tx.now), userID); err != nil {
 		return err
 	}

@@ -5,27 +5,20 @@ import (
 	"database/sql"
 )
 
-// QueryRowContext runs a read-only query on the read pool. Reads outside a
+// queryRow runs a read-only query on the read pool. Reads outside a
 // transaction go through here (and the typed readers beside each
 // aggregate); every write goes through WithTx.
-func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	return db.r.QueryRowContext(ctx, query, args...)
 }
 
-// QueryContext runs a read-only query on the read pool.
-func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+// query runs a read-only query on the read pool.
+func (db *DB) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return db.r.QueryContext(ctx, query, args...)
 }
 
-// QueryRow is QueryRowContext without a context, for tools and tests.
-func (db *DB) QueryRow(query string, args ...any) *sql.Row {
-	return db.r.QueryRowContext(context.Background(), query, args...)
+// Ping checks that the read pool can query the file.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.r.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
-
-// Query is QueryContext without a context, for tools and tests.
-func (db *DB) Query(query string, args ...any) (*sql.Rows, error) {
-	return db.r.QueryContext(context.Background(), query, args...)
-}
-
-// Ping checks that the read pool can reach the file.
-func (db *DB) Ping(ctx context.Context) error { return db.r.PingContext(ctx) }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // Reconciliation statuses.
@@ -51,7 +53,7 @@ func (tx *Tx) settlementCredit(p Payment) (id string, amount int64, err error) {
 	if c := tx.credit; c.paymentID == p.ID {
 		return c.entryID, c.amount, nil
 	}
-	err = tx.QueryRowContext(tx.ctx, settlementCreditQuery, p.ID).Scan(&id, &amount)
+	err = tx.queryRow(settlementCreditQuery, p.ID).Scan(&id, &amount)
 	return id, amount, err
 }
 
@@ -102,7 +104,7 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 		return r, err
 	}
 	if r.Status == PendingReconciliation {
-		return r, tx.Emit(p.UserID, p.Livemode, "reconciliation.pending", p.ID, map[string]any{"paymentId": p.ID, "reason": r.Reason})
+		return r, tx.emit(p.UserID, p.Livemode, "reconciliation.pending", p.ID, map[string]any{"paymentId": p.ID, "reason": r.Reason})
 	}
 	return r, nil
 }
@@ -117,7 +119,7 @@ func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry, invoic
 	if r.ReconciledAt != nil {
 		reconciledAt = ms(*r.ReconciledAt)
 	}
-	res, err := tx.ExecContext(tx.ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id,
+	res, err := tx.exec(`INSERT INTO reconciliations (payment_id, user_id, livemode, status, invoice_ref, ledger_entry_id,
 		reason, resolved_by, amount_inr, settled_at, reconciled_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (payment_id) DO NOTHING`,
 		r.PaymentID, r.UserID, r.Livemode, r.Status, r.InvoiceRef, r.LedgerEntryID, r.Reason, r.ResolvedBy, r.AmountINR,
@@ -135,14 +137,14 @@ func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry, invoic
 }
 
 func (tx *Tx) findRecon(userID, paymentID string) (Reconciliation, error) {
-	r, err := scanRecon(tx.QueryRowContext(tx.ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
-	return r, notFound(err, ErrNotFound, "reconciliation record")
+	r, err := scanRecon(tx.queryRow("SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
+	return r, notFound(err, apperr.ErrNotFound, "reconciliation record")
 }
 
 // FindReconciliation reads the user's reconciliation record for a payment.
 func (db *DB) FindReconciliation(ctx context.Context, userID, paymentID string) (Reconciliation, error) {
 	r, err := scanRecon(db.r.QueryRowContext(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
-	return r, notFound(err, ErrNotFound, "reconciliation record")
+	return r, notFound(err, apperr.ErrNotFound, "reconciliation record")
 }
 
 // ResolveReconciliation manually reconciles a pending record; resolving one
@@ -153,13 +155,13 @@ func (tx *Tx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, 
 		return r, err
 	}
 	if r.Status == Reconciled {
-		return r, Errorf(ErrInvalidState, "payment %s is already reconciled", paymentID)
+		return r, apperr.Errorf(apperr.ErrInvalidState, "payment %s is already reconciled", paymentID)
 	}
 	if invoiceRef == "" {
 		invoiceRef = r.InvoiceRef
 	}
 	now := tx.now
-	_, err = tx.ExecContext(tx.ctx, `UPDATE reconciliations SET status = ?, invoice_ref = ?, note = ?, exception = ?, resolved_by = 'manual',
+	_, err = tx.exec(`UPDATE reconciliations SET status = ?, invoice_ref = ?, note = ?, exception = ?, resolved_by = 'manual',
 		reconciled_at = ? WHERE payment_id = ?`, Reconciled, invoiceRef, note, exception, ms(now), paymentID)
 	if err != nil {
 		return r, err
@@ -169,5 +171,5 @@ func (tx *Tx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, 
 		map[string]any{"invoiceRef": invoiceRef, "note": note, "markAsException": exception}); err != nil {
 		return r, err
 	}
-	return r, tx.Emit(userID, r.Livemode, "reconciliation.resolved", paymentID, map[string]any{"paymentId": paymentID, "resolvedBy": "manual"})
+	return r, tx.emit(userID, r.Livemode, "reconciliation.resolved", paymentID, map[string]any{"paymentId": paymentID, "resolvedBy": "manual"})
 }

@@ -58,11 +58,11 @@ const rowCountsActual = `WITH actual (user_id, kind, n) AS (
 
 // countListRows fills row_counts from the rows (a version-3 file).
 func countListRows(ctx context.Context, tx *Tx) error {
-	_, err := tx.ExecContext(ctx, rowCountsActual+"INSERT INTO row_counts (user_id, kind, n) SELECT user_id, kind, n FROM actual WHERE true "+
+	_, err := tx.exec(rowCountsActual + "INSERT INTO row_counts (user_id, kind, n) SELECT user_id, kind, n FROM actual WHERE true " +
 		"ON CONFLICT (user_id, kind) DO UPDATE SET n = excluded.n")
 	return err
 }
 
-// RecountListRows sets row_counts from the rows, for tools that write
+// recountListRows sets row_counts from the rows, for tools that write
 // history rows in bulk (the bench's preseed).
-func (tx *Tx) RecountListRows() error { return countListRows(tx.ctx, tx) }
+func (tx *Tx) recountListRows() error { return countListRows(tx.ctx, tx) }

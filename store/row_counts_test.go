@@ -24,22 +24,22 @@ func seedListRows(tb testing.TB, db *DB, userID string, n int, counted bool) {
 	for lo := 0; lo < n; lo += batch {
 		err := db.WithTx(ctx, func(tx *Tx) error {
 			var seq int64
-			if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM audit_log").Scan(&seq); err != nil {
+			if err := tx.queryRow("SELECT coalesce(max(seq), 0) FROM audit_log").Scan(&seq); err != nil {
 				return err
 			}
 			for i := lo; i < min(lo+batch, n); i++ {
 				at := ms(start.Add(time.Duration(i) * time.Second))
 				kind := []string{"payment.completed", "fira.generated"}[i%2]
 				seq++
-				if _, err := tx.ExecContext(ctx, `INSERT INTO audit_log (seq, at, user_id, actor, action, resource_type, resource_id,
+				if _, err := tx.exec(`INSERT INTO audit_log (seq, at, user_id, actor, action, resource_type, resource_id,
 					prev_hash, hash) VALUES (?, ?, ?, 'system', ?, 'payment', ?, '', '')`, seq, at, userID, kind, "pay_"+strconv.Itoa(i)); err != nil {
 					return err
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO events (id, user_id, livemode, type, resource_id, data, created_at)
+				if _, err := tx.exec(`INSERT INTO events (id, user_id, livemode, type, resource_id, data, created_at)
 					VALUES (?, ?, 0, ?, ?, '{}', ?)`, NewID("evt"), userID, kind, "pay_"+strconv.Itoa(i), at); err != nil {
 					return err
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
+				if _, err := tx.exec(`INSERT INTO firas (id, payment_id, user_id, livemode, status, remitting_bank,
 					remitting_country, amount_foreign, foreign_currency, amount_inr, settlement_rate, purpose_code,
 					purpose_description, invoice_ref, settlement_ref, settled_at, generated_at)
 					VALUES (?, ?, ?, 0, 'GENERATED', 'Bank', 'US', 100, 'USD', 8333, '83.33', 'P0802', 'Software', '', '', ?, ?)`,

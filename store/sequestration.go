@@ -18,7 +18,7 @@ type SequestrationPolicy struct {
 
 // SequestrationPolicy reads the user's policy; none means disabled.
 func (tx *Tx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
-	return scanPolicy(tx.QueryRowContext(tx.ctx, policySQL, userID), userID)
+	return scanPolicy(tx.queryRow(policySQL, userID), userID)
 }
 
 // SequestrationPolicy reads the user's policy outside a transaction.
@@ -42,7 +42,7 @@ func scanPolicy(row *sql.Row, userID string) (SequestrationPolicy, error) {
 // SetSequestrationPolicy replaces the user's policy; it applies to
 // settlements from now on, never retroactively.
 func (tx *Tx) SetSequestrationPolicy(userID string, livemode bool, enabled bool, rateBP int64, trigger string) (SequestrationPolicy, error) {
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO sequestration_policies (user_id, enabled, rate_bp, trigger, updated_at) VALUES (?,?,?,?,?)
+	_, err := tx.exec(`INSERT INTO sequestration_policies (user_id, enabled, rate_bp, trigger, updated_at) VALUES (?,?,?,?,?)
 		ON CONFLICT (user_id) DO UPDATE SET enabled = excluded.enabled, rate_bp = excluded.rate_bp, trigger = excluded.trigger, updated_at = excluded.updated_at`,
 		userID, enabled, rateBP, trigger, ms(tx.now))
 	if err != nil {

@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // RecordRateAsOf keeps the as-of time of the rate a payout was valued at.
 func (tx *Tx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
-	_, err := tx.ExecContext(tx.ctx, "INSERT INTO settlement_rates (payment_id, rate, as_of, created_at) VALUES (?,?,?,?)",
+	_, err := tx.exec("INSERT INTO settlement_rates (payment_id, rate, as_of, created_at) VALUES (?,?,?,?)",
 		paymentID, rate, ms(asOf), ms(tx.now))
 	return err
 }
@@ -18,7 +20,7 @@ func (tx *Tx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
 // was recorded (live payouts).
 func (db *DB) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, error) {
 	var at int64
-	err := db.QueryRowContext(ctx, "SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
+	err := db.queryRow(ctx, "SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, false, nil
 	}
@@ -40,13 +42,13 @@ func (tx *Tx) SettleAwaitingValue(p *Payment) error {
 // and books the settlement, as Settle does at once for a payout settled
 // with a fresh rate. A guarded UPDATE: a second run finds it valued.
 func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
-	res, err := tx.ExecContext(tx.ctx, `UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?,
+	res, err := tx.exec(`UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?,
 		attention = '', attention_at = NULL WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return Errorf(ErrInvalidState, "payment %s is no longer waiting for its INR value", p.ID)
+		return apperr.Errorf(apperr.ErrInvalidState, "payment %s is no longer waiting for its INR value", p.ID)
 	}
 	reserved := p.Reserved
 	p.AmountINR, p.SettlementRate, p.Reserved, p.UpdatedAt = &inr, rate, 0, tx.now
@@ -70,7 +72,7 @@ func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time
 // valued hold: gone from the account, still in the vault row.
 func (tx *Tx) awaitingValue(vaultID string) (int64, error) {
 	var n int64
-	err := tx.QueryRowContext(tx.ctx, `SELECT coalesce(sum(amount), 0) FROM payments
+	err := tx.queryRow(`SELECT coalesce(sum(amount), 0) FROM payments
 		WHERE vault_id = ? AND status = ? AND amount_inr IS NULL`, vaultID, StatusConfirmed).Scan(&n)
 	return n, err
 }

@@ -19,7 +19,7 @@ type SigningKey struct {
 func (db *DB) SigningKeys(ctx context.Context, sealer *Sealer) ([]SigningKey, error) {
 	var keys []SigningKey
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT kid, private_key FROM signing_keys ORDER BY created_at DESC")
+		rows, err := tx.query("SELECT kid, private_key FROM signing_keys ORDER BY created_at DESC")
 		if err != nil {
 			return err
 		}
@@ -44,7 +44,7 @@ func (db *DB) SigningKeys(ctx context.Context, sealer *Sealer) ([]SigningKey, er
 			return err
 		}
 		kid := NewID("sig")
-		if _, err := tx.ExecContext(ctx, "INSERT INTO signing_keys (kid, private_key, created_at) VALUES (?,?,?)",
+		if _, err := tx.exec("INSERT INTO signing_keys (kid, private_key, created_at) VALUES (?,?,?)",
 			kid, sealer.Seal(priv.Seed(), []byte(kid)), ms(tx.now)); err != nil {
 			return err
 		}

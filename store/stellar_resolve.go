@@ -1,5 +1,7 @@
 package store
 
+import "github.com/payoutd/payoutd/apperr"
+
 // RecordAppliedSubmission stores a transaction of a vault account that the
 // network applied but this database never signed or stored (an operator
 // resolving a payout with it, say after a restore from a backup older than
@@ -10,12 +12,12 @@ func (tx *Tx) RecordAppliedSubmission(s Submission) error {
 	if s.PaymentID != "" {
 		payment = s.PaymentID
 	}
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope,
+	_, err := tx.exec(`INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope,
 		valid_until, state, result, ledger, fee, created_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		s.Hash, s.VaultID, payment, s.Attempt, s.Kind, s.Seq, s.Envelope, ms(s.ValidUntil), s.State, s.Result,
 		nullInt(s.Ledger), nullInt(s.Fee), ms(tx.now), ms(tx.now))
 	if isUniqueViolation(err) {
-		return Errorf(ErrConflict, "transaction %s is already recorded", s.Hash)
+		return apperr.Errorf(apperr.ErrConflict, "transaction %s is already recorded", s.Hash)
 	}
 	return err
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // Submission is one signed Stellar transaction of a vault account.
@@ -56,14 +58,14 @@ const markSQL = "SELECT count(*), count(finished_at) FROM stellar_submissions WH
 // SubmissionMark reads the vault's mark outside a transaction.
 func (db *DB) SubmissionMark(ctx context.Context, vaultID string) (SubmissionMark, error) {
 	var m SubmissionMark
-	err := db.QueryRowContext(ctx, markSQL, vaultID).Scan(&m.Recorded, &m.Finished)
+	err := db.queryRow(ctx, markSQL, vaultID).Scan(&m.Recorded, &m.Finished)
 	return m, err
 }
 
 // SubmissionMark reads the vault's mark in the transaction.
 func (tx *Tx) SubmissionMark(vaultID string) (SubmissionMark, error) {
 	var m SubmissionMark
-	err := tx.QueryRowContext(tx.ctx, markSQL, vaultID).Scan(&m.Recorded, &m.Finished)
+	err := tx.queryRow(markSQL, vaultID).Scan(&m.Recorded, &m.Finished)
 	return m, err
 }
 
@@ -89,7 +91,7 @@ func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 	if s.PaymentID != "" {
 		payment = s.PaymentID
 	}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope, valid_until, created_at)
+	_, err = tx.exec(`INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope, valid_until, created_at)
 		VALUES (?,?,?,?,?,?,?,?,?)`, s.Hash, s.VaultID, payment, s.Attempt, s.Kind, s.Seq, s.Envelope, ms(s.ValidUntil), ms(tx.now))
 	if isUniqueViolation(err) {
 		return ErrVaultBusy
@@ -100,13 +102,13 @@ func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 // FinishSubmission records an OPEN envelope's final state. It is a guarded
 // UPDATE: an envelope already final keeps its first outcome.
 func (tx *Tx) FinishSubmission(hash, state, result string, ledger, fee int64) error {
-	res, err := tx.ExecContext(tx.ctx, `UPDATE stellar_submissions SET state = ?, result = ?, ledger = ?, fee = ?, finished_at = ?
+	res, err := tx.exec(`UPDATE stellar_submissions SET state = ?, result = ?, ledger = ?, fee = ?, finished_at = ?
 		WHERE hash = ? AND state = 'OPEN'`, state, result, nullInt(ledger), nullInt(fee), ms(tx.now), hash)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return Errorf(ErrInvalidState, "submission %s is not open", hash)
+		return apperr.Errorf(apperr.ErrInvalidState, "submission %s is not open", hash)
 	}
 	return nil
 }
@@ -132,13 +134,13 @@ func scanSubmission(row interface{ Scan(...any) error }) (Submission, error) {
 
 // FindSubmission reads an envelope by hash.
 func (db *DB) FindSubmission(ctx context.Context, hash string) (Submission, error) {
-	s, err := scanSubmission(db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash = ?", hash))
-	return s, notFound(err, ErrNotFound, "submission")
+	s, err := scanSubmission(db.queryRow(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash = ?", hash))
+	return s, notFound(err, apperr.ErrNotFound, "submission")
 }
 
 // OpenSubmission returns the vault's envelope in flight, if any.
 func (db *DB) OpenSubmission(ctx context.Context, vaultID string) (Submission, bool, error) {
-	s, err := scanSubmission(db.QueryRowContext(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE vault_id = ? AND state = 'OPEN'", vaultID))
+	s, err := scanSubmission(db.queryRow(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE vault_id = ? AND state = 'OPEN'", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, false, nil
 	}
@@ -147,7 +149,7 @@ func (db *DB) OpenSubmission(ctx context.Context, vaultID string) (Submission, b
 
 // PaymentSubmissions lists a payout's envelopes, oldest first.
 func (db *DB) PaymentSubmissions(ctx context.Context, paymentID string) ([]Submission, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE payment_id = ? ORDER BY created_at, attempt", paymentID)
+	rows, err := db.query(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE payment_id = ? ORDER BY created_at, attempt", paymentID)
 	if err != nil {
 		return nil, err
 	}
@@ -176,9 +178,9 @@ func (tx *Tx) SyncVaultBalance(vaultID string, chain int64, read SubmissionMark)
 	if !still {
 		return 0, true, nil
 	}
-	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
+	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
 	if err != nil {
-		return 0, false, notFound(err, ErrWalletNotFound, "wallet")
+		return 0, false, notFound(err, apperr.ErrWalletNotFound, "wallet")
 	}
 	// Payouts settled on chain but awaiting their INR value have left the
 	// account but not yet the vault row.
@@ -200,14 +202,14 @@ func (tx *Tx) SyncVaultBalance(vaultID string, chain int64, read SubmissionMark)
 // balance below what confirmed payouts have reserved.
 func (tx *Tx) debitVault(v Vault, amount int64, description string) error {
 	if v.Balance-amount < v.Reserved {
-		return Errorf(ErrInsufficientFunds, "vault %s: the chain balance is below the %d reserved by payouts in flight", v.ID, v.Reserved)
+		return apperr.Errorf(apperr.ErrInsufficientFunds, "vault %s: the chain balance is below the %d reserved by payouts in flight", v.ID, v.Reserved)
 	}
 	return tx.moveExternal(v, -amount, description, "vault.withdrawn")
 }
 
 // LiveVaults lists every live vault with a signing key, for the chain sync.
 func (db *DB) LiveVaults(ctx context.Context) ([]VaultWithKey, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE livemode = 1 AND key_sealed IS NOT NULL ORDER BY id")
+	rows, err := db.query(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE livemode = 1 AND key_sealed IS NOT NULL ORDER BY id")
 	if err != nil {
 		return nil, err
 	}
@@ -228,14 +230,14 @@ func (db *DB) LiveVaults(ctx context.Context) ([]VaultWithKey, error) {
 func (db *DB) VaultKey(ctx context.Context, vaultID string) (VaultWithKey, error) {
 	var v VaultWithKey
 	var err error
-	v.Vault, err = scanVault(db.QueryRowContext(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE id = ?", vaultID), &v.Sealed)
-	return v, notFound(err, ErrWalletNotFound, "wallet")
+	v.Vault, err = scanVault(db.queryRow(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE id = ?", vaultID), &v.Sealed)
+	return v, notFound(err, apperr.ErrWalletNotFound, "wallet")
 }
 
 // NextWaiting is the user's oldest other PROCESSING payout from the vault:
 // the one to submit next when the vault's envelope becomes final.
 func (tx *Tx) NextWaiting(p Payment) (Payment, bool, error) {
-	n, err := scanPayment(tx.QueryRowContext(tx.ctx, "SELECT "+paymentCols+` FROM payments
+	n, err := scanPayment(tx.queryRow("SELECT "+paymentCols+` FROM payments
 		WHERE user_id = ? AND status = ? AND vault_id = ? AND id != ? ORDER BY created_at, id LIMIT 1`,
 		p.UserID, StatusProcessing, p.VaultID, p.ID))
 	if errors.Is(err, sql.ErrNoRows) {

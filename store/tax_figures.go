@@ -79,13 +79,13 @@ var gstMoveSelect = `SELECT user_id, day, cb, sum(n), sum(amt), sum(igst), sum(i
 // user without refresh state gets the rows as well: their next refresh
 // rebuilds every day from reconciliations anyway.
 func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry, invoiceDate string) error {
-	if _, err := tx.ExecContext(tx.ctx, taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR); err != nil {
+	if _, err := tx.exec(taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR); err != nil {
 		return err
 	}
 	if invoiceDate == "" {
 		return nil
 	}
-	_, err := tx.ExecContext(tx.ctx, gstMoveAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR, invoiceDate)
+	_, err := tx.exec(gstMoveAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR, invoiceDate)
 	return err
 }
 
@@ -103,14 +103,14 @@ func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry, invoiceDate strin
 // alone; row counts tell the cases apart without a read.
 func (tx *Tx) RefreshTaxFigures(userID string) error {
 	now := ms(tx.now)
-	res, err := tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ? AND NOT queued", now, userID)
+	res, err := tx.exec("UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ? AND NOT queued", now, userID)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
 		return nil
 	}
-	res, err = tx.ExecContext(tx.ctx, "UPDATE tax_refresh_state SET refreshed_at = ?, queued = 0 WHERE user_id = ?", now, userID)
+	res, err = tx.exec("UPDATE tax_refresh_state SET refreshed_at = ?, queued = 0 WHERE user_id = ?", now, userID)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (tx *Tx) RefreshTaxFigures(userID string) error {
 	if err := tx.rebuildTaxDays(userID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(tx.ctx, "INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, now)
+	_, err = tx.exec("INSERT INTO tax_refresh_state (user_id, refreshed_at) VALUES (?, ?)", userID, now)
 	return err
 }
 
@@ -129,14 +129,14 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 	const from = `FROM tax_pending t
 		JOIN reconciliations r ON r.payment_id = t.payment_id JOIN payments p ON p.id = r.payment_id
 		WHERE t.user_id = ? AND r.status = 'RECONCILED'`
-	_, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`+taxDayAdd, userID)
+	_, err := tx.exec(taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`+taxDayAdd, userID)
 	if err != nil {
 		return err
 	}
-	if _, err = tx.ExecContext(tx.ctx, gstMoveInsert+fmt.Sprintf(gstMoveSelect, from)+gstMoveAdd, userID, userID); err != nil {
+	if _, err = tx.exec(gstMoveInsert+fmt.Sprintf(gstMoveSelect, from)+gstMoveAdd, userID, userID); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(tx.ctx, "DELETE FROM tax_pending WHERE user_id = ?", userID)
+	_, err = tx.exec("DELETE FROM tax_pending WHERE user_id = ?", userID)
 	return err
 }
 
@@ -146,15 +146,15 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 func (tx *Tx) rebuildTaxDays(userID string) error {
 	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM gst_moves WHERE user_id = ?",
 		"DELETE FROM tax_pending WHERE user_id = ?"} {
-		if _, err := tx.ExecContext(tx.ctx, q, userID); err != nil {
+		if _, err := tx.exec(q, userID); err != nil {
 			return err
 		}
 	}
 	const from = `FROM reconciliations r JOIN payments p ON p.id = r.payment_id
 		WHERE r.user_id = ? AND r.status = 'RECONCILED'`
-	if _, err := tx.ExecContext(tx.ctx, taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`, userID); err != nil {
+	if _, err := tx.exec(taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`, userID); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(tx.ctx, gstMoveInsert+fmt.Sprintf(gstMoveSelect, from), userID, userID)
+	_, err := tx.exec(gstMoveInsert+fmt.Sprintf(gstMoveSelect, from), userID, userID)
 	return err
 }

@@ -39,17 +39,17 @@ func seedReceipts(tb testing.TB, db *DB, userID string, n int) {
 	start := india.FY{StartYear: 2025}.Start()
 	step := india.FY{StartYear: 2025}.End().Sub(start) / time.Duration(n+1)
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO users (id, email, livemode, created_at) VALUES (?, ?, 0, 0)", userID, userID+"@example.com"); err != nil {
+		if _, err := tx.exec("INSERT INTO users (id, email, livemode, created_at) VALUES (?, ?, 0, 0)", userID, userID+"@example.com"); err != nil {
 			return err
 		}
-		pay, err := tx.SQL().PrepareContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+		pay, err := tx.x.SQL().PrepareContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 			destination_address, counterparty_country, amount_inr, settled_at, created_at, updated_at)
 			VALUES (?, ?, 0, ?, 'SEND', 'COMPLETED', ?, 'USD', 'G', ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer pay.Close()
-		rec, err := tx.SQL().PrepareContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
+		rec, err := tx.x.SQL().PrepareContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
 			settled_at, created_at) VALUES (?, ?, 0, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
@@ -158,7 +158,7 @@ func TestTaxFiguresAtScale(t *testing.T) {
 
 	// What the figures leave out: the pending receipts of the year.
 	var wantPending int64
-	is.NoErr(db.QueryRow(`SELECT count(*) FROM reconciliations WHERE status = 'PENDING_RECONCILIATION'`).Scan(&wantPending))
+	is.NoErr(db.r.QueryRow(`SELECT count(*) FROM reconciliations WHERE status = 'PENDING_RECONCILIATION'`).Scan(&wantPending))
 	t0 = time.Now()
 	u, err := db.UnreconciledReceipts(ctx, "usr_scale", fy.Start(), fy.End())
 	t.Logf("unreconciled receipts of the FY (%d): %s", u.Count, time.Since(t0))
@@ -229,12 +229,12 @@ func TestRefreshTaxFigures(t *testing.T) {
 	add := func(id, country, status string, inr int64, at time.Time) {
 		t.Helper()
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+			if _, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 				destination_address, counterparty_country, amount_inr, settled_at, created_at, updated_at)
 				VALUES (?, 'usr_r', 0, ?, 'SEND', 'COMPLETED', 1, 'USD', 'G', ?, ?, ?, 0, 0)`, id, id, country, inr, ms(at)); err != nil {
 				return err
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
+			_, err := tx.exec(`INSERT INTO reconciliations (payment_id, user_id, livemode, status, amount_inr,
 				settled_at, created_at) VALUES (?, 'usr_r', 0, ?, ?, ?, 0)`, id, status, inr, ms(at))
 			return err
 		}))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/wire"
@@ -64,12 +65,12 @@ func scanTaxPayment(row interface{ Scan(...any) error }) (TaxPayment, error) {
 
 // RecordTaxPayment writes a challan the caller has validated. With
 // FromReserve the amount moves from the tax reserve to the tax-paid account
-// in this transaction; more than the reserve holds is ErrInsufficientFunds
+// in this transaction; more than the reserve holds is apperr.ErrInsufficientFunds
 // and nothing is written. A challan already recorded (same BSR code, date
-// and serial, not reversed) is ErrConflict.
+// and serial, not reversed) is apperr.ErrConflict.
 func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
 	if p.Amount <= 0 || (p.Kind != india.PaymentAdvance && p.Kind != india.PaymentSelfAssessment) {
-		return TaxPayment{}, Errorf(ErrValidation, "a tax payment needs a known kind and a positive amount")
+		return TaxPayment{}, apperr.Errorf(apperr.ErrValidation, "a tax payment needs a known kind and a positive amount")
 	}
 	p.ID, p.CreatedAt, p.ReversedAt, p.ReversalTxnID = NewID("taxp"), tx.now, nil, ""
 	if p.FromReserve {
@@ -78,12 +79,12 @@ func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
 			return TaxPayment{}, err
 		}
 	}
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO tax_payments (id, user_id, livemode, fy, kind, amount, paid_on, bsr_code,
+	_, err := tx.exec(`INSERT INTO tax_payments (id, user_id, livemode, fy, kind, amount, paid_on, bsr_code,
 		challan_serial, from_reserve, note, ledger_txn_id, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.FY, p.Kind, p.Amount, p.PaidOn, p.BSRCode, p.ChallanSerial, p.FromReserve, p.Note,
 		p.LedgerTxnID, ms(p.CreatedAt))
 	if isUniqueViolation(err) {
-		return TaxPayment{}, Errorf(ErrConflict, "challan %s/%s/%s is already recorded; reverse that entry first to record it again",
+		return TaxPayment{}, apperr.Errorf(apperr.ErrConflict, "challan %s/%s/%s is already recorded; reverse that entry first to record it again",
 			p.BSRCode, p.PaidOn, p.ChallanSerial)
 	}
 	if err != nil {
@@ -92,19 +93,19 @@ func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
 	if err := tx.Audit(p.UserID, p.Livemode, "tax.payment.recorded", "tax_payment", p.ID, taxPaymentChanges(p)); err != nil {
 		return TaxPayment{}, err
 	}
-	return p, tx.Emit(p.UserID, p.Livemode, "tax.payment.recorded", p.ID, taxPaymentEventData(p))
+	return p, tx.emit(p.UserID, p.Livemode, "tax.payment.recorded", p.ID, taxPaymentEventData(p))
 }
 
 // ReverseTaxPayment marks a wrong entry reversed; one drawn from the reserve
 // gets a reversing ledger transaction that puts the amount back. Another
-// user's payment is not found; a second reversal is ErrInvalidState.
+// user's payment is not found; a second reversal is apperr.ErrInvalidState.
 func (tx *Tx) ReverseTaxPayment(userID, id string) (TaxPayment, error) {
-	p, err := scanTaxPayment(tx.QueryRowContext(tx.ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
+	p, err := scanTaxPayment(tx.queryRow("SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
 	if err != nil {
-		return TaxPayment{}, notFound(err, ErrNotFound, "tax payment")
+		return TaxPayment{}, notFound(err, apperr.ErrNotFound, "tax payment")
 	}
 	if p.ReversedAt != nil {
-		return TaxPayment{}, Errorf(ErrInvalidState, "tax payment %s was already reversed at %s", p.ID, wire.Time(*p.ReversedAt))
+		return TaxPayment{}, apperr.Errorf(apperr.ErrInvalidState, "tax payment %s was already reversed at %s", p.ID, wire.Time(*p.ReversedAt))
 	}
 	if p.FromReserve {
 		if p.ReversalTxnID, err = tx.returnTaxReserve(p); err != nil {
@@ -112,19 +113,19 @@ func (tx *Tx) ReverseTaxPayment(userID, id string) (TaxPayment, error) {
 		}
 	}
 	now := tx.now
-	res, err := tx.ExecContext(tx.ctx, "UPDATE tax_payments SET reversed_at = ?, reversal_txn_id = ? WHERE id = ? AND reversed_at IS NULL",
+	res, err := tx.exec("UPDATE tax_payments SET reversed_at = ?, reversal_txn_id = ? WHERE id = ? AND reversed_at IS NULL",
 		ms(now), p.ReversalTxnID, p.ID)
 	if err != nil {
 		return TaxPayment{}, err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return TaxPayment{}, Errorf(ErrInvalidState, "tax payment %s was already reversed", p.ID)
+		return TaxPayment{}, apperr.Errorf(apperr.ErrInvalidState, "tax payment %s was already reversed", p.ID)
 	}
 	p.ReversedAt = &now
 	if err := tx.Audit(p.UserID, p.Livemode, "tax.payment.reversed", "tax_payment", p.ID, taxPaymentChanges(p)); err != nil {
 		return TaxPayment{}, err
 	}
-	return p, tx.Emit(p.UserID, p.Livemode, "tax.payment.reversed", p.ID, taxPaymentEventData(p))
+	return p, tx.emit(p.UserID, p.Livemode, "tax.payment.reversed", p.ID, taxPaymentEventData(p))
 }
 
 // drawTaxReserve posts reserve → tax paid for p and returns the ledger
@@ -133,36 +134,36 @@ func (tx *Tx) ReverseTaxPayment(userID, id string) (TaxPayment, error) {
 func (tx *Tx) drawTaxReserve(p TaxPayment) (string, error) {
 	var reserve string
 	var balance int64
-	err := tx.QueryRowContext(tx.ctx, `SELECT id, balance FROM ledger_accounts WHERE user_id = ? AND livemode = ? AND kind = ?
+	err := tx.queryRow(`SELECT id, balance FROM ledger_accounts WHERE user_id = ? AND livemode = ? AND kind = ?
 		AND currency = 'INR' AND ref = ''`, p.UserID, p.Livemode, AccountTaxReserve).Scan(&reserve, &balance)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return "", err
 	}
 	if balance < p.Amount {
 		inr, _ := money.Lookup("INR")
-		return "", Errorf(ErrInsufficientFunds, "the tax reserve holds INR %s, less than the INR %s to pay from it",
+		return "", apperr.Errorf(apperr.ErrInsufficientFunds, "the tax reserve holds INR %s, less than the INR %s to pay from it",
 			money.Format(balance, inr), money.Format(p.Amount, inr))
 	}
-	paid, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountTaxPaid, "INR", "")
+	paid, err := tx.ledgerAccount(p.UserID, p.Livemode, AccountTaxPaid, "INR", "")
 	if err != nil {
 		return "", err
 	}
-	return tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "tax_payment",
+	return tx.post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "tax_payment",
 		Description: fmt.Sprintf("Tax paid from reserve: %s FY %s, challan %s/%s/%s (%s)", kindLabel(p.Kind), p.FY, p.BSRCode, p.PaidOn, p.ChallanSerial, p.ID),
 		Postings:    []Posting{{AccountID: reserve, Amount: -p.Amount, Currency: "INR"}, {AccountID: paid, Amount: p.Amount, Currency: "INR"}}})
 }
 
 // returnTaxReserve posts the reversal of drawTaxReserve.
 func (tx *Tx) returnTaxReserve(p TaxPayment) (string, error) {
-	reserve, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountTaxReserve, "INR", "")
+	reserve, err := tx.ledgerAccount(p.UserID, p.Livemode, AccountTaxReserve, "INR", "")
 	if err != nil {
 		return "", err
 	}
-	paid, err := tx.LedgerAccount(p.UserID, p.Livemode, AccountTaxPaid, "INR", "")
+	paid, err := tx.ledgerAccount(p.UserID, p.Livemode, AccountTaxPaid, "INR", "")
 	if err != nil {
 		return "", err
 	}
-	return tx.Post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "tax_payment_reversal",
+	return tx.post(LedgerTxn{UserID: p.UserID, Livemode: p.Livemode, Kind: "tax_payment_reversal",
 		Description: fmt.Sprintf("Reversal of tax payment %s: back to the tax reserve", p.ID),
 		Postings:    []Posting{{AccountID: paid, Amount: -p.Amount, Currency: "INR"}, {AccountID: reserve, Amount: p.Amount, Currency: "INR"}}})
 }

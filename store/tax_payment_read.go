@@ -1,11 +1,15 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/payoutd/payoutd/apperr"
+)
 
 // FindTaxPayment returns the user's tax payment; another user's is not found.
 func (db *DB) FindTaxPayment(ctx context.Context, userID, id string) (TaxPayment, error) {
-	p, err := scanTaxPayment(db.QueryRowContext(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
-	return p, notFound(err, ErrNotFound, "tax payment")
+	p, err := scanTaxPayment(db.queryRow(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
+	return p, notFound(err, apperr.ErrNotFound, "tax payment")
 }
 
 // TaxPaymentFilter selects a page of a user's tax payments, newest challan
@@ -31,7 +35,7 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 		args = append(args, f.FY)
 	}
 	var total int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM tax_payments WHERE "+where, args...).Scan(&total); err != nil {
+	if err := db.queryRow(ctx, "SELECT count(*) FROM tax_payments WHERE "+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	if f.After != "" {
@@ -54,7 +58,7 @@ func (db *DB) TaxPaymentsOfYear(ctx context.Context, userID, fy string) ([]TaxPa
 }
 
 func (db *DB) taxPayments(ctx context.Context, tail string, args ...any) ([]TaxPayment, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments "+tail, args...)
+	rows, err := db.query(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments "+tail, args...)
 	if err != nil {
 		return nil, err
 	}

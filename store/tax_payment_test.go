@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // fundTaxReserve credits the user's tax reserve from the external account,
@@ -12,15 +14,15 @@ import (
 func fundTaxReserve(t *testing.T, db *DB, u User, paise int64) {
 	t.Helper()
 	err := db.WithTx(context.Background(), func(tx *Tx) error {
-		ext, err := tx.LedgerAccount("", u.Livemode, AccountExternal, "INR", "")
+		ext, err := tx.ledgerAccount("", u.Livemode, AccountExternal, "INR", "")
 		if err != nil {
 			return err
 		}
-		reserve, err := tx.LedgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
+		reserve, err := tx.ledgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
 		if err != nil {
 			return err
 		}
-		_, err = tx.Post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: "test reserve",
+		_, err = tx.post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: "test reserve",
 			Postings: []Posting{{AccountID: ext, Amount: -paise, Currency: "INR"}, {AccountID: reserve, Amount: paise, Currency: "INR"}}})
 		return err
 	})
@@ -34,7 +36,7 @@ func fundTaxReserve(t *testing.T, db *DB, u User, paise int64) {
 func accountBalance(t *testing.T, db *DB, userID, kind string) int64 {
 	t.Helper()
 	var bal, sum int64
-	err := db.QueryRow(`SELECT coalesce(max(a.balance), 0), coalesce((SELECT sum(p.amount) FROM ledger_postings p
+	err := db.r.QueryRow(`SELECT coalesce(max(a.balance), 0), coalesce((SELECT sum(p.amount) FROM ledger_postings p
 		JOIN ledger_accounts b ON b.id = p.account_id WHERE b.user_id = ? AND b.kind = ?), 0)
 		FROM ledger_accounts a WHERE a.user_id = ? AND a.kind = ? AND a.currency = 'INR'`, userID, kind, userID, kind).Scan(&bal, &sum)
 	if err != nil {
@@ -50,7 +52,7 @@ func accountBalance(t *testing.T, db *DB, userID, kind string) int64 {
 func ledgerZero(t *testing.T, db *DB) {
 	t.Helper()
 	var bad int
-	if err := db.QueryRow(`SELECT count(*) FROM (SELECT txn_id FROM ledger_postings GROUP BY txn_id, currency HAVING sum(amount) != 0)`).Scan(&bad); err != nil {
+	if err := db.r.QueryRow(`SELECT count(*) FROM (SELECT txn_id FROM ledger_postings GROUP BY txn_id, currency HAVING sum(amount) != 0)`).Scan(&bad); err != nil {
 		t.Fatal(err)
 	}
 	if bad != 0 {
@@ -61,7 +63,7 @@ func ledgerZero(t *testing.T, db *DB) {
 func countRows(t *testing.T, db *DB, q string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := db.QueryRow(q, args...).Scan(&n); err != nil {
+	if err := db.r.QueryRow(q, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -105,7 +107,7 @@ func TestTaxPayments(t *testing.T) {
 		is := is.New(t)
 		before := countRows(t, db, "SELECT (SELECT count(*) FROM tax_payments) + (SELECT count(*) FROM ledger_postings) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM events)")
 		_, err := record(testChallan(u, "00002", 50_000_01, true))
-		is.Equal(ErrorCode(err), ErrInsufficientFunds)
+		is.Equal(apperr.Code(err), apperr.ErrInsufficientFunds)
 		is.Equal(countRows(t, db, "SELECT (SELECT count(*) FROM tax_payments) + (SELECT count(*) FROM ledger_postings) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM events)"), before)
 		is.Equal(accountBalance(t, db, u.ID, AccountTaxReserve), int64(50_000_00))
 	})
@@ -121,12 +123,12 @@ func TestTaxPayments(t *testing.T) {
 		is.Equal(accountBalance(t, db, u.ID, AccountTaxPaid), int64(50_000_00))
 		ledgerZero(t, db)
 		_, err = record(testChallan(u, "00004", 1, true)) // the reserve is empty now
-		is.Equal(ErrorCode(err), ErrInsufficientFunds)
+		is.Equal(apperr.Code(err), apperr.ErrInsufficientFunds)
 	})
 
 	t.Run("ErrSameChallanTwice", func(t *testing.T) {
 		_, err := record(testChallan(u, "00003", 5_00, false))
-		is.New(t).Equal(ErrorCode(err), ErrConflict)
+		is.New(t).Equal(apperr.Code(err), apperr.ErrConflict)
 	})
 
 	t.Run("ErrOtherUsersPayment", func(t *testing.T) {
@@ -137,9 +139,9 @@ func TestTaxPayments(t *testing.T) {
 			return err
 		}))
 		_, err := reverse(other.ID, drawn.ID)
-		is.Equal(ErrorCode(err), ErrNotFound)
+		is.Equal(apperr.Code(err), apperr.ErrNotFound)
 		_, err = db.FindTaxPayment(ctx, other.ID, drawn.ID)
-		is.Equal(ErrorCode(err), ErrNotFound)
+		is.Equal(apperr.Code(err), apperr.ErrNotFound)
 	})
 
 	t.Run("ReversalRestoresReserve", func(t *testing.T) {
@@ -154,7 +156,7 @@ func TestTaxPayments(t *testing.T) {
 		// The audit log keeps both rows.
 		is.Equal(countRows(t, db, "SELECT count(*) FROM audit_log WHERE resource_id = ? AND action IN ('tax.payment.recorded', 'tax.payment.reversed')", p.ID), 2)
 		_, err = reverse(u.ID, drawn.ID)
-		is.Equal(ErrorCode(err), ErrInvalidState)
+		is.Equal(apperr.Code(err), apperr.ErrInvalidState)
 		// A reversed challan may be recorded again.
 		_, err = record(testChallan(u, "00003", 5_00, false))
 		is.NoErr(err)

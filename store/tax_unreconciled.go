@@ -26,13 +26,13 @@ const pendingOnly = "status = '" + PendingReconciliation + "'"
 // alone (it covers both queries), never the reconciled history.
 func (db *DB) UnreconciledReceipts(ctx context.Context, userID string, from, to time.Time) (Unreconciled, error) {
 	var u Unreconciled
-	err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(amount_inr), 0) FROM reconciliations
+	err := db.queryRow(ctx, `SELECT count(*), coalesce(sum(amount_inr), 0) FROM reconciliations
 		WHERE user_id = ? AND `+pendingOnly+` AND settled_at >= ? AND settled_at < ?`,
 		userID, ms(from), ms(to)).Scan(&u.Count, &u.AmountINR)
 	if err != nil || u.Count == 0 {
 		return u, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT payment_id FROM reconciliations
+	rows, err := db.query(ctx, `SELECT payment_id FROM reconciliations
 		WHERE user_id = ? AND `+pendingOnly+` AND settled_at >= ? AND settled_at < ? ORDER BY settled_at, payment_id LIMIT ?`,
 		userID, ms(from), ms(to), unreconciledSample)
 	if err != nil {

@@ -74,7 +74,7 @@ func TestAuditLogIsAppendOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"UPDATE audit_log SET action = 'x'", "DELETE FROM audit_log"} {
-		err := db.WithTx(ctx, func(tx *Tx) error { _, err := tx.ExecContext(ctx, q); return err })
+		err := db.WithTx(ctx, func(tx *Tx) error { _, err := tx.exec(q); return err })
 		if err == nil {
 			t.Fatalf("%s succeeded on the append-only log", q)
 		}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // User is one account in one mode (sandbox or live).
@@ -24,10 +26,10 @@ const SandboxOpeningBalance = 100_000_00
 func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Sealer) (User, bool, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	u := User{Email: email, Livemode: livemode}
-	err := tx.QueryRowContext(tx.ctx, "SELECT id FROM users WHERE email = ? AND livemode = ?", email, livemode).Scan(&u.ID)
+	err := tx.queryRow("SELECT id FROM users WHERE email = ? AND livemode = ?", email, livemode).Scan(&u.ID)
 	if err == nil {
 		if name != "" {
-			_, err = tx.ExecContext(tx.ctx, "UPDATE profiles SET name = ?, setup_completed = 1, updated_at = ? WHERE user_id = ?", name, ms(tx.now), u.ID)
+			_, err = tx.exec("UPDATE profiles SET name = ?, setup_completed = 1, updated_at = ? WHERE user_id = ?", name, ms(tx.now), u.ID)
 		}
 		return u, false, err
 	}
@@ -36,18 +38,18 @@ func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Seale
 	}
 	u.ID = NewID("usr")
 	now := ms(tx.now)
-	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO users (id, email, livemode, created_at) VALUES (?,?,?,?)", u.ID, email, livemode, now); err != nil {
+	if _, err := tx.exec("INSERT INTO users (id, email, livemode, created_at) VALUES (?,?,?,?)", u.ID, email, livemode, now); err != nil {
 		return u, false, err
 	}
-	if _, err := tx.ExecContext(tx.ctx, `INSERT INTO profiles (user_id, email, name, setup_completed, created_at, updated_at)
+	if _, err := tx.exec(`INSERT INTO profiles (user_id, email, name, setup_completed, created_at, updated_at)
 		VALUES (?,?,?,?,?,?)`, u.ID, email, name, name != "", now, now); err != nil {
 		return u, false, err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "INSERT INTO kyc (user_id, status, updated_at) VALUES (?, 'PENDING', ?)", u.ID, now); err != nil {
+	if _, err := tx.exec("INSERT INTO kyc (user_id, status, updated_at) VALUES (?, 'PENDING', ?)", u.ID, now); err != nil {
 		return u, false, err
 	}
 	for _, kind := range []string{AccountSettlement, AccountTaxReserve} {
-		if _, err := tx.LedgerAccount(u.ID, livemode, kind, "INR", ""); err != nil {
+		if _, err := tx.ledgerAccount(u.ID, livemode, kind, "INR", ""); err != nil {
 			return u, false, err
 		}
 	}
@@ -68,7 +70,7 @@ func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Seale
 func (db *DB) FindUserByEmail(ctx context.Context, email string, livemode bool) (User, error) {
 	u := User{Email: strings.ToLower(strings.TrimSpace(email)), Livemode: livemode}
 	err := db.r.QueryRowContext(ctx, "SELECT id FROM users WHERE email = ? AND livemode = ?", u.Email, livemode).Scan(&u.ID)
-	return u, notFound(err, ErrNotFound, "user")
+	return u, notFound(err, apperr.ErrNotFound, "user")
 }
 
 // CountUsers reports how many users exist (first start creates a demo user).

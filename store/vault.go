@@ -8,6 +8,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/strkey"
 )
 
@@ -59,12 +60,12 @@ func (tx *Tx) CreateVault(u User, name, currency string, balance int64, isDefaul
 	if sealer != nil {
 		sealed = sealer.Seal(priv.Seed(), []byte(v.ID))
 	}
-	_, err = tx.ExecContext(tx.ctx, `INSERT INTO vaults (id, user_id, livemode, name, vault_type, currency, balance, reserved, address, key_sealed, is_default, created_at)
+	_, err = tx.exec(`INSERT INTO vaults (id, user_id, livemode, name, vault_type, currency, balance, reserved, address, key_sealed, is_default, created_at)
 		VALUES (?,?,?,?,?,?,0,0,?,?,?,?)`, v.ID, v.UserID, v.Livemode, v.Name, v.Type, v.Currency, v.Address, sealed, v.IsDefault, ms(tx.now))
 	if err != nil {
 		return Vault{}, err
 	}
-	if _, err := tx.LedgerAccount(u.ID, u.Livemode, AccountVault, currency, v.ID); err != nil {
+	if _, err := tx.ledgerAccount(u.ID, u.Livemode, AccountVault, currency, v.ID); err != nil {
 		return Vault{}, err
 	}
 	if err := tx.Audit(u.ID, u.Livemode, "vault.created", "vault", v.ID, map[string]any{"currency": currency}); err != nil {
@@ -82,20 +83,20 @@ func (tx *Tx) CreateVault(u User, name, currency string, balance int64, isDefaul
 
 // FindVault returns the user's vault by id; another user's vault is not found.
 func (tx *Tx) FindVault(userID, id string) (Vault, error) {
-	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
-	return v, notFound(err, ErrWalletNotFound, "wallet")
+	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
+	return v, notFound(err, apperr.ErrWalletNotFound, "wallet")
 }
 
 // FindVault reads a vault outside a transaction.
 func (db *DB) FindVault(ctx context.Context, userID, id string) (Vault, error) {
 	v, err := scanVault(db.r.QueryRowContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
-	return v, notFound(err, ErrWalletNotFound, "wallet")
+	return v, notFound(err, apperr.ErrWalletNotFound, "wallet")
 }
 
 // DefaultVault returns the user's default vault.
 func (tx *Tx) DefaultVault(userID string) (Vault, error) {
-	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+" FROM vaults WHERE user_id = ? AND is_default = 1", userID))
-	return v, notFound(err, ErrWalletNotFound, "default wallet")
+	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE user_id = ? AND is_default = 1", userID))
+	return v, notFound(err, apperr.ErrWalletNotFound, "default wallet")
 }
 
 // ListVaults lists the user's vaults, oldest first.
@@ -119,7 +120,7 @@ func (db *DB) ListVaults(ctx context.Context, userID string) ([]Vault, error) {
 // adjustVault changes a vault's balance and reservation by deltas; the CHECK
 // constraints refuse any change that would overdraw it.
 func (tx *Tx) adjustVault(id string, dBalance, dReserved int64) error {
-	res, err := tx.ExecContext(tx.ctx, "UPDATE vaults SET balance = balance + ?, reserved = reserved + ? WHERE id = ?", dBalance, dReserved, id)
+	res, err := tx.exec("UPDATE vaults SET balance = balance + ?, reserved = reserved + ? WHERE id = ?", dBalance, dReserved, id)
 	if err != nil {
 		return err
 	}
@@ -131,10 +132,10 @@ func (tx *Tx) adjustVault(id string, dBalance, dReserved int64) error {
 
 // VaultForCurrency returns the user's vault in currency, the default first.
 func (tx *Tx) VaultForCurrency(userID, currency string) (Vault, error) {
-	v, err := scanVault(tx.QueryRowContext(tx.ctx, "SELECT "+vaultCols+` FROM vaults WHERE user_id = ? AND currency = ?
+	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+` FROM vaults WHERE user_id = ? AND currency = ?
 		ORDER BY is_default DESC, created_at LIMIT 1`, userID, currency))
 	if errors.Is(err, sql.ErrNoRows) {
-		return v, Errorf(ErrCurrencyMismatch, "no vault holds %s", currency)
+		return v, apperr.Errorf(apperr.ErrCurrencyMismatch, "no vault holds %s", currency)
 	}
 	return v, err
 }

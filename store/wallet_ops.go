@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/money"
 )
 
@@ -12,15 +13,15 @@ import (
 // currency, and two would only split a balance.
 func (tx *Tx) AddVault(u User, name, currency string, sealer *Sealer) (Vault, error) {
 	var n int
-	if err := tx.QueryRowContext(tx.ctx, "SELECT count(*) FROM vaults WHERE user_id = ? AND currency = ?", u.ID, currency).Scan(&n); err != nil {
+	if err := tx.queryRow("SELECT count(*) FROM vaults WHERE user_id = ? AND currency = ?", u.ID, currency).Scan(&n); err != nil {
 		return Vault{}, err
 	}
 	if n > 0 {
-		return Vault{}, Errorf(ErrConflict, "a %s vault already exists; a user has one vault per currency", currency)
+		return Vault{}, apperr.Errorf(apperr.ErrConflict, "a %s vault already exists; a user has one vault per currency", currency)
 	}
 	if sealer == nil {
 		// A vault without a signing key could never pay out; refuse to make one.
-		return Vault{}, Errorf(ErrVaultNoKey, "no master key is configured to seal the vault's signing key")
+		return Vault{}, apperr.Errorf(apperr.ErrVaultNoKey, "no master key is configured to seal the vault's signing key")
 	}
 	return tx.CreateVault(u, name, currency, 0, false, sealer)
 }
@@ -35,14 +36,14 @@ func (tx *Tx) FundVault(userID, vaultID string, amount int64) (Vault, error) {
 	}
 	cur, ok := money.Lookup(v.Currency)
 	if !ok {
-		return v, Errorf(ErrCurrencyMismatch, "vault currency %s is unknown", v.Currency)
+		return v, apperr.Errorf(apperr.ErrCurrencyMismatch, "vault currency %s is unknown", v.Currency)
 	}
 	limit := money.MaxMajor
 	for i := 0; i < cur.Exponent; i++ {
 		limit *= 10
 	}
 	if amount <= 0 || amount > limit-v.Balance {
-		return v, &Error{Code: ErrValidation, Message: "request validation failed",
+		return v, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{"amount": "would take the balance above " + money.Format(limit, cur) + " " + cur.Code}}
 	}
 	// creditVault posts the funding to the ledger (external → vault) and

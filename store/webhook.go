@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/wire"
 )
 
@@ -70,22 +71,22 @@ func scanWebhook(row interface{ Scan(...any) error }) (WebhookEndpoint, error) {
 	return ep, err
 }
 
-func webhookNotFound(err error) error { return notFound(err, ErrNotFound, "webhook endpoint") }
+func webhookNotFound(err error) error { return notFound(err, apperr.ErrNotFound, "webhook endpoint") }
 
 // CreateWebhookEndpoint stores a new enabled endpoint with a fresh signing
 // secret, returned in its whsec_ form: shown once, stored only sealed.
 func (tx *Tx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (WebhookEndpoint, string, error) {
 	var n int
-	if err := tx.QueryRowContext(tx.ctx, "SELECT count(*) FROM webhook_endpoints WHERE user_id = ?", ep.UserID).Scan(&n); err != nil {
+	if err := tx.queryRow("SELECT count(*) FROM webhook_endpoints WHERE user_id = ?", ep.UserID).Scan(&n); err != nil {
 		return WebhookEndpoint{}, "", err
 	}
 	if n >= MaxWebhookEndpoints {
-		return WebhookEndpoint{}, "", Errorf(ErrConflict, "at most %d webhook endpoints per account; delete one first", MaxWebhookEndpoints)
+		return WebhookEndpoint{}, "", apperr.Errorf(apperr.ErrConflict, "at most %d webhook endpoints per account; delete one first", MaxWebhookEndpoints)
 	}
 	ep.ID, ep.Status = NewID("whe"), WebhookEnabled
 	ep.CreatedAt, ep.UpdatedAt = tx.now, tx.now
 	tx.hooks.forget()
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO webhook_endpoints
+	_, err := tx.exec(`INSERT INTO webhook_endpoints
 		(id, user_id, livemode, url, description, event_types, status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
 		ep.ID, ep.UserID, ep.Livemode, ep.URL, ep.Description, strings.Join(ep.EventTypes, " "), ep.Status, ms(tx.now), ms(tx.now))
 	if err != nil {
@@ -136,7 +137,7 @@ func (db *DB) LoadWebhookEndpoint(ctx context.Context, id string) (WebhookEndpoi
 // FindWebhookEndpoint is the in-transaction lookup; userID "" skips the owner
 // check (workers act for whoever owns the endpoint).
 func (tx *Tx) FindWebhookEndpoint(userID, id string) (WebhookEndpoint, error) {
-	ep, err := scanWebhook(tx.QueryRowContext(tx.ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND (? = '' OR user_id = ?)",
+	ep, err := scanWebhook(tx.queryRow("SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND (? = '' OR user_id = ?)",
 		ms(tx.now), id, userID, userID))
 	return ep, webhookNotFound(err)
 }
@@ -148,7 +149,7 @@ func (tx *Tx) DeleteWebhookEndpoint(userID, id string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(tx.ctx, "DELETE FROM webhook_endpoints WHERE id = ?", id); err != nil {
+	if _, err := tx.exec("DELETE FROM webhook_endpoints WHERE id = ?", id); err != nil {
 		return err
 	}
 	return tx.Audit(userID, ep.Livemode, "webhook.deleted", "webhook_endpoint", id, map[string]any{"url": ep.URL})
@@ -162,7 +163,7 @@ func (tx *Tx) EnableWebhookEndpoint(userID, id string) (WebhookEndpoint, error) 
 		return ep, err
 	}
 	tx.hooks.forget()
-	if _, err := tx.ExecContext(tx.ctx, `UPDATE webhook_endpoints SET status = ?, disabled_reason = '', disabled_at = NULL,
+	if _, err := tx.exec(`UPDATE webhook_endpoints SET status = ?, disabled_reason = '', disabled_at = NULL,
 		updated_at = ? WHERE id = ?`, WebhookEnabled, ms(tx.now), id); err != nil {
 		return ep, err
 	}
@@ -178,7 +179,7 @@ func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) err
 	if err != nil || ep.Status == WebhookDisabled {
 		return err
 	}
-	if _, err := tx.ExecContext(tx.ctx, `UPDATE webhook_endpoints SET status = ?, disabled_reason = ?, disabled_at = ?,
+	if _, err := tx.exec(`UPDATE webhook_endpoints SET status = ?, disabled_reason = ?, disabled_at = ?,
 		updated_at = ? WHERE id = ?`, WebhookDisabled, reason, ms(tx.now), ms(tx.now), id); err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) err
 	for k, v := range data {
 		payload[k] = v
 	}
-	return tx.Emit(ep.UserID, ep.Livemode, EventWebhookDisabled, id, payload)
+	return tx.emit(ep.UserID, ep.Livemode, EventWebhookDisabled, id, payload)
 }
 
 // WebhookTargets lists the enabled endpoints that subscribe to ev: the
@@ -205,7 +206,7 @@ func (tx *Tx) WebhookTargets(ev Event) ([]string, error) {
 			tx.hooks.remember(key)
 		}
 	}()
-	rows, err := tx.QueryContext(tx.ctx, `SELECT id, event_types FROM webhook_endpoints
+	rows, err := tx.query(`SELECT id, event_types FROM webhook_endpoints
 		WHERE user_id = ? AND livemode = ? AND status = ?`, ev.UserID, ev.Livemode, WebhookEnabled)
 	if err != nil {
 		seen = true

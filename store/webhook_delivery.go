@@ -40,7 +40,7 @@ func (db *DB) WebhookDelivered(ctx context.Context, endpointID, eventID string) 
 // transaction that records the next one, so attempt numbers never repeat.
 func (tx *Tx) WebhookAttempts(endpointID, eventID string) (int, error) {
 	var n int
-	err := tx.QueryRowContext(tx.ctx, "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?",
+	err := tx.queryRow("SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?",
 		endpointID, eventID).Scan(&n)
 	return n, err
 }
@@ -55,7 +55,7 @@ func (tx *Tx) RecordWebhookAttempt(a *WebhookAttempt) error {
 	if a.NextRetryAt != nil {
 		next = ms(*a.NextRetryAt)
 	}
-	_, err := tx.ExecContext(tx.ctx, `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, attempt, status,
+	_, err := tx.exec(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, attempt, status,
 		response_code, duration_ms, error, next_retry_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 		a.ID, a.EndpointID, a.EventID, a.EventType, a.Attempt, a.Status, code, a.Duration.Milliseconds(), a.Error, next, ms(tx.now))
 	return err
@@ -97,7 +97,7 @@ func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]We
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
+	rows, err := db.query(ctx, `SELECT id, endpoint_id, event_id, event_type, attempt, status, response_code,
 		duration_ms, error, next_retry_at, created_at FROM webhook_deliveries WHERE `+where+deliveryOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err

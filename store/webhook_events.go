@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // EventWebhookDisabled tells a user an endpoint was turned off after its
@@ -10,7 +12,7 @@ import (
 const EventWebhookDisabled = "webhook.disabled"
 
 // EventTypes is every event type there is: what endpoints may subscribe
-// to and GET /events may filter by. A new Emit type must be added here.
+// to and GET /events may filter by. A new emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
 	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
@@ -43,7 +45,7 @@ func scanEvent(row interface{ Scan(...any) error }) (Event, error) {
 // FindEvent loads one event by id, whoever owns it (delivery workers).
 func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
 	ev, err := scanEvent(db.r.QueryRowContext(ctx, "SELECT "+eventCols+" FROM events WHERE id = ?", id))
-	return ev, notFound(err, ErrNotFound, "event")
+	return ev, notFound(err, apperr.ErrNotFound, "event")
 }
 
 var eventOrder = keyset{from: "events", id: "id", keys: []string{"rowid"}, unique: true, asc: true}
@@ -71,7 +73,7 @@ func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error)
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.QueryContext(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+eventOrder.orderBy()+" LIMIT ? OFFSET ?",
+	rows, err := db.query(ctx, "SELECT "+eventCols+" FROM events WHERE "+where+eventOrder.orderBy()+" LIMIT ? OFFSET ?",
 		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/wire"
 )
 
@@ -44,7 +45,7 @@ func (tx *Tx) addWebhookSecret(endpointID string, sealer *Sealer) (string, error
 		panic("crypto/rand failed: " + err.Error())
 	}
 	id := NewID("whs")
-	_, err := tx.ExecContext(tx.ctx, "INSERT INTO webhook_secrets (id, endpoint_id, sealed, created_at) VALUES (?,?,?,?)",
+	_, err := tx.exec("INSERT INTO webhook_secrets (id, endpoint_id, sealed, created_at) VALUES (?,?,?,?)",
 		id, endpointID, sealer.Seal(key, secretAD(id, endpointID)), ms(tx.now))
 	return FormatWebhookSecret(key), err
 }
@@ -70,7 +71,7 @@ func (tx *Tx) RotateWebhookSecret(userID, id string, sealer *Sealer) (WebhookEnd
 		{"UPDATE webhook_endpoints SET updated_at = ? WHERE id = ?", []any{now, id}},
 	}
 	for _, s := range steps {
-		if _, err := tx.ExecContext(tx.ctx, s.q, s.args...); err != nil {
+		if _, err := tx.exec(s.q, s.args...); err != nil {
 			return ep, "", err
 		}
 	}
@@ -113,7 +114,7 @@ func (db *DB) WebhookSigningSecrets(ctx context.Context, endpointID string, now 
 		return nil, err
 	}
 	if len(keys) == 0 {
-		return nil, Errorf(ErrNotFound, "webhook endpoint %s has no signing secret", endpointID)
+		return nil, apperr.Errorf(apperr.ErrNotFound, "webhook endpoint %s has no signing secret", endpointID)
 	}
 	return keys, nil
 }

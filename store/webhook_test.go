@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // openTestDB opens a fresh database file with the real schema.
@@ -98,8 +100,8 @@ func TestEventLogInsertionOrder(t *testing.T) {
 	ids := []string{"evt_01zzzzzzzzzzzzzzzzzzzzzzzz", "evt_01aaaaaaaaaaaaaaaaaaaaaaaa", "evt_01mmmmmmmmmmmmmmmmmmmmmmmm"}
 	for _, id := range ids {
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-			tx.countRow(u.ID, kindEvents, "kyc.updated") // as Emit does
-			_, err := tx.ExecContext(ctx, `INSERT INTO events (id, user_id, livemode, type, data, created_at) VALUES (?,?,0,'kyc.updated','{}',1)`, id, u.ID)
+			tx.countRow(u.ID, kindEvents, "kyc.updated") // as emit does
+			_, err := tx.exec(`INSERT INTO events (id, user_id, livemode, type, data, created_at) VALUES (?,?,0,'kyc.updated','{}',1)`, id, u.ID)
 			return err
 		}))
 	}
@@ -114,5 +116,5 @@ func TestEventLogInsertionOrder(t *testing.T) {
 	is.Equal(len(evs), 2)
 	is.Equal(evs[0].ID, ids[1])
 	_, _, err = db.EventLog(ctx, EventFilter{UserID: "usr_other", After: ids[0], Page: 1, Limit: 10})
-	is.Equal(ErrorCode(err), ErrValidation)
+	is.Equal(apperr.Code(err), apperr.ErrValidation)
 }

@@ -4,7 +4,6 @@
 // WAL fsync off the write connection, background checkpoints, a
 // statement cache on every connection and a direct path for the
 // committer's statements. Callers see only DB.WithTx, a Tx with the usual
-// Exec/Query methods, Tx.OnCommit, and two hooks for work a batch does once
-// (Hooks). A transaction's rules are those of any SQLite transaction: what
+// Exec/Query methods and two hooks for work a batch does once (Hooks). A transaction's rules are those of any SQLite transaction: what
 // it writes it can read back, and it commits or rolls back alone.
 package sqlitex

@@ -11,7 +11,6 @@ type Tx struct {
 	sql    *sql.Tx
 	direct directExecer
 	ctx    context.Context
-	after  []func()
 }
 
 // Context is the transaction's context (not cancellable: once started a
@@ -36,7 +35,3 @@ func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql
 // SQL is the transaction as database/sql sees it, for libraries that take
 // a *sql.Tx (River's InsertTx).
 func (tx *Tx) SQL() *sql.Tx { return tx.sql }
-
-// OnCommit registers f to run once the transaction is committed and
-// durable, before its caller's WithTx returns (in-memory bookkeeping only).
-func (tx *Tx) OnCommit(f func()) { tx.after = append(tx.after, f) }

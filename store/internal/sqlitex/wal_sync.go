@@ -80,11 +80,6 @@ func acknowledge(batch []*txRequest, syncErr error) {
 		if r.err == nil && syncErr != nil {
 			r.err = syncErr
 		}
-		if r.err == nil {
-			for _, f := range r.tx.after {
-				f()
-			}
-		}
 		r.done <- r.err
 	}
 }

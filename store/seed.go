@@ -1,30 +1,39 @@
-package bench
+package store
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/payoutd/payoutd/store"
 )
 
-// seed adds settled, reconciled payouts [from, to) to the user's history
-// directly in SQL, with balanced ledger postings, in large transactions: the
-// API would take hours to build 10^6 payouts and the read phase measures
-// reads, not writes.
-//
-// With history, each payout also gets what the pipeline leaves behind: its
-// audit rows (chained, through the store), its events and its FIRA, so
-// the cost of a growing history can be measured.
-func seed(ctx context.Context, db *store.DB, userID string, from, to int, history bool) error {
-	const batch = 500
+// Seed describes settled, reconciled payouts written straight into a
+// user's books by SeedSettled: payout i (From ≤ i < To) is i seconds old,
+// USD 10.00 + (i mod 5000) cents at 83.25, sent to Destination.
+type Seed struct {
+	UserID      string
+	From, To    int
+	Destination string
+	// History also writes what the pipeline leaves behind: each payout's
+	// chained audit rows, its event and its FIRA.
+	History bool
+}
+
+// seedBatch is how many payouts one statement of each table carries.
+const seedBatch = 500
+
+// SeedSettled adds the payouts of s with balanced ledger postings, in large
+// transactions, for the bench: the API would take hours to build 10^6
+// payouts, and the bench's read phase measures reads, not writes. The
+// maintained counts, the list counts and the tax figures are brought up to
+// date at the end.
+func (db *DB) SeedSettled(ctx context.Context, s Seed) error {
 	var settle, fx string
-	err := db.WithTx(ctx, func(tx *store.Tx) (err error) {
-		if settle, err = tx.LedgerAccount(userID, false, store.AccountSettlement, "INR", ""); err != nil {
+	err := db.WithTx(ctx, func(tx *Tx) (err error) {
+		if settle, err = tx.ledgerAccount(s.UserID, false, AccountSettlement, "INR", ""); err != nil {
 			return err
 		}
-		fx, err = tx.LedgerAccount("", false, store.AccountFXClearing, "INR", "")
+		fx, err = tx.ledgerAccount("", false, AccountFXClearing, "INR", "")
 		return err
 	})
 	if err != nil {
@@ -32,72 +41,73 @@ func seed(ctx context.Context, db *store.DB, userID string, from, to int, histor
 	}
 	now := time.Now().UnixMilli()
 	var added int64
-	for lo := from; lo < to; lo += 20 * batch {
-		err := db.WithTx(ctx, func(tx *store.Tx) error {
-			for b := lo; b < min(lo+20*batch, to); b += batch {
-				n, err := seedBatch(ctx, tx, userID, settle, fx, b, min(b+batch, to), now, history)
+	for lo := s.From; lo < s.To; lo += 20 * seedBatch {
+		err := db.WithTx(ctx, func(tx *Tx) error {
+			for b := lo; b < min(lo+20*seedBatch, s.To); b += seedBatch {
+				n, err := tx.seedBatch(s, settle, fx, b, min(b+seedBatch, s.To), now)
 				if err != nil {
 					return err
 				}
 				added += n
 			}
 			return nil
-		}, store.WithActor("bench", ""))
+		}, WithActor("bench", ""))
 		if err != nil {
 			return err
 		}
 	}
-	return db.WithTx(ctx, func(tx *store.Tx) error {
-		if _, err := tx.ExecContext(ctx, "UPDATE ledger_accounts SET balance = balance + ?, entries = entries + ? WHERE id = ?", added, to-from, settle); err != nil {
+	n := s.To - s.From
+	return db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec("UPDATE ledger_accounts SET balance = balance + ?, entries = entries + ? WHERE id = ?", added, n, settle); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE ledger_accounts SET balance = balance - ?, entries = entries + ? WHERE id = ?", added, to-from, fx); err != nil {
+		if _, err := tx.exec("UPDATE ledger_accounts SET balance = balance - ?, entries = entries + ? WHERE id = ?", added, n, fx); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO payment_counts (user_id, status, n) VALUES (?, 'COMPLETED', ?)
-			ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, userID, to-from); err != nil {
+		if _, err := tx.exec(`INSERT INTO payment_counts (user_id, status, n) VALUES (?, 'COMPLETED', ?)
+			ON CONFLICT (user_id, status) DO UPDATE SET n = n + excluded.n`, s.UserID, n); err != nil {
 			return err
 		}
 		// The seeded reconciliations wait in the tax queue, as a manual
 		// resolve's would; the refresh adds them to their days.
-		if _, err := tx.ExecContext(ctx, "UPDATE tax_refresh_state SET queued = 1 WHERE user_id = ?", userID); err != nil {
+		if _, err := tx.exec("UPDATE tax_refresh_state SET queued = 1 WHERE user_id = ?", s.UserID); err != nil {
 			return err
 		}
-		if err := tx.RecountListRows(); err != nil {
+		if err := tx.recountListRows(); err != nil {
 			return err
 		}
-		return tx.RefreshTaxFigures(userID)
+		return tx.RefreshTaxFigures(s.UserID)
 	})
 }
 
-func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo, hi int, now int64, history bool) (int64, error) {
+func (tx *Tx) seedBatch(s Seed, settle, fx string, lo, hi int, now int64) (int64, error) {
 	var pay, txn, post, rec, queue, evt, fira strings.Builder
 	var pa, ta, pp, ra, qa, ea, fa []any
 	var sum int64
 	for i := lo; i < hi; i++ {
-		id, tid := store.NewID("pay"), store.NewID("ltx")
+		id, tid := NewID("pay"), NewID("ltx")
 		at := now - int64(i)*1000 // one a second, back in time
 		cents := int64(1000 + i%5000)
 		inr := cents * 8325 / 100
 		sum += inr
 		sep := map[bool]string{true: "", false: ","}[i == lo]
 		pay.WriteString(sep + "(?,?,0,?,'SEND','COMPLETED',?,'USD',?,'US','INV',?,?,'83.25',?,?)")
-		pa = append(pa, id, userID, fmt.Sprintf("seed-%d", i), cents, address, inr, at, at, at)
+		pa = append(pa, id, s.UserID, fmt.Sprintf("seed-%d", i), cents, s.Destination, inr, at, at, at)
 		txn.WriteString(sep + "(?,?,0,'settlement',?,'seeded settlement',?)")
-		ta = append(ta, tid, userID, id, at)
+		ta = append(ta, tid, s.UserID, id, at)
 		post.WriteString(sep + "(?,?,?,?,'INR',?),(?,?,?,?,'INR',?)")
-		pp = append(pp, store.NewID("je"), tid, settle, inr, at, store.NewID("je"), tid, fx, -inr, at)
+		pp = append(pp, NewID("je"), tid, settle, inr, at, NewID("je"), tid, fx, -inr, at)
 		rec.WriteString(sep + "(?,?,0,'RECONCILED','INV',?,'auto',?,?,?,?)")
-		ra = append(ra, id, userID, "seeded", inr, at, at, at)
+		ra = append(ra, id, s.UserID, "seeded", inr, at, at, at)
 		queue.WriteString(sep + "(?,?)")
-		qa = append(qa, userID, id)
-		if history {
+		qa = append(qa, s.UserID, id)
+		if s.History {
 			evt.WriteString(sep + "(?,?,0,'payout.completed',?,?,?)")
-			ea = append(ea, store.NewID("evt"), userID, id, `{"paymentId":"`+id+`","status":"COMPLETED"}`, at)
+			ea = append(ea, NewID("evt"), s.UserID, id, `{"paymentId":"`+id+`","status":"COMPLETED"}`, at)
 			fira.WriteString(sep + "(?,?,?,0,'GENERATED','Seed Bank','US',?,'USD',?,'83.25','P0802','Software consultancy','INV',?,?,?,'Bench User','bench@payoutd.local')")
-			fa = append(fa, store.NewID("fira"), id, userID, cents, inr, "sbx_"+id, at, at)
+			fa = append(fa, NewID("fira"), id, s.UserID, cents, inr, "sbx_"+id, at, at)
 			for _, action := range []string{"payment.initiated", "payment.compliance_check", "payment.processing", "payment.submitted", "payment.confirmed", "payment.completed"} {
-				if err := tx.Audit(userID, false, action, "payment", id, nil); err != nil {
+				if err := tx.Audit(s.UserID, false, action, "payment", id, nil); err != nil {
 					return 0, err
 				}
 			}
@@ -115,7 +125,7 @@ func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo,
 			amount_inr, settled_at, reconciled_at, created_at) VALUES ` + rec.String(), ra},
 		{"INSERT INTO tax_pending (user_id, payment_id) VALUES " + queue.String(), qa},
 	}
-	if history {
+	if s.History {
 		stmts = append(stmts, []struct {
 			sql  string
 			args []any
@@ -126,8 +136,8 @@ func seedBatch(ctx context.Context, tx *store.Tx, userID, settle, fx string, lo,
 				settled_at, generated_at, beneficiary_name, beneficiary_email) VALUES ` + fira.String(), fa},
 		}...)
 	}
-	for _, s := range stmts {
-		if _, err := tx.ExecContext(ctx, s.sql, s.args...); err != nil {
+	for _, st := range stmts {
+		if _, err := tx.exec(st.sql, st.args...); err != nil {
 			return 0, err
 		}
 	}

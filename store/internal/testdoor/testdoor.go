@@ -1,0 +1,21 @@
+// Package testdoor hands store/storetest raw SQL on an open *store.DB,
+// which store exports to no other package: store sets Of when it is
+// loaded, and only packages under store/ can import this one.
+package testdoor
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Conn is raw SQL on one database.
+type Conn interface {
+	// Exec runs a statement in a write transaction of its own.
+	Exec(ctx context.Context, query string, args ...any) (sql.Result, error)
+	// QueryRow and Query read outside any transaction.
+	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
+	Query(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Of returns the raw SQL of db, which must be a *store.DB.
+var Of func(db any) Conn

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// PayoutsInFlight counts the payouts owed a pipeline step (confirmed and
+// not yet COMPLETED or FAILED), from the maintained counts rather than a
+// scan of payments.
+func (db *DB) PayoutsInFlight(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.r.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM payment_counts WHERE status IN
+		('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&n)
+	return n, err
+}
+
+// FinishedPayouts maps every COMPLETED or FAILED payout to the time it
+// reached that state.
+func (db *DB) FinishedPayouts(ctx context.Context) (map[string]time.Time, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT id, updated_at FROM payments WHERE status IN ('COMPLETED','FAILED')")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var id string
+		var at int64
+		if err := rows.Scan(&id, &at); err != nil {
+			return nil, err
+		}
+		out[id] = fromMS(at)
+	}
+	return out, rows.Err()
+}
+
+// AuditTimes maps each resource to the time of its audit row for action
+// (the last one, if it has several).
+func (db *DB) AuditTimes(ctx context.Context, action string) (map[string]time.Time, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT resource_id, at FROM audit_log WHERE action = ? ORDER BY seq", action)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var id string
+		var at int64
+		if err := rows.Scan(&id, &at); err != nil {
+			return nil, err
+		}
+		out[id] = fromMS(at)
+	}
+	return out, rows.Err()
+}

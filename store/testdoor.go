@@ -1,0 +1,36 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/payoutd/payoutd/store/internal/testdoor"
+)
+
+// Tests outside store/ that must arrange or inspect what no store function
+// shows do it through store/storetest, which reaches the database here.
+func init() {
+	testdoor.Of = func(db any) testdoor.Conn { return rawSQL{db.(*DB)} }
+}
+
+type rawSQL struct{ db *DB }
+
+// Exec runs the statement in a store transaction, on the write connection
+// (so a connection setting such as max_page_count applies to the store's
+// own writes).
+func (r rawSQL) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	var res sql.Result
+	err := r.db.WithTx(ctx, func(tx *Tx) (err error) {
+		res, err = tx.exec(query, args...)
+		return err
+	})
+	return res, err
+}
+
+func (r rawSQL) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return r.db.r.QueryRowContext(ctx, query, args...)
+}
+
+func (r rawSQL) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return r.db.r.QueryContext(ctx, query, args...)
+}
