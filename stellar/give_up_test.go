@@ -10,6 +10,7 @@ import (
 	"github.com/matryer/is"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/stellar"
@@ -63,13 +64,7 @@ func TestLiveJobGivesUp(t *testing.T) {
 			p, err := e.pay(e.destination(true, true), 10_00, "")
 			is.NoErr(err)
 			is.NoErr(rc.Start(e.ctx))
-			deadline := time.Now().Add(20 * time.Second)
-			for e.load(p.ID).Attention == "" {
-				if time.Now().After(deadline) {
-					t.Fatalf("payout %s never flagged", p.ID)
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			wait.Until(t, 20*time.Second, "the payout to be flagged", func() bool { return e.load(p.ID).Attention != "" })
 			stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
 			defer cancel()
 			is.NoErr(rc.Stop(stop))

@@ -28,7 +28,9 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 	}
 	resp.Hash = hex.EncodeToString(hash[:])
 	var fault Fault
-	if len(s.faults) > 0 {
+	// A resend of a dropped transaction leaves the queued faults to the
+	// next other send.
+	if len(s.faults) > 0 && !s.dropped[resp.Hash] {
 		fault, s.faults = s.faults[0], s.faults[1:]
 	}
 	switch fault {
