@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/bench"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
@@ -117,32 +118,35 @@ func startInProcess(ctx context.Context, dbPath string, workers int, o bench.Sta
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, dbPath, schemaSQL)
+	a, err := app.Open(ctx, app.Config{Path: dbPath, Schema: schemaSQL, Sealer: sealer, Log: log, Workers: workers,
+		Rates: rates.Default(), SandboxUnknownWindow: 30 * time.Second, RailLatency: o.RailLatency})
 	if err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		a.Close()
 		return nil, err
 	}
 	base := "http://" + ln.Addr().String()
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: base, rates: rates.Default(), unknownWindow: 30 * time.Second,
-		workers: workers, railLatency: o.RailLatency, log: log})
+	srv, err := newServer(ctx, a, sealer, httpConfig{baseURL: base, rates: rates.Default(), log: log})
 	if err != nil {
+		a.Close()
 		return nil, err
 	}
 	if !o.HoldWorkers {
-		if err := a.start(ctx); err != nil {
+		if err := a.Start(ctx); err != nil {
+			a.Close()
 			return nil, err
 		}
 	}
-	hs := a.httpServer(log)
+	hs := httpServer(srv, log)
 	go hs.Serve(ln)
-	return &bench.Target{URL: base, DB: db, Sealer: sealer, StartWorkers: a.start, Stop: func() {
+	return &bench.Target{URL: base, DB: a.DB, Sealer: sealer, StartWorkers: a.Start, Stop: func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)
-		a.stop(sctx)
-		db.Close()
+		a.Stop(sctx)
+		a.Close()
 	}}, nil
 }

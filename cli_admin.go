@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -25,15 +24,12 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("review: want approve|reject PAYMENT_ID (see payoutd review -h)")
 	}
 	decision, id := positional[0], positional[1]
-	db, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	// An insert-only River client: the running server's workers pick the job up.
-	if _, err := jobs.NewClient(db, &payout.Pipeline{DB: db}, jobs.ClientConfig{}); err != nil {
-		return err
-	}
+	defer a.Close()
+	db := a.DB
 	var p store.Payment
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		p, err = payout.Review(tx, "", id, decision == "approve", *reason)
@@ -55,11 +51,12 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
-	db, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	problems, err := db.Check(ctx)
 	if err != nil {
 		return err
@@ -83,11 +80,11 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
-	db, _, err := c.open(ctx, createDB, false)
+	a, _, err := c.open(ctx, createDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
 	fmt.Fprintf(stdout, "schema at version %d\n", store.SchemaVersion)
 	return nil
 }

@@ -84,11 +84,12 @@ func keysCreate(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	db, sealer, err := c.open(ctx, existingDB, true)
+	a, sealer, err := c.open(ctx, existingDB, true)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	var secret string
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser(*email, livemode, *name, sealer)
@@ -125,11 +126,12 @@ func keysList(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	db, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	u, err := db.FindUserByEmail(ctx, *email, livemode)
 	if err != nil {
 		return fmt.Errorf("keys list: no %s user %q", env, *email)
@@ -173,11 +175,12 @@ func keysRotateRevoke(ctx context.Context, sub string, args []string, getenv fun
 		return fmt.Errorf("keys %s: want exactly one KEY_ID (see payoutd keys list)", sub)
 	}
 	id := positional[0]
-	db, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	return db.WithTx(ctx, func(tx *store.Tx) error {
 		if sub == "revoke" {
 			if err := tx.RevokeAPIKey(id); err != nil {

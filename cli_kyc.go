@@ -10,8 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/payoutd/payoutd/jobs"
-	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -45,11 +43,12 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	db, sealer, err := c.open(ctx, existingDB, sub == "documents")
+	a, sealer, err := c.open(ctx, existingDB, sub == "documents")
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	if sub == "list" {
 		return kycList(ctx, db, live, strings.ToUpper(*status), stdout)
 	}
@@ -69,11 +68,8 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 		}
 		return kycDocuments(ctx, db, sealer, u, *out, stdout)
 	case "approve", "reject":
-		// An insert-only River client: the kyc.updated event's webhook
-		// deliveries are queued with the decision and sent by the server.
-		if _, err := jobs.NewClient(db, &payout.Pipeline{DB: db}, jobs.ClientConfig{}); err != nil {
-			return err
-		}
+		// The kyc.updated event's webhook deliveries are queued with the
+		// decision and sent by the server.
 		var k store.KYC
 		err := db.WithTx(ctx, func(tx *store.Tx) error {
 			k, err = tx.ReviewKYC(u.ID, u.Livemode, sub == "approve", *reason)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -25,11 +26,12 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), schemaSQL)
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: schemaSQL, Sealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	u, err := db.FindUserByEmail(ctx, email, true)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
@@ -61,11 +60,13 @@ func payoutsCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	db, _, err := f.open(ctx, existingDB, false)
+	// Opened insert-only: the jobs its moves queue run in the server.
+	a, _, err := f.open(ctx, existingDB, false)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
+	db := a.DB
 	switch sub {
 	case "list":
 		if len(ids) > 0 {
@@ -123,13 +124,6 @@ func (f *payoutsFlags) expiredSince() (time.Time, error) {
 	return time.Now().Add(-d), nil
 }
 
-// insertOnly gives the command an insert-only River client: the jobs it
-// queues with its moves are taken by the running server's workers.
-func insertOnly(db *store.DB) error {
-	_, err := jobs.NewClient(db, &payout.Pipeline{DB: db}, jobs.ClientConfig{})
-	return err
-}
-
 // liveRail is the Stellar rail resolve asks for proof: no signing key is
 // opened, nothing is signed or sent.
 func (f *payoutsFlags) liveRail(ctx context.Context, db *store.DB, stderr io.Writer) (*stellar.Rail, error) {
@@ -173,9 +167,6 @@ func payoutsResolve(ctx context.Context, db *store.DB, f payoutsFlags, id string
 	if err != nil {
 		return fmt.Errorf("payouts resolve %s: not resolved: %w", id, err)
 	}
-	if err := insertOnly(db); err != nil {
-		return err
-	}
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		p, err = payout.Resolve(tx, id, out, proof)
 		return err
@@ -213,9 +204,6 @@ func payoutsRetry(ctx context.Context, db *store.DB, f payoutsFlags, live bool, 
 				ids = append(ids, p.ID)
 			}
 		}
-	}
-	if err := insertOnly(db); err != nil {
-		return err
 	}
 	// One transaction each: a payout that cannot go (its vault short of
 	// funds, say) does not hold the others back.

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -110,10 +112,16 @@ func (c *common) noDB() error {
 	return fmt.Errorf("no payoutd database at %s (check -db or PAYOUTD_DB; `payoutd serve` or `payoutd migrate` creates one)", c.db)
 }
 
-// open opens the database and, when withKey, the master key (a new
+// open opens the database, wired by app.Open as an insert-only process
+// (its jobs run in the server), and, when withKey, the master key (a new
 // database always gets its key at once). With existingDB a missing
 // database is an error and nothing is created.
-func (c *common) open(ctx context.Context, mode openMode, withKey bool) (*store.DB, *store.Sealer, error) {
+func (c *common) open(ctx context.Context, mode openMode, withKey bool) (*app.App, *store.Sealer, error) {
+	return c.openApp(ctx, mode, withKey, app.Config{})
+}
+
+// openApp is open with the rest of cfg (serve's workers, rails, webhooks).
+func (c *common) openApp(ctx context.Context, mode openMode, withKey bool, cfg app.Config) (*app.App, *store.Sealer, error) {
 	exists, err := checkDBFile(c.db)
 	if err != nil {
 		return nil, nil, err
@@ -127,14 +135,15 @@ func (c *common) open(ctx context.Context, mode openMode, withKey bool) (*store.
 			return nil, nil, err
 		}
 	}
-	db, err := store.Open(ctx, c.db, schemaSQL)
+	cfg.Path, cfg.Schema, cfg.Sealer = c.db, schemaSQL, sealer
+	a, err := app.Open(ctx, cfg)
 	if err != nil && !strings.Contains(err.Error(), c.db) {
 		err = fmt.Errorf("database %s: %w", c.db, err)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return db, sealer, nil
+	return a, sealer, nil
 }
 
 // logger writes JSON logs to stderr at level; stdout is kept for what a
@@ -149,20 +158,8 @@ func logger(level string, stderr io.Writer) (*slog.Logger, error) {
 
 // parseScopes turns "a,b" or "all" into a checked scope list.
 func parseScopes(s string) ([]string, error) {
-	if s == "" || s == "all" {
+	if s == "" {
 		return store.AllScopes, nil
 	}
-	var out []string
-	for _, sc := range strings.Split(s, ",") {
-		sc = strings.TrimSpace(sc)
-		ok := false
-		for _, known := range store.AllScopes {
-			ok = ok || known == sc
-		}
-		if !ok {
-			return nil, fmt.Errorf("unknown scope %q (known: %s)", sc, strings.Join(store.AllScopes, ", "))
-		}
-		out = append(out, sc)
-	}
-	return out, nil
+	return input.CheckScopes(strings.Split(s, ","))
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"embed"
 	_ "embed"
 	"errors"
 	"flag"
@@ -17,9 +16,6 @@ import (
 
 //go:embed schema.sql
 var schemaSQL string
-
-//go:embed static
-var staticFS embed.FS
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -62,7 +58,7 @@ var commands map[string]commandFunc
 func init() {
 	commands = map[string]commandFunc{
 		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
-		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "payouts": payoutsCmd,
+		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "console-link": consoleLinkCmd, "payouts": payoutsCmd,
 	}
 }
 
@@ -75,6 +71,7 @@ commands:
   keys       create, list, rotate and revoke API keys
   review     approve or reject a payout waiting in MANUAL_REVIEW
   kyc        review live users' KYC: list, show, documents, approve, reject
+  console-link  print a one-time sign-in link to the console (/console/) for a user
   payouts    finish what the machine cannot: list, show, resolve (paid or unpaid, with proof), retry
   check      verify the audit hash chain and the ledger's balance invariants
   migrate    create or upgrade the database schema and exit

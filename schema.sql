@@ -209,6 +209,16 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 CREATE INDEX IF NOT EXISTS sessions_expiry_idx ON sessions (expiry);
 
+-- One-time sign-in links of the console (payoutd console-link): only the
+-- SHA-256 of the token is kept; a link works once, within its expiry.
+CREATE TABLE IF NOT EXISTS console_links (
+  token_hash BLOB PRIMARY KEY,
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at    INTEGER
+);
+
 -- Events: written in the same transaction as the state change that causes
 -- them; webhooks deliver them, GET /events replays them.
 CREATE TABLE IF NOT EXISTS events (

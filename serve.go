@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/console"
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -95,11 +96,27 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer lock.Close()
-	db, sealer, err := c.open(ctx, createDB, true)
+	cfg := app.Config{Log: log, Workers: c.workers, JobTimeout: c.jobTimeout, Rates: rateTable,
+		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule}
+	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log}
+	if c.mode == "live" {
+		live, err := newLiveRates(ctx, c.rates, c.liveRates, log)
+		if err != nil {
+			return err
+		}
+		cfg.Pipeline.LiveRate, hc.rateStatus = live.Rate, live.Status
+		cfg.StellarSync = c.stellar.syncInterval
+		if c.stellar.rpc != "" {
+			cfg.Live = func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
+				return newLiveRail(ctx, c.stellar, db, sealer, live, log)
+			}
+		}
+	}
+	a, sealer, err := c.openApp(ctx, createDB, true, cfg)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer a.Close()
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -108,34 +125,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if c.baseURL == "" {
 		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
 	}
-	c.baseURL = strings.TrimRight(c.baseURL, "/")
-
-	var rail *stellar.Rail
-	var live *liveRates
-	if c.mode == "live" {
-		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
-			return err
-		}
-		if rail, err = newLiveRail(ctx, c.stellar, db, sealer, live, log); err != nil {
-			return err
-		}
-	}
-	a, err := newApp(ctx, db, sealer, appConfig{baseURL: c.baseURL, live: c.mode == "live", rates: rateTable,
-		unknownWindow: c.unknownWindow, workers: c.workers, limits: limits, webhookSchedule: webhookSchedule, log: log,
-		stellar: rail, stellarSync: c.stellar.syncInterval, liveRates: live, jobTimeout: c.jobTimeout})
+	hc.baseURL = strings.TrimRight(c.baseURL, "/")
+	srv, err := newServer(ctx, a, sealer, hc)
 	if err != nil {
 		return err
 	}
 	if c.mode == "sandbox" {
-		if err := ensureDemoUser(ctx, db, sealer, stdout); err != nil {
+		if err := ensureDemoUser(ctx, a.DB, sealer, hc.baseURL, stdout); err != nil {
 			return err
 		}
 	}
-	if err := a.start(ctx); err != nil {
+	if err := a.Start(ctx); err != nil {
 		return err
 	}
-	hs := a.httpServer(log)
-	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", c.baseURL, "mode", c.mode, "db", c.db)
+	hs := httpServer(srv, log)
+	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -150,7 +154,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	// Requests and jobs in flight finish side by side within the grace
 	// period; anything not done is picked up on the next start.
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- a.stop(shutdownCtx) }()
+	go func() { jobsDone <- a.Stop(shutdownCtx) }()
 	err = hs.Shutdown(shutdownCtx)
 	return errors.Join(err, <-jobsDone)
 }
@@ -165,20 +169,6 @@ func loadRates(v string) (rates.Table, error) {
 		return nil, fmt.Errorf("-rates: %w", err)
 	}
 	return t, nil
-}
-
-// quiet keeps River's own logging to warnings and above.
-func quiet(log *slog.Logger) *slog.Logger {
-	return slog.New(levelFloor{log.Handler(), slog.LevelWarn})
-}
-
-type levelFloor struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (l levelFloor) Enabled(ctx context.Context, lvl slog.Level) bool {
-	return lvl >= l.min && l.Handler.Enabled(ctx, lvl)
 }
 
 func parseLimits(s string) (map[string]int, error) {
@@ -198,24 +188,29 @@ func parseLimits(s string) (map[string]int, error) {
 }
 
 // ensureDemoUser makes `go run .` usable at once: on an empty database it
-// creates a sandbox user and prints its key, once.
-func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, stdout io.Writer) error {
+// creates a sandbox user and prints its key and a console sign-in link, once.
+func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, baseURL string, stdout io.Writer) error {
 	n, err := db.CountUsers(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
-	var secret string
+	var secret, token string
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("demo@payoutd.local", false, "Demo Freelancer", sealer)
 		if err != nil {
 			return err
 		}
-		_, secret, err = tx.CreateAPIKey(u, "demo", store.AllScopes)
+		if _, secret, err = tx.CreateAPIKey(u, "demo", store.AllScopes); err != nil {
+			return err
+		}
+		token, _, err = tx.CreateConsoleLink(u)
 		return err
 	}, store.WithActor("cli", ""))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Created sandbox user demo@payoutd.local. Its API key (shown once):\n%s\n", secret)
+	fmt.Fprintf(stdout, "Console sign-in link (works once, for 15 minutes; payoutd console-link --email demo@payoutd.local makes another):\n%s\n",
+		console.SignInURL(baseURL, token))
 	return nil
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the browser test (server/verify_browser_test.go, which runs
-# testdata/browser/kyc.mjs) needs on a fresh Debian machine: Debian's
+# Installs what the browser tests (server/verify_browser_test.go and
+# server/docs_browser_test.go, and console_browser_test.go, which also
+# injects axe-core) need on a fresh Debian machine: Debian's
 # Chromium (with its recommended fonts, so screenshots show text), Node.js
-# with npm, and playwright-core in testdata/browser (its node_modules is
-# gitignored; package-lock.json pins 1.56.1, the newest that runs on
-# Debian 12's Node 18). Safe to
+# with npm, and playwright-core and axe-core in testdata/browser (its
+# node_modules is gitignored; package-lock.json pins playwright-core 1.56.1,
+# the newest that runs on Debian 12's Node 18, and axe-core). Safe to
 # run again: each step is skipped when its tool is already there. .ci/run
 # calls it before the tests; with CI=true (as CI services set it) a missing
 # tool fails the browser test instead of skipping it.
@@ -24,7 +25,7 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-if [ ! -f testdata/browser/node_modules/playwright-core/package.json ]; then
+if [ ! -f testdata/browser/node_modules/playwright-core/package.json ] || [ ! -f testdata/browser/node_modules/axe-core/axe.min.js ]; then
   echo "browser-deps: npm ci in testdata/browser"
   # playwright-core drives the system Chromium; it downloads no browser.
   (cd testdata/browser && npm ci --no-audit --no-fund --loglevel=error)

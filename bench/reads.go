@@ -25,6 +25,7 @@ type ReadResult struct {
 // read paths a dashboard polls.
 func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, say func(string, ...any)) ([]ReadResult, error) {
 	var key, userID string
+	var user store.User
 	err := t.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("bench-reader@payoutd.local", false, "Bench Reader", t.Sealer)
 		if err != nil {
@@ -34,9 +35,13 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 		if err != nil {
 			return err
 		}
-		userID, key = u.ID, secret
+		userID, key, user = u.ID, secret, u
 		return tx.SetRateExempt(k.ID)
 	}, store.WithActor("bench", ""))
+	if err != nil {
+		return nil, err
+	}
+	browser, err := consoleClient(ctx, c.Transport, t, user)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +83,11 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 			}
 			out = append(out, r)
 		}
+		pages, err := measureConsole(ctx, browser, t, userID, size)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pages...)
 	}
 	return out, nil
 }
@@ -88,7 +98,9 @@ func timeGET(ctx context.Context, c *http.Client, url, key string, n int) (ReadR
 	lat := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
 		req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-		req.Header.Set("Authorization", "Bearer "+key)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
 		t0 := time.Now()
 		res, err := c.Do(req)
 		if err != nil {

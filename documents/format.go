@@ -15,6 +15,10 @@ func FormatINR(paise int64) string {
 	return formatMinor(paise, 2, groupIndian)
 }
 
+// FormatForeign is formatForeign for other packages (the console shows
+// foreign amounts as the FIRA prints them).
+func FormatForeign(minor int64, exponent int) string { return formatForeign(minor, exponent) }
+
 // formatForeign writes a foreign-currency amount in minor units with the
 // currency's ISO 4217 exponent and international grouping (1,234,567.89):
 // the remitter's own bank would print it that way, and Indian grouping on a

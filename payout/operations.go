@@ -56,16 +56,22 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 	if err != nil {
 		return p, err
 	}
-	if p.Status != store.StatusFailed && p.Status != store.StatusPending {
-		return p, apperr.Errorf(apperr.ErrInvalidState, "only FAILED or PENDING payments can be retried; this one is %s", p.Status)
-	}
-	if p.VaultID == "" {
+	if !CanRetry(p) {
+		if p.Status != store.StatusFailed && p.Status != store.StatusPending {
+			return p, apperr.Errorf(apperr.ErrInvalidState, "only FAILED or PENDING payments can be retried; this one is %s", p.Status)
+		}
 		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s was never confirmed against a vault", p.ID)
 	}
 	if err := tx.Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
 		return p, err
 	}
 	return p, Enqueue(tx, p)
+}
+
+// CanRetry reports whether Retry accepts p: FAILED or PENDING, once
+// confirmed against a vault.
+func CanRetry(p store.Payment) bool {
+	return (p.Status == store.StatusFailed || p.Status == store.StatusPending) && p.VaultID != ""
 }
 
 // Review resolves a MANUAL_REVIEW payout: approve sends it on to

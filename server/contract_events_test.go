@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -29,7 +30,7 @@ func flowEvents(t *testing.T, f *fixtures) {
 			}
 		}
 	}
-	waitUntil(t, 20*time.Second, func() bool { return webhookDisabled(t, f) }, "the failing endpoint to be disabled")
+	wait.Until(t, 20*time.Second, "the failing endpoint to be disabled", func() bool { return webhookDisabled(t, f) })
 	collect("")
 	q.do(t, call{op: "listEvents", query: map[string]string{"after": f.eventID}, want: 200})
 	q.do(t, call{op: "getEvent", path: map[string]string{"id": f.eventID}, want: 200})

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/openapi"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
@@ -85,7 +87,7 @@ func contractServer(t *testing.T, e *env) string {
 	hs := httptest.NewUnstartedServer(nil)
 	base := "http://" + hs.Listener.Addr().String()
 	srv, err := server.New(context.Background(), e.DB, server.Config{
-		BaseURL: base, Sealer: e.Sealer, Rates: rates.Default(), Static: http.Dir("../static"), Limits: limits,
+		BaseURL: base, Sealer: e.Sealer, Rates: rates.Default(), Limits: limits,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
@@ -351,20 +353,17 @@ func userAboveITR4Limit(t *testing.T, e *env) string {
 	if r := e.reqAs(key, "POST", "/api/v1/payments/confirm", body); r.Status != http.StatusCreated {
 		t.Fatalf("confirm: %d %s", r.Status, r.Body)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	wait.For(t, 20*time.Second, func() error {
 		p, err := e.DB.FindPayment(context.Background(), userID, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Status == store.StatusCompleted {
-			return key
+		if p.Status != store.StatusCompleted {
+			return fmt.Errorf("payment %s is %s", id, p.Status)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("payment %s is %s", id, p.Status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
+	return key
 }
 
 func flowProfile(t *testing.T, f *fixtures) {
@@ -427,15 +426,4 @@ func countHit(c *contract) int {
 		}
 	}
 	return n
-}
-
-func waitUntil(t *testing.T, within time.Duration, ok func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

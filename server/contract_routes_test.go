@@ -12,8 +12,9 @@ import (
 )
 
 // route is one pattern registered on the server's ServeMux, read from the
-// source of package server: every s.api(…), mux.HandleFunc(…) and
-// mux.Handle(…) call, so a route added anywhere in the package is seen.
+// source of package server and of the packages it mounts (routeDirs):
+// every s.api(…), mux.HandleFunc(…) and mux.Handle(…) call, so a route
+// added anywhere in them is seen.
 type route struct {
 	Method, Path string
 	LimitName    string // routeOpts.limitName, for rate-limit overrides
@@ -26,13 +27,21 @@ var routeExclusions = map[string]string{
 	"/api/":                      "catch-all answering unknown /api paths with the documented 404 error body",
 	"/v1/":                       "catch-all answering unknown /v1 paths with the documented 404 error body",
 	"GET /verify/assets/<asset>": "the hosted KYC page's own CSS and script files",
+	"/console/":                  "the freelancer's console (package console): HTML pages, not API operations",
 }
+
+// routeDirs are package server and the packages whose routes it mounts.
+var routeDirs = []string{".", "../kycpage"}
 
 func registeredRoutes(t *testing.T) []route {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, dir := range routeDirs {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
 	}
 	var out []route
 	fset := token.NewFileSet()

@@ -19,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
@@ -160,38 +162,36 @@ func idempotencySweep(t *testing.T, f *fixtures, op *operation) {
 
 	// While the first request with a key waits for the (single) writer, a
 	// second with the same key is refused at once with 409.
-	for attempt := 1; ; attempt++ {
-		key := newKey()
-		started, release := make(chan struct{}), make(chan struct{})
-		held := make(chan error, 1)
-		go func() {
-			held <- e.DB.WithTx(context.Background(), func(*store.Tx) error { close(started); <-release; return nil })
-		}()
-		<-started
-		first := make(chan sent, 1)
-		go func() { first <- q.send(call{op: op.ID, path: path, headers: []string{"Idempotency-Key", key}}) }()
-		time.Sleep(150 * time.Millisecond)
-		second := q.send(call{op: op.ID, path: path, headers: []string{"Idempotency-Key", key}})
-		close(release)
-		if err := <-held; err != nil {
-			t.Fatal(err)
+	key = newKey()
+	started, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- e.DB.WithTx(context.Background(), func(*store.Tx) error { close(started); <-release; return nil })
+	}()
+	<-started
+	first := make(chan sent, 1)
+	go func() { first <- q.send(call{op: op.ID, path: path, headers: []string{"Idempotency-Key", key}}) }()
+	// The first request holds its key from before its first write until
+	// its answer: once its handler is parked waiting for the writer, the
+	// key is taken.
+	wait.Parked(t, 30*time.Second, 1, "select", "sqlitex.(*DB).WithTx", "server.(*Server).serveAPI")
+	second := q.send(call{op: op.ID, path: path, headers: []string{"Idempotency-Key", key}})
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	one := <-first
+	for _, s := range []sent{one, second} {
+		if s.err != nil {
+			t.Fatal(s.err)
 		}
-		one := <-first
-		for _, s := range []sent{one, second} {
-			if s.err != nil {
-				t.Fatal(s.err)
-			}
-			q.c.check(t, s.op, s.r)
-		}
-		if second.r.Status == http.StatusConflict {
-			if code := second.r.errCode(t); code != apperr.ErrIdempotencyRunning {
-				t.Fatalf("%s: 409 %s, want %s", op.ID, code, apperr.ErrIdempotencyRunning)
-			}
-			return
-		}
-		if attempt == 3 {
-			t.Fatalf("%s: a concurrent duplicate got %d, not 409: %s", op.ID, second.r.Status, second.r.Body)
-		}
+		q.c.check(t, s.op, s.r)
+	}
+	if second.r.Status != http.StatusConflict {
+		t.Fatalf("%s: a concurrent duplicate got %d, not 409: %s", op.ID, second.r.Status, second.r.Body)
+	}
+	if code := second.r.errCode(t); code != apperr.ErrIdempotencyRunning {
+		t.Fatalf("%s: 409 %s, want %s", op.ID, code, apperr.ErrIdempotencyRunning)
 	}
 }
 
@@ -390,10 +390,11 @@ func flowUnready(t *testing.T, c *contract) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}
+	db := a.DB
 	srv, err := server.New(ctx, db, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Rates: rates.Default(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -60,16 +59,12 @@ type firaBeneficiary struct {
 // recorded as-of time, else the settlement, when the sandbox table's rate
 // was fixed.
 func (s *Server) viewFIRA(f store.FIRA) firaView {
-	rateAsOf := f.RateAsOf
-	if rateAsOf.IsZero() {
-		rateAsOf = f.SettledAt
-	}
 	return firaView{
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
 		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
 		PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef, SettlementRef: f.SettlementRef,
-		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(rateAsOf),
+		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(f.RateTime()),
 		Remitter: firaRemitter{Name: f.RemitterName, Country: f.RemittingCountry, CountryName: india.CountryName(f.RemittingCountry),
 			Bank: f.RemittingBank},
 		Beneficiary: firaBeneficiary{Name: f.BeneficiaryName, PAN: f.BeneficiaryPAN, Address: f.BeneficiaryAddress,
@@ -129,21 +124,7 @@ func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	cur, ok := money.Lookup(f.ForeignCurrency)
-	if !ok {
-		cur.Exponent = 2
-	}
-	pdf, err := documents.RenderFIRA(documents.FIRA{
-		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
-		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
-		PurposeCode: f.PurposeCode, PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef,
-		SettlementRef: f.SettlementRef, RemitterName: f.RemitterName, BeneficiaryName: f.BeneficiaryName,
-		BeneficiaryPAN: f.BeneficiaryPAN, BeneficiaryAddress: f.BeneficiaryAddress, BeneficiaryEmail: f.BeneficiaryEmail,
-		VaultID: f.VaultID, BeneficiaryWallet: f.BeneficiaryWallet,
-		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
-		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
-		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
-	})
+	pdf, err := documents.RenderFIRA(f.Document())
 	if err != nil {
 		return err
 	}

@@ -1,26 +1,14 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
-	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 )
-
-// gstProfile is what the GST figures need from the profile. A user without a
-// profile row has no GSTIN and no LUT.
-func (s *Server) gstProfile(ctx context.Context, userID string) (store.Profile, error) {
-	p, err := s.db.FindProfile(ctx, userID)
-	if apperr.Code(err) == apperr.ErrProfileNotFound {
-		return store.Profile{UserID: userID}, nil
-	}
-	return p, err
-}
 
 type lutView struct {
 	Filed      bool    `json:"filed"`
@@ -53,17 +41,6 @@ type gstSummaryView struct {
 	AsOf            string                 `json:"asOf"`
 }
 
-// gstTotals sums the user's GST days (invoice date, else IST settlement
-// day) over [start, end); income-tax slabs play no part.
-func (s *Server) gstTotals(ctx context.Context, userID string, start, end time.Time, lut store.LUTWindow) (store.GSTTotals, error) {
-	from, to := istDays(start, end)
-	days, err := s.db.GSTDays(ctx, userID, from, to)
-	if err != nil {
-		return store.GSTTotals{}, err
-	}
-	return store.SumGSTDays(days, lut), nil
-}
-
 // handleGSTSummary is the year-to-date GST position: cross-border receipts
 // whose GST day (invoice date, else IST settlement day) the profile's LUT
 // covers are zero-rated, the rest are liable to 18% IGST, charged per
@@ -74,20 +51,21 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	prof, err := s.gstProfile(ctx, c.p.UserID)
+	prof, err := taxes.Profile(ctx, s.db, c.p.UserID)
 	if err != nil {
 		return err
 	}
 	lut := store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil)
-	t, err := s.gstTotals(ctx, c.p.UserID, fy.Start(), fy.End(), lut)
+	t, err := taxes.GSTTotals(ctx, s.db, c.p.UserID, fy.Start(), fy.End(), lut)
 	if err != nil {
 		return err
 	}
-	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
+	u, err := s.db.UnreconciledReceipts(ctx, c.p.UserID, fy.Start(), fy.End())
 	if err != nil {
 		return err
 	}
-	asOf, err := s.asOf(ctx, c.p.UserID)
+	unrec := viewUnreconciled(u)
+	asOf, err := taxes.AsOf(ctx, s.db, c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -103,7 +81,7 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 		TimeOfSupply: documents.TimeOfSupply{ByInvoiceDate: t.ByInvoiceDate, BySettlementDate: t.BySettlementDate,
 			Rule: india.GSTTimeOfSupplyRule},
 		Unreconciled: unrec,
-		AsOf:         asOf,
+		AsOf:         ts(asOf),
 	}
 	if prof.LUTValidUntil != "" {
 		v.LUT.ValidUntil = &prof.LUTValidUntil
@@ -117,31 +95,14 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 // a LUT (IGST 0) or with IGST paid, so both go in the row, with the IGST of
 // those no LUT covered. The GSTIN is the profile's, "" when none is set.
 func (s *Server) handleGST3B(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
 	period := c.r.URL.Query().Get("period")
 	if period == "" {
 		return fieldError("period", "is required, in the form YYYY-MM")
 	}
-	start, end, err := india.ParsePeriod(period)
-	if err != nil {
-		return fieldError("period", "must be a month in the form YYYY-MM, e.g. 2026-04")
-	}
-	prof, err := s.gstProfile(ctx, c.p.UserID)
+	v, err := taxes.GST3B(c.r.Context(), s.db, c.p.UserID, period)
 	if err != nil {
 		return err
 	}
-	t, err := s.gstTotals(ctx, c.p.UserID, start, end, store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, documents.BuildGST3B(documents.GST3BInput{
-		Period:           period,
-		GSTIN:            prof.GSTIN,
-		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR,
-		ZeroRatedIGST:    t.Liable.IGST,
-		ByInvoiceDate:    t.ByInvoiceDate,
-		BySettlementDate: t.BySettlementDate,
-		GeneratedAt:      s.db.Now(),
-	}))
+	writeJSON(w, http.StatusOK, v)
 	return nil
 }

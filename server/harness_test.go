@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
@@ -30,6 +32,7 @@ const testAddress = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
 type env struct {
 	t       *testing.T
 	URL     string
+	App     *app.App
 	DB      *store.DB
 	SQL     *storetest.DB // raw SQL behind the API's back, as an operator with the file could
 	Sealer  *store.Sealer
@@ -46,6 +49,10 @@ type envOpts struct {
 	workers       int
 	noRiver       bool
 	dir           string // reuse an existing data directory (restart tests)
+	// webhookSchedule and webhookTimeout tune webhook deliveries (nil, 0:
+	// the defaults).
+	webhookSchedule []time.Duration
+	webhookTimeout  time.Duration
 }
 
 func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
@@ -67,48 +74,37 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() && os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
-	}
-	rates := rates.Default()
-	pl := &payout.Pipeline{
-		DB: db, Rates: rates, Log: log,
-		Rail:           &payout.SandboxSettlement{Rates: rates, UnknownWindow: o.unknownWindow, Now: db.Now},
-		SubmitAttempts: 3, SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond,
-		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
 	}
 	workers := o.workers
 	if o.noRiver {
 		workers = 0
 	}
-	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: workers, Logger: log, Sealer: sealer})
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
+		Workers: workers, SandboxUnknownWindow: o.unknownWindow, WebhookSchedule: o.webhookSchedule, WebhookTimeout: o.webhookTimeout,
+		Pipeline: payout.Pipeline{SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(ctx, db, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Logger: log, Limits: o.limits, Rates: rates})
+	srv, err := server.New(ctx, a.DB, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Logger: log, Limits: o.limits, Rates: rates.Default()})
 	if err != nil {
+		a.Close()
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
 	if !o.noRiver {
-		if err := rc.Start(ctx); err != nil {
+		if err := a.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e := &env{t: t, URL: hs.URL, DB: db, SQL: storetest.New(db), Sealer: sealer, River: rc}
+	e := &env{t: t, URL: hs.URL, App: a, DB: a.DB, SQL: storetest.New(a.DB), Sealer: sealer, River: a.River}
 	t.Cleanup(func() {
 		hs.Close()
-		if !o.noRiver {
-			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			rc.Stop(stopCtx)
+		if err := a.Close(); err != nil {
+			t.Errorf("close: %v", err)
 		}
-		db.Close()
 	})
 	e.Dir = dir
 	e.Key, e.UserID, e.VaultID = e.newUser("freelancer@example.com", false, store.AllScopes)
@@ -266,20 +262,17 @@ func (e *env) pay(amount string, extra map[string]any) string {
 // waitStatus polls the payment until it reaches want, failing after the deadline.
 func (e *env) waitStatus(id, want string, within time.Duration) store.Payment {
 	e.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		p, err := e.DB.FindPayment(context.Background(), e.UserID, id)
-		if err != nil {
+	var p store.Payment
+	wait.For(e.t, within, func() (err error) {
+		if p, err = e.DB.FindPayment(context.Background(), e.UserID, id); err != nil {
 			e.t.Fatal(err)
 		}
-		if p.Status == want {
-			return p
+		if p.Status != want {
+			return fmt.Errorf("payment %s is %s, want %s (failedReason %q)", id, p.Status, want, p.FailedReason)
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("payment %s is %s after %s, want %s (failedReason %q)", id, p.Status, within, want, p.FailedReason)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
+	return p
 }
 
 // vault reads the default vault.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -10,12 +9,11 @@ import (
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 )
 
-// errITR4NotApplicable: the year's receipts are above the s.44ADA limit, so
-// ITR-4 is not the return to file (409; the message says why and what
-// applies instead).
-const errITR4NotApplicable = "ERR_ITR4_NOT_APPLICABLE"
+// errITR4NotApplicable: ITR-4 is not the return to file (409).
+const errITR4NotApplicable = taxes.ErrITR4NotApplicable
 
 type itr4PrefillView struct {
 	FinancialYear            string              `json:"financialYear"`
@@ -34,39 +32,14 @@ type itr4PrefillView struct {
 	AsOf                     string              `json:"asOf"`
 }
 
-// itr4Year is the prologue of the prefill and the export: the year's
-// liability, refused with 409 when ITR-4 is not the right return, and the
-// input both documents are built from.
+// itr4Year is the prologue of the prefill and the export (taxes.ITR4).
 func (s *Server) itr4Year(c *call) (india.FY, india.Liability, store.TaxTotals, documents.ITR4Input, error) {
-	fy, l, t, err := s.requestedYear(c)
+	fy, err := s.fyParam(c.r)
 	if err != nil {
-		return fy, l, t, documents.ITR4Input{}, err
+		return fy, india.Liability{}, store.TaxTotals{}, documents.ITR4Input{}, err
 	}
-	if !l.Presumptive {
-		return fy, l, t, documents.ITR4Input{}, &apperr.Error{Code: errITR4NotApplicable, Message: l.PresumptiveUnavailable()}
-	}
-	in, err := s.itr4Input(c.r.Context(), c.p.UserID, fy, l, t)
+	l, t, in, err := taxes.ITR4(c.r.Context(), s.db, c.p.UserID, fy)
 	return fy, l, t, in, err
-}
-
-// itr4Input carries the liability's figures into the return unchanged, so
-// the file agrees with GET /tax/liability to the rupee.
-func (s *Server) itr4Input(ctx context.Context, userID string, fy india.FY, l india.Liability, t store.TaxTotals) (documents.ITR4Input, error) {
-	prof, err := s.gstProfile(ctx, userID)
-	if err != nil {
-		return documents.ITR4Input{}, err
-	}
-	tp, challans, err := s.yearTaxPaid(ctx, userID, l)
-	if err != nil {
-		return documents.ITR4Input{}, err
-	}
-	return documents.ITR4Input{
-		FY: fy.String(), Name: prof.Name, PAN: prof.PAN, Email: prof.Email, Phone: prof.Phone,
-		GrossReceipts: l.GrossReceipts, PresumptiveIncome: l.PresumptiveIncome, TaxableIncome: l.TaxableIncome,
-		TaxOnIncome: l.TaxOnIncome, Rebate87A: l.Rebate87A, Surcharge: l.Surcharge, Cess: l.Cess, TaxDue: l.EstimatedTaxDue,
-		TransactionCount: int(t.All.Count), GeneratedAt: s.db.Now(), Provisional: l.ProvisionalNote(),
-		TaxesPaid: itr4TaxesPaid(tp, challans),
-	}, nil
 }
 
 // handleITR4Prefill summarises the year's 44ADA figures, with the notes on
@@ -83,11 +56,12 @@ func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
+	u, err := s.db.UnreconciledReceipts(ctx, c.p.UserID, fy.Start(), fy.End())
 	if err != nil {
 		return err
 	}
-	asOf, err := s.asOf(ctx, c.p.UserID)
+	unrec := viewUnreconciled(u)
+	asOf, err := taxes.AsOf(ctx, s.db, c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -98,7 +72,7 @@ func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
 		FinancialYear: fy.String(), AssessmentYear: fy.AssessmentYear(), Section: "44ADA",
 		GrossReceipts: inr(l.GrossReceipts), PresumptiveTaxableIncome: inr(l.PresumptiveIncome),
 		TransactionCount: t.All.Count, Unreconciled: unrec, Provisional: l.Provisional,
-		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(fy), Notes: notes, AsOf: asOf,
+		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(fy), Notes: notes, AsOf: ts(asOf),
 	}
 	if t.First != nil {
 		first, last := ts(*t.First), ts(*t.Last)

@@ -1,10 +1,7 @@
 package server
 
 import (
-	"context"
-	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -28,29 +25,8 @@ func viewKYC(k store.KYC) kycView {
 	return v
 }
 
-// sandboxProviderActor labels the audit rows of the sandbox provider's moves.
-const sandboxProviderActor = "kyc-provider:sandbox"
-
-// currentKYC reads a user's KYC record after letting the sandbox provider
-// take any step that is due, so a reader never sees a stale review state.
-func (s *Server) currentKYC(ctx context.Context, userID, reqID string) (store.KYC, error) {
-	due, err := s.db.SandboxKYCDue(ctx, s.db.Now(), userID, 1)
-	if err != nil {
-		return store.KYC{}, err
-	}
-	if len(due) == 0 {
-		return s.db.KYCStatus(ctx, userID)
-	}
-	var k store.KYC
-	err = s.db.WithTx(ctx, func(tx *store.Tx) (err error) {
-		k, err = tx.AdvanceSandboxKYC(userID)
-		return err
-	}, store.WithActor(sandboxProviderActor, reqID))
-	return k, err
-}
-
 func (s *Server) handleKYCStatus(w http.ResponseWriter, c *call) error {
-	k, err := s.currentKYC(c.r.Context(), c.p.UserID, requestID(c.r))
+	k, err := s.db.CurrentKYC(c.r.Context(), c.p.UserID, requestID(c.r))
 	if err != nil {
 		return err
 	}
@@ -88,33 +64,4 @@ func (s *Server) handleKYCStart(w http.ResponseWriter, c *call) error {
 		}
 		return v, nil
 	})
-}
-
-// RunSandboxKYCReviewer plays the sandbox verification provider in the
-// background until ctx ends, so kyc.updated events fire even when nobody
-// reads the status. It is River-free on purpose: a review step is a cheap,
-// idempotent state check, repeated every tick until it is done.
-func (s *Server) RunSandboxKYCReviewer(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		ids, err := s.db.SandboxKYCDue(ctx, s.db.Now(), "", 100)
-		if err != nil && ctx.Err() == nil {
-			s.log.ErrorContext(ctx, "sandbox kyc reviewer", slog.String("error", err.Error()))
-		}
-		for _, id := range ids {
-			err := s.db.WithTx(ctx, func(tx *store.Tx) error {
-				_, err := tx.AdvanceSandboxKYC(id)
-				return err
-			}, store.WithActor(sandboxProviderActor, ""))
-			if err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "sandbox kyc reviewer", slog.String("userId", id), slog.String("error", err.Error()))
-			}
-		}
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -31,20 +32,22 @@ func (e *env) settleAccount() string {
 // quiesce waits until no payout is mid-pipeline and no job is waiting.
 func (e *env) quiesce() {
 	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	settled := false
+	defer func() {
+		if !settled {
+			e.dumpOpen()
+		}
+	}()
+	wait.For(e.t, 30*time.Second, func() error {
 		var open, jobsLeft int
 		e.SQL.QueryRow(`SELECT count(*) FROM payments WHERE status IN ('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open)
 		e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE state IN ('available','running','retryable','scheduled')`).Scan(&jobsLeft)
-		if open == 0 && jobsLeft == 0 {
-			return
+		if open > 0 || jobsLeft > 0 {
+			return fmt.Errorf("pipeline did not settle: %d open payouts, %d jobs", open, jobsLeft)
 		}
-		if time.Now().After(deadline) {
-			e.dumpOpen()
-			e.t.Fatalf("pipeline did not settle: %d open payouts, %d jobs", open, jobsLeft)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return nil
+	})
+	settled = true
 }
 
 // checkBooks asserts every ledger invariant the issue names.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // listPage is the shared shape of a list reply; entries is the ledger's
@@ -115,7 +117,7 @@ func TestCursorEveryList(t *testing.T) {
 	// Every event since the hook was made is delivered before any list is
 	// read, so no delivery (of a tax payment's event, say) lands in the
 	// middle of a walk.
-	waitFor(t, 20*time.Second, "every event delivered", func() bool {
+	wait.Until(t, 30*time.Second, "every event delivered", func() bool {
 		var events, delivered int
 		if err := e.SQL.QueryRow(`SELECT count(*) FROM events WHERE user_id = ?
 			AND created_at > (SELECT created_at FROM webhook_endpoints WHERE id = ?)`, e.UserID, hook).Scan(&events); err != nil {

@@ -22,21 +22,6 @@ type LiveRail interface {
 	Health(ctx context.Context) (any, bool)
 }
 
-// liveConfirmStep runs the live rail's confirm check for the payout and
-// vault read before the transaction; with either unread it leaves the
-// transaction to report what is wrong.
-func (s *Server) liveConfirmStep(c *call, in *store.ConfirmInput) error {
-	if !c.p.Livemode || s.cfg.LiveRail == nil || in.Read == nil || in.ReadVault == nil {
-		return nil
-	}
-	step, err := s.cfg.LiveRail.CheckConfirm(c.r.Context(), *in.Read, in.ReadVault.Vault)
-	if err != nil {
-		return err
-	}
-	in.Allow = func(tx *store.Tx, p store.Payment) error { return step(tx) }
-	return nil
-}
-
 // railRetryAfter is the Retry-After of a 503 for an unreachable network:
 // about a ledger or two.
 const railRetryAfter = "10"

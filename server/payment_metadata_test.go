@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // TestPaymentMetadata: metadata given at initiate is stored with the
@@ -48,7 +50,7 @@ func TestPaymentMetadata(t *testing.T) {
 		is.Equal(len(evs), 1)
 		is.Equal(evs[0]["data"].(map[string]any)["metadata"], meta)
 	}
-	waitFor(t, 5*time.Second, "payout.completed delivered", func() bool { return rx.accepted("payout.completed") })
+	wait.Until(t, 30*time.Second, "payout.completed delivered", func() bool { return rx.accepted("payout.completed") })
 	got := rx.ofType("payout.completed")[0]
 	is.Equal(got.Verified, []bool{true})
 	is.Equal(got.Data["metadata"], meta)

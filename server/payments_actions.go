@@ -5,8 +5,8 @@ import (
 	"net/http"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
-
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -22,24 +22,16 @@ func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
 	})
 }
 
-type reviewRequest struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
-}
-
 // handleSandboxReview resolves MANUAL_REVIEW in sandbox.
 func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 	if c.p.Livemode {
 		return apperr.Errorf(apperr.ErrSandboxOnly, "this endpoint works with sandbox keys only")
 	}
-	var q reviewRequest
+	var q input.Review
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
 	}
-	err := asFieldErrors(validation.ValidateStruct(&q,
-		validation.Field(&q.Decision, validation.Required, validation.In("approve", "reject")),
-		validation.Field(&q.Reason, validation.RuneLength(0, 512)),
-	))
+	err := q.Validate()
 	if err != nil {
 		return err
 	}

@@ -250,8 +250,9 @@ func TestSandboxStepsShareOneTransaction(t *testing.T) {
 
 // TestOnlyItsJobMovesAPayout: a payout moves only through the River job
 // inserted in the transaction that made it owe a step. Confirmed without
-// that job, it stays in COMPLIANCE_CHECK (no dispatcher, no sweep);
-// once a transaction inserts the job, it completes; the API's confirm
+// that job, it stays in COMPLIANCE_CHECK (no dispatcher, no sweep) while
+// a payout confirmed after it through the API, with its job, completes;
+// once a transaction inserts the job, it completes too. The API's confirm
 // inserts exactly one job with the state change.
 func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	e := newEnv(t)
@@ -264,16 +265,17 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
 		return err
 	}))
-	time.Sleep(time.Second) // many River polls: nothing else may move it
+	// River fetched and ran a later payout's job from start to end:
+	// whatever would have moved the first had its chance.
+	viaAPI := e.pay("101.00", nil)
+	e.waitStatus(viaAPI, store.StatusCompleted, 30*time.Second)
 	got, err := e.DB.FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
 	is.Equal(got.Status, store.StatusComplianceCheck)
 
 	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return payout.Enqueue(tx, p) }))
-	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
+	e.waitStatus(id, store.StatusCompleted, 30*time.Second)
 
-	viaAPI := e.pay("101.00", nil)
-	e.waitStatus(viaAPI, store.StatusCompleted, 5*time.Second)
 	var jobs int
 	is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
 		AND json_extract(args, '$.paymentId') = ?`, viaAPI).Scan(&jobs))

@@ -1,16 +1,12 @@
 package server
 
 import (
-	"errors"
 	"net/http"
-	"net/mail"
 	"regexp"
-	"strings"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
-
 	"github.com/payoutd/payoutd/apperr"
-	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -117,102 +113,19 @@ func recordOf(p store.Profile) profileRecord {
 		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
 }
 
-// profilePatchRequest: a field left out (or null) is not changed; an empty
-// string clears it, except name and email, which cannot be blank.
-type profilePatchRequest struct {
-	Name          *string `json:"name"`
-	Email         *string `json:"email"`
-	Phone         *string `json:"phone"`
-	CountryCode   *string `json:"countryCode"`
-	HomeCurrency  *string `json:"homeCurrency"`
-	GSTIN         *string `json:"gstin"`
-	PAN           *string `json:"pan"`
-	LUTNumber     *string `json:"lutNumber"`
-	LUTValidUntil *string `json:"lutValidUntil"`
-	// Address is the postal address FIRAs print for the beneficiary.
-	Address *string `json:"address"`
-}
-
-// maxAddressRunes bounds the postal address; the FIRA's worst-case test
-// prints one this long.
-const maxAddressRunes = 300
-
-var (
-	phoneRE = regexp.MustCompile(`^\+?[0-9][0-9 ().-]*$`)
-	lutRE   = regexp.MustCompile(`^[A-Z0-9/-]+$`)
-)
-
-var (
-	notBlank = validation.By(func(v any) error {
-		if s, _ := v.(string); strings.TrimSpace(s) == "" {
-			return errors.New("cannot be blank")
-		}
-		return nil
-	})
-	isEmail = validation.By(func(v any) error {
-		s, _ := v.(string)
-		a, err := mail.ParseAddress(s)
-		if err != nil || a.Address != s || a.Name != "" || !strings.Contains(s[strings.LastIndexByte(s, '@')+1:], ".") {
-			return errors.New("must be a valid e-mail address")
-		}
-		return nil
-	})
-	// checked adapts the india validators (they name the problem) to ozzo.
-	checked = func(f func(string) error) validation.Rule {
-		return validation.By(func(v any) error {
-			if s, _ := v.(string); s != "" {
-				return f(s)
-			}
-			return nil
-		})
-	}
-)
-
-// validate checks each field that is present on its own, so the pointer
-// fields reach ozzo's rules (and isCountry, isCurrency) as plain strings.
-func (q *profilePatchRequest) validate() error {
-	fields := map[string]string{}
-	check := func(name string, v *string, rules ...validation.Rule) {
-		if v == nil {
-			return
-		}
-		if err := validation.Validate(*v, rules...); err != nil {
-			fields[name] = err.Error()
-		}
-	}
-	check("name", q.Name, notBlank, validation.RuneLength(0, 100))
-	check("email", q.Email, notBlank, validation.RuneLength(0, 254), isEmail)
-	check("phone", q.Phone, validation.RuneLength(0, 30), validation.Match(phoneRE).Error("must be digits, spaces and + ( ) . - only"))
-	check("countryCode", q.CountryCode, validation.RuneLength(2, 2).Error("must be exactly 2 characters"), isCountry)
-	check("homeCurrency", q.HomeCurrency, validation.RuneLength(3, 3).Error("must be exactly 3 characters"), isCurrency)
-	check("gstin", q.GSTIN, checked(india.ValidateGSTIN))
-	check("pan", q.PAN, checked(india.ValidatePAN))
-	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
-	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
-	check("address", q.Address, validation.RuneLength(0, maxAddressRunes))
-	if len(fields) > 0 {
-		return validationError(fields)
-	}
-	return nil
-}
-
 // handleProfilePatch applies any subset of the fields and answers with the
 // raw updated record, not wrapped.
 func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
-	var q profilePatchRequest
+	var q input.ProfilePatch
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
 	}
-	if err := q.validate(); err != nil {
+	patch, err := q.Validate()
+	if err != nil {
 		return err
 	}
-	if q.Name != nil {
-		*q.Name = strings.TrimSpace(*q.Name)
-	}
-	patch := store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
-		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address}
 	var p store.Profile
-	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
+	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
 		p, err = tx.UpdateProfile(c.p.UserID, c.p.Livemode, patch)
 		return err
 	}, c.txOpts())

@@ -1,5 +1,9 @@
 package server
 
+import (
+	"github.com/payoutd/payoutd/kycpage"
+)
+
 // accountRoutes registers profile, KYC, wallet and hosted-verification
 // routes (docs/accounts.md).
 func (s *Server) accountRoutes() {
@@ -22,5 +26,17 @@ func (s *Server) accountRoutes() {
 	s.api("POST /api/v1/sandbox/kyc/reject", routeOpts{scope: aw}, s.handleSandboxKYC(false))
 	s.api("POST /api/v1/sandbox/vaults/{id}/fund", routeOpts{scope: pw, idempotent: true}, s.handleSandboxFund)
 
-	s.verifyRoutes()
+	s.kycPageRoutes()
+}
+
+// kycPageRoutes mounts the hosted KYC page (package kycpage).
+func (s *Server) kycPageRoutes() {
+	p, err := kycpage.New(kycpage.Config{DB: s.db, Sealer: s.cfg.Sealer, BaseURL: s.cfg.BaseURL, Log: s.log,
+		RequestID: requestID, WriteError: s.writeError})
+	if err != nil {
+		// The files are embedded in the binary: a broken template is a build
+		// defect that the package tests catch, never a runtime condition.
+		panic(err)
+	}
+	p.Register(s.mux)
 }

@@ -27,9 +27,12 @@ type Config struct {
 	Logger     *slog.Logger
 	// Limits overrides the per-minute rate limits by route name (tests, bench).
 	Limits map[string]int
-	Static http.FileSystem
 	// Rates give the indicative INR value of unsettled payouts.
 	Rates rates.Table
+	// Console is the freelancer's console (package console), served at
+	// /console/ inside the request id, access log and panic recovery every
+	// route gets; nil serves none.
+	Console http.Handler
 }
 
 // Server holds the dependencies every handler shares.
@@ -60,6 +63,9 @@ func New(ctx context.Context, db *store.DB, cfg Config) (*Server, error) {
 		limiter: newRateLimiter(time.Minute), idem: newInflight(), mux: http.NewServeMux(),
 	}
 	s.routes()
+	if cfg.Console != nil {
+		s.mux.Handle("/console/", cfg.Console)
+	}
 	return s, nil
 }
 
@@ -92,6 +98,10 @@ func requestID(r *http.Request) string {
 	id, _ := r.Context().Value(ctxRequestID{}).(string)
 	return id
 }
+
+// RequestID is the id the server gave the request (X-Request-Id), for a
+// mounted handler's logs and audit rows.
+func RequestID(r *http.Request) string { return requestID(r) }
 
 // validRequestID accepts a caller's X-Request-Id only if it is short and
 // plain, so it can go into logs and audit rows safely.

@@ -1,16 +1,15 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 )
 
 // liabilityNote is the label the liability figure always carries.
@@ -30,52 +29,11 @@ func (s *Server) fyParam(r *http.Request) (india.FY, error) {
 	if v == "" {
 		v = india.FYOf(now).String()
 	}
-	fy, err := supportedFY(v, now)
+	fy, err := input.SupportedFY(v, now)
 	if err != nil {
 		return fy, fieldError("fy", err.Error())
 	}
 	return fy, nil
-}
-
-// supportedFY parses a financial year "YYYY-YY" and refuses one outside
-// india.SupportedYears(now); the error is the fy field's message, the same
-// for ?fy= and for a request body's fy.
-func supportedFY(v string, now time.Time) (india.FY, error) {
-	fy, err := india.ParseFY(v)
-	if err != nil {
-		return fy, errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
-	}
-	if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
-		return fy, errors.New("financial year " + fy.String() + " is not supported: supported years are " +
-			first.String() + " to " + last.String())
-	}
-	return fy, nil
-}
-
-// istDays turns the half-open instant range [start, end) into the IST days
-// it spans, both inclusive, the keys of the tax aggregates.
-func istDays(start, end time.Time) (string, string) {
-	return start.In(india.IST).Format(time.DateOnly), end.Add(-time.Millisecond).In(india.IST).Format(time.DateOnly)
-}
-
-// taxTotals sums the user's maintained aggregates over [start, end).
-func (s *Server) taxTotals(ctx context.Context, userID string, start, end time.Time, lut store.LUTWindow) (store.TaxTotals, error) {
-	from, to := istDays(start, end)
-	days, err := s.db.TaxDays(ctx, userID, from, to)
-	if err != nil {
-		return store.TaxTotals{}, err
-	}
-	return store.SumTaxDays(days, lut), nil
-}
-
-// asOf is when the figures were last recomputed; before the first
-// reconciliation there is nothing to recompute, so it is now.
-func (s *Server) asOf(ctx context.Context, userID string) (string, error) {
-	at, ok, err := s.db.TaxRefreshedAt(ctx, userID)
-	if err != nil || !ok {
-		return ts(s.db.Now()), err
-	}
-	return ts(at), nil
 }
 
 type instalmentView struct {
@@ -120,12 +78,6 @@ func viewUnreconciled(u store.Unreconciled) unreconciledView {
 	return v
 }
 
-// unreconciled is what the year's figures leave out.
-func (s *Server) unreconciled(ctx context.Context, userID string, fy india.FY) (unreconciledView, error) {
-	u, err := s.db.UnreconciledReceipts(ctx, userID, fy.Start(), fy.End())
-	return viewUnreconciled(u), err
-}
-
 type liabilityView struct {
 	FinancialYear string `json:"financialYear"`
 	// Regime is 44ADA when presumptive taxation is available, BOOKS when
@@ -159,42 +111,26 @@ type liabilityView struct {
 }
 
 // requestedYear is the ?fy= year of the request (default current) with its
-// liability and totals: the prologue of every figure endpoint.
+// liability and totals: the prologue of the ITR-4 endpoints.
 func (s *Server) requestedYear(c *call) (india.FY, india.Liability, store.TaxTotals, error) {
 	fy, err := s.fyParam(c.r)
 	if err != nil {
 		return fy, india.Liability{}, store.TaxTotals{}, err
 	}
-	l, t, err := s.yearLiability(c.r.Context(), c.p.UserID, fy)
+	l, t, err := taxes.Liability(c.r.Context(), s.db, c.p.UserID, fy)
 	return fy, l, t, err
 }
 
-// yearLiability computes the indicative liability of a financial year from
-// the user's reconciled receipts, all of which arrived through a bank (no
-// cash), with instalments before today marked past.
-func (s *Server) yearLiability(ctx context.Context, userID string, fy india.FY) (india.Liability, store.TaxTotals, error) {
-	t, err := s.taxTotals(ctx, userID, fy.Start(), fy.End(), store.LUTWindow{})
-	if err != nil {
-		return india.Liability{}, t, err
-	}
-	l, err := india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: t.All.AmountINR, Today: s.db.Now()})
-	return l, t, err
-}
-
 func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
-	fy, l, t, err := s.requestedYear(c)
+	fy, err := s.fyParam(c.r)
 	if err != nil {
 		return err
 	}
-	unrec, err := s.unreconciled(ctx, c.p.UserID, fy)
+	y, err := taxes.ReadYear(c.r.Context(), s.db, c.p.UserID, fy)
 	if err != nil {
 		return err
 	}
-	asOf, err := s.asOf(ctx, c.p.UserID)
-	if err != nil {
-		return err
-	}
+	l, t, unrec, asOf := y.Liability, y.Totals, viewUnreconciled(y.Unreconciled), ts(y.AsOf)
 	v := liabilityView{
 		FinancialYear: fy.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
 		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), IncomeBasis: "presumptive",
@@ -222,11 +158,7 @@ func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
 		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, instalmentView{DueDate: in.DueDate, PercentDue: in.PercentDue,
 			Amount: inr(in.Amount), Past: in.Past})
 	}
-	tp, challans, err := s.yearTaxPaid(ctx, c.p.UserID, l)
-	if err != nil {
-		return err
-	}
-	attachTaxPaid(&v, tp, len(challans))
+	attachTaxPaid(&v, y.Paid, len(y.Challans))
 	writeJSON(w, http.StatusOK, v)
 	return nil
 }

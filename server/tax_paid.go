@@ -1,12 +1,9 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 
-	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/store"
 )
 
 // taxPaidView is the liability's taxes paid: the year's recorded challans
@@ -16,20 +13,6 @@ type taxPaidView struct {
 	SelfAssessment json.Number `json:"selfAssessment"`
 	Total          json.Number `json:"total"`
 	Challans       int         `json:"challans"`
-}
-
-// yearTaxPaid sets the year's recorded challans against its liability.
-func (s *Server) yearTaxPaid(ctx context.Context, userID string, l india.Liability) (india.TaxPaid, []store.TaxPayment, error) {
-	ps, err := s.db.TaxPaymentsOfYear(ctx, userID, l.FY.String())
-	if err != nil {
-		return india.TaxPaid{}, nil, err
-	}
-	in := make([]india.TaxPayment, 0, len(ps))
-	for _, p := range ps {
-		in = append(in, india.TaxPayment{Kind: p.Kind, PaidOn: p.PaidOn, Amount: p.Amount})
-	}
-	tp, err := india.ApplyTaxPaid(l.EstimatedTaxDue, l.AdvanceTaxSchedule, in)
-	return tp, ps, err
 }
 
 // attachTaxPaid adds taxes paid, balance or refund, and each instalment's
@@ -46,15 +29,4 @@ func attachTaxPaid(v *liabilityView, tp india.TaxPaid, challans int) {
 			}
 		}
 	}
-}
-
-// itr4TaxesPaid is the export's input for TaxPaid and Schedule IT: the
-// liability's figures and the challans behind them.
-func itr4TaxesPaid(tp india.TaxPaid, ps []store.TaxPayment) *documents.ITR4TaxesPaid {
-	out := &documents.ITR4TaxesPaid{Advance: tp.Advance, SelfAssessment: tp.SelfAssessment, BalanceDue: tp.BalanceDue, RefundDue: tp.RefundDue,
-		Challans: make([]documents.ITR4Challan, 0, len(ps))}
-	for _, p := range ps {
-		out.Challans = append(out.Challans, documents.ITR4Challan{BSRCode: p.BSRCode, PaidOn: p.PaidOn, Serial: p.ChallanSerial, Amount: p.Amount})
-	}
-	return out
 }

@@ -2,78 +2,11 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
-	"regexp"
-	"time"
 
-	validation "github.com/go-ozzo/ozzo-validation/v4"
-	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
-
-var (
-	bsrCodeRE       = regexp.MustCompile(`^[0-9]{7}$`)
-	challanSerialRE = regexp.MustCompile(`^[0-9]{5}$`)
-)
-
-// isSupportedFY accepts a financial year "YYYY-YY" in the range ?fy=
-// accepts on the day now is.
-func isSupportedFY(now time.Time) validation.Rule {
-	return validation.By(func(v any) error {
-		s, _ := v.(string)
-		if s == "" {
-			return nil
-		}
-		_, err := supportedFY(s, now)
-		return err
-	})
-}
-
-type taxPaymentRequest struct {
-	FY            string      `json:"fy"`
-	Kind          string      `json:"kind"`
-	Amount        json.Number `json:"amount"`
-	PaidOn        string      `json:"paidOn"`
-	BSRCode       string      `json:"bsrCode"`
-	ChallanSerial string      `json:"challanSerial"`
-	FromReserve   bool        `json:"fromReserve"`
-	Note          string      `json:"note"`
-}
-
-// validate checks each field on its own, then the date against the year
-// and kind (docs/tax.md, "Tax payments"), and returns the amount in paise.
-func (q *taxPaymentRequest) validate(now time.Time) (int64, error) {
-	var paise int64
-	err := validation.ValidateStruct(q,
-		validation.Field(&q.FY, validation.Required, isSupportedFY(now)),
-		validation.Field(&q.Kind, validation.Required, validation.In(india.PaymentAdvance, india.PaymentSelfAssessment).
-			Error("must be advance or self_assessment")),
-		validation.Field(&q.Amount, validation.Required, amountRule("INR", &paise)),
-		validation.Field(&q.PaidOn, validation.Required, validation.Date(time.DateOnly).Error("must be a date in the form YYYY-MM-DD")),
-		validation.Field(&q.BSRCode, validation.Required, validation.Match(bsrCodeRE).Error("must be the 7-digit BSR code on the challan")),
-		validation.Field(&q.ChallanSerial, validation.Required, validation.Match(challanSerialRE).Error("must be the 5-digit challan serial number")),
-		validation.Field(&q.Note, validation.RuneLength(0, 512)),
-	)
-	var fields validation.Errors
-	if err != nil && !errors.As(err, &fields) {
-		return 0, err
-	}
-	if fields["fy"] == nil && fields["kind"] == nil && fields["paidOn"] == nil {
-		fy, _ := india.ParseFY(q.FY)
-		on, _ := time.Parse(time.DateOnly, q.PaidOn)
-		if msg := india.CheckPaymentDate(fy, q.Kind, on, now); msg != "" {
-			if fields == nil {
-				fields = validation.Errors{}
-			}
-			fields["paidOn"] = errors.New(msg)
-		}
-	}
-	if len(fields) > 0 {
-		return 0, asFieldErrors(fields)
-	}
-	return paise, nil
-}
 
 type taxPaymentView struct {
 	ID            string      `json:"id"`
@@ -108,11 +41,11 @@ type taxPaymentList struct {
 // handleTaxPaymentCreate records a challan; with fromReserve its amount
 // leaves the tax reserve in the same transaction.
 func (s *Server) handleTaxPaymentCreate(w http.ResponseWriter, c *call) error {
-	var q taxPaymentRequest
+	var q input.TaxPayment
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
 	}
-	paise, err := q.validate(s.db.Now())
+	paise, err := q.Validate(s.db.Now())
 	if err != nil {
 		return err
 	}

@@ -1,100 +1,23 @@
 package server
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
-	validation "github.com/go-ozzo/ozzo-validation/v4"
-	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/money"
-	"github.com/payoutd/payoutd/strkey"
+	"github.com/payoutd/payoutd/input"
 )
 
-// asFieldErrors turns ozzo's validation.Errors (keyed by JSON name) into the
-// documented 400 body once, centrally.
-func asFieldErrors(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ve validation.Errors
-	if errors.As(err, &ve) {
-		fields := map[string]string{}
-		for k, e := range ve {
-			if e != nil {
-				fields[k] = e.Error()
-			}
-		}
-		return validationError(fields)
-	}
-	return err
-}
-
+// The rules live in package input, shared with the console; these short
+// names keep the server's other validations readable.
 var (
-	isStellarAddress = validation.By(func(v any) error {
-		s, _ := v.(string)
-		if s == "" {
-			return nil
-		}
-		return strkey.ValidatePublicKey(s)
-	})
-	isCountry = validation.By(func(v any) error {
-		s, _ := v.(string)
-		if s != "" && !india.IsCountryCode(s) {
-			return errors.New("must be an ISO 3166-1 alpha-2 country code")
-		}
-		return nil
-	})
-	isPurposeCode = validation.By(func(v any) error {
-		s, _ := v.(string)
-		if s != "" && !india.ValidPurposeCodeFormat(s) {
-			return errors.New("must be P followed by 4 digits (RBI purpose code)")
-		}
-		return nil
-	})
-	isCurrency = validation.By(func(v any) error {
-		s, _ := v.(string)
-		if _, ok := money.Lookup(s); s != "" && !ok {
-			return errors.New("must be an ISO 4217 currency code")
-		}
-		return nil
-	})
+	asFieldErrors    = input.FieldErrors
+	isStellarAddress = input.IsStellarAddress
+	isCountry        = input.IsCountry
+	isCurrency       = input.IsCurrency
+	amountRule       = input.AmountRule
+	textProblem      = input.TextProblem
 )
-
-// amountRule parses a decimal amount in the given currency into *out.
-func amountRule(currency string, out *int64) validation.Rule {
-	return validation.By(func(v any) error {
-		n, _ := v.(json.Number)
-		if n == "" {
-			return nil
-		}
-		cur, ok := money.Lookup(currency)
-		if !ok {
-			return errors.New("cannot be checked without a valid currency")
-		}
-		minor, err := money.Parse(string(n), cur)
-		*out = minor
-		return err
-	})
-}
-
-// textProblem says what is wrong with a request string, or "" when nothing
-// is: C0 controls (NUL included) break logs, CSV exports and PDFs, and
-// bidi overrides and isolates make a stored name or memo display as
-// something other than what it holds.
-func textProblem(s string) string {
-	for _, c := range s {
-		switch {
-		case c < 0x20:
-			return fmt.Sprintf("must not contain control character U+%04X", c)
-		case c >= 0x202A && c <= 0x202E, c >= 0x2066 && c <= 0x2069:
-			return fmt.Sprintf("must not contain bidirectional control character U+%04X", c)
-		}
-	}
-	return ""
-}
 
 // checkStrings applies textProblem to every string in a decoded JSON value,
 // naming the field by its path (memo, items[2].name).

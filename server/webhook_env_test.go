@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -16,14 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/payoutd/payoutd/jobs"
-	"github.com/payoutd/payoutd/payout"
-	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // whEnv is a payoutd whose River client delivers webhooks on a test
-// schedule. The harness starts River with production webhook settings, so
-// the env is made without River and this one is started instead.
+// schedule, and which a test can stop and close as a server shutting down
+// does.
 type whEnv struct {
 	*env
 	stopOnce sync.Once
@@ -47,33 +44,15 @@ func fastSchedule(n int, every time.Duration) []time.Duration {
 
 func newWebhookEnv(t *testing.T, cfg whConfig) *whEnv {
 	t.Helper()
-	e := newEnv(t, func(o *envOpts) { o.noRiver, o.dir = true, cfg.dir })
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rates := rates.Default()
-	pl := &payout.Pipeline{
-		DB: e.DB, Rates: rates, Log: log,
-		Rail:           &payout.SandboxSettlement{Rates: rates, UnknownWindow: 500 * time.Millisecond, Now: e.DB.Now},
-		SubmitAttempts: 3, SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond,
-		ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries,
-	}
-	rc, err := jobs.NewClient(e.DB, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: e.Sealer,
-		WebhookSchedule: cfg.schedule, WebhookTimeout: cfg.timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rc.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e.River = rc
+	e := newEnv(t, func(o *envOpts) { o.dir, o.webhookSchedule, o.webhookTimeout = cfg.dir, cfg.schedule, cfg.timeout })
 	w := &whEnv{env: e}
 	w.stopRC = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := rc.Stop(ctx); err != nil {
+		if err := e.App.Stop(ctx); err != nil {
 			t.Errorf("stop River: %v", err)
 		}
 	}
-	t.Cleanup(w.stop) // runs before the harness closes the database
 	return w
 }
 
@@ -136,23 +115,11 @@ func (w *whEnv) deliveries(id, query string) []deliveryItem {
 func (w *whEnv) waitDeliveries(id string, n int) []deliveryItem {
 	w.t.Helper()
 	var ds []deliveryItem
-	waitFor(w.t, 5*time.Second, "recorded attempts", func() bool {
+	wait.Until(w.t, 30*time.Second, "recorded attempts", func() bool {
 		ds = w.deliveries(id, "")
 		return len(ds) >= n
 	})
 	return ds
-}
-
-// waitFor polls cond until it holds, failing after the deadline.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // verifyStandardWebhook checks a webhook-signature header against one

@@ -1,25 +1,11 @@
 package server
 
 import (
-	"errors"
 	"net/http"
-	"slices"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/payoutd/payoutd/apperr"
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
-
-// maxWebhookDescription is the longest endpoint description accepted.
-const maxWebhookDescription = 256
-
-type webhookCreateRequest struct {
-	URL         string   `json:"url"`
-	Description string   `json:"description"`
-	EventTypes  []string `json:"eventTypes"`
-}
 
 // webhookView is an endpoint as the API shows it. Secret is set only in the
 // responses of create and rotate: it is shown once and never again.
@@ -63,58 +49,18 @@ func writeSecret(w http.ResponseWriter, status int, v webhookView) {
 // handleWebhookCreate is POST /webhooks. Live keys may only register public
 // targets (jobs.CheckWebhookURL); sandbox keys may use any host.
 func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
-	var req webhookCreateRequest
+	var req input.Webhook
 	if err := decodeJSON(c.body, &req); err != nil {
 		return err
 	}
-	fields := map[string]string{}
-	if utf8.RuneCountInString(req.Description) > maxWebhookDescription {
-		fields["description"] = "must be at most 256 characters"
-	}
-	types, msg := eventTypeSet(req.EventTypes)
-	if msg != "" {
-		fields["eventTypes"] = msg
-	}
-	if err := jobs.CheckWebhookURL(c.r.Context(), req.URL, c.p.Livemode, nil); err != nil {
-		var e *apperr.Error
-		if !errors.As(err, &e) || e.Code != apperr.ErrValidation {
-			return err
-		}
-		for k, v := range e.Fields {
-			fields[k] = v
-		}
-	}
-	if len(fields) > 0 {
-		return validationError(fields)
+	types, err := req.Validate(c.r.Context(), c.p.Livemode)
+	if err != nil {
+		return err
 	}
 	return s.replyWithSecret(w, c, http.StatusCreated, func(tx *store.Tx) (store.WebhookEndpoint, string, error) {
 		return tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: c.p.UserID, Livemode: c.p.Livemode,
 			URL: req.URL, Description: req.Description, EventTypes: types}, s.cfg.Sealer)
 	})
-}
-
-// eventTypeSet checks a subscription list and returns it sorted without
-// duplicates; nil or empty subscribes to every type.
-func eventTypeSet(in []string) ([]string, string) {
-	var out []string
-	for _, t := range in {
-		if !store.KnownEventType(t) {
-			return nil, "unknown event type " + quoteShort(t) + "; known: " + strings.Join(store.EventTypes, ", ")
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	slices.Sort(out)
-	return out, ""
-}
-
-// quoteShort quotes caller input for an error message, cut to a sane length.
-func quoteShort(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "…"
-	}
-	return `"` + strings.ToValidUTF8(s, "?") + `"`
 }
 
 type webhookList struct {

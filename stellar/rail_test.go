@@ -19,8 +19,9 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/apperr"
-	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
@@ -38,6 +39,7 @@ var usdc = xdr.MustNewCreditAsset("USDC", usdcIssuer)
 // talks to a fake Stellar network.
 type liveEnv struct {
 	t        *testing.T
+	App      *app.App
 	DB       *store.DB
 	SQL      *storetest.DB
 	Sealer   *store.Sealer
@@ -48,7 +50,8 @@ type liveEnv struct {
 	Vault    store.Vault
 	ctx      context.Context
 
-	rateStale atomic.Bool // the live rate source has nothing fresh
+	rateStale    atomic.Bool  // the live rate source has nothing fresh
+	staleAnswers atomic.Int64 // how often it said so
 }
 
 func newLiveEnv(t *testing.T) *liveEnv { t.Helper(); return newLiveEnvJobs(t, true) }
@@ -67,10 +70,6 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "payoutd.db"), string(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -81,36 +80,37 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 		t.Fatal(err)
 	}
 	table := rates.Default()
-	e := &liveEnv{t: t, DB: db, SQL: storetest.New(db), Sealer: sealer, Net: fake, ctx: ctx}
+	e := &liveEnv{t: t, Sealer: sealer, Net: fake, ctx: ctx}
 	rate := func(c string) (money.Rate, time.Time, error) {
 		if e.rateStale.Load() {
+			e.staleAnswers.Add(1)
 			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
 		}
 		_, r, err := table.ToINR(1, c)
 		return r, fake.Now().Add(-time.Hour), err
 	}
-	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
-		Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
-		Rate: rate}
-	pl := &payout.Pipeline{DB: db, Rates: table, Log: log, Live: rail, UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
-		LiveRate: rate, RateRecheck: 20 * time.Millisecond,
-		SubmitAttempts: 1, ReviewThresholdINR: payout.DefaultReviewThresholdINR, BlockedCountries: payout.DefaultBlockedCountries}
-	rc, err := jobs.NewClient(db, pl, jobs.ClientConfig{Workers: 8, Logger: log, Sealer: sealer})
+	live := func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
+		return &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
+			Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
+			Rate: rate}, nil
+	}
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
+		Workers: 8, Rates: table, Live: live,
+		Pipeline: payout.Pipeline{UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
+			LiveRate: rate, RateRecheck: 20 * time.Millisecond, SubmitAttempts: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	db := a.DB
+	e.App, e.DB, e.SQL, e.Rail, e.Pipeline = a, db, storetest.New(db), a.Live, a.Pipeline
 	if run {
-		if err := rc.Start(ctx); err != nil {
+		if err := a.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e.Rail, e.Pipeline = rail, pl
 	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		rc.Stop(stopCtx)
+		a.Close()
 		fake.Close()
-		db.Close()
 	})
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("live@example.com", true, "Asha Rao", sealer)
@@ -170,39 +170,32 @@ func (e *liveEnv) pay(dest string, cents int64, memo string) (store.Payment, err
 // settle waits until the payout is COMPLETED or FAILED.
 func (e *liveEnv) settle(id string) store.Payment {
 	e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		p, err := e.DB.LoadPayment(e.ctx, id)
-		if err != nil {
+	var p store.Payment
+	wait.For(e.t, 30*time.Second, func() (err error) {
+		if p, err = e.DB.LoadPayment(e.ctx, id); err != nil {
 			e.t.Fatal(err)
 		}
-		if p.Status == store.StatusCompleted || p.Status == store.StatusFailed {
-			return p
+		if p.Status != store.StatusCompleted && p.Status != store.StatusFailed {
+			return fmt.Errorf("payment %s still %s", id, p.Status)
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("payment %s still %s", id, p.Status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
+	return p
 }
 
 // waitStatus waits until the payout reaches status.
 func (e *liveEnv) waitStatus(id, status string) {
 	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.For(e.t, 30*time.Second, func() error {
 		p, err := e.DB.LoadPayment(e.ctx, id)
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if p.Status == status {
-			return
+		if p.Status != status {
+			return fmt.Errorf("payment %s is %s, waited for %s", id, p.Status, status)
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("payment %s is %s, waited for %s", id, p.Status, status)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // vaultMatchesChain checks the invariant: the vault row, its ledger
@@ -304,11 +297,12 @@ func TestLiveExpiryThenRetry(t *testing.T) {
 	p, err := e.pay(dest, 10_00, "")
 	is.NoErr(err)
 	e.waitStatus(p.ID, store.StatusUnknown) // sent, outcome not known
-	time.Sleep(50 * time.Millisecond)
+	// Each look at an UNKNOWN payout sends its envelope again: by the
+	// third send, the look that made the second has been recorded.
+	wait.Until(t, 30*time.Second, "the envelope to be sent a third time", func() bool { return e.Net.Sends() >= 3 })
 	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
 	is.Equal(p.Status, store.StatusUnknown) // resent, still not found: stays UNKNOWN
 	first := p.SettlementRef
-	is.True(e.Net.Sends() >= 2) // the same envelope went out again
 
 	e.Net.Advance(3 * time.Minute) // the network's clock passes the time bound
 	p = e.settle(p.ID)
@@ -386,7 +380,11 @@ func TestLiveStaleRateWaits(t *testing.T) {
 	p, err := e.pay(dest, 20_00, "")
 	is.NoErr(err)
 	e.waitStatus(p.ID, store.StatusConfirmed)
-	time.Sleep(100 * time.Millisecond)
+	// Each look at the CONFIRMED payout asks the rate source once and
+	// snoozes on a stale answer: by the second ask since CONFIRMED, one
+	// whole look has ended.
+	asked := e.staleAnswers.Load()
+	wait.Until(t, 30*time.Second, "the rate to be asked again twice", func() bool { return e.staleAnswers.Load() >= asked+2 })
 	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
 	is.Equal(p.Status, store.StatusConfirmed) // waits, never valued at a stale rate
 	is.True(p.AmountINR == nil)
@@ -579,17 +577,29 @@ func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
 	p, err := e.pay(e.destination(true, true), 10_00, "")
 	is.NoErr(err)
 	e.Pipeline.Live = nil // started without -stellar-rpc
-	rc, err := jobs.NewClient(e.DB, e.Pipeline, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer})
-	is.NoErr(err)
-	is.NoErr(rc.Start(e.ctx))
-	time.Sleep(300 * time.Millisecond)
-	var state string
-	is.NoErr(e.SQL.QueryRow("SELECT state FROM river_job WHERE kind = 'payment_advance' ORDER BY id DESC LIMIT 1").Scan(&state))
-	is.True(state != "cancelled" && state != "discarded") // the job waits for the rail
-	e.Pipeline.Live = e.Rail                              // the rail is back
-	p = e.settle(p.ID)
-	is.Equal(p.Status, store.StatusCompleted)
+	is.NoErr(e.App.Start(e.ctx))
+	// The job has run without the rail and been put back to wait for it
+	// (River counts each snooze in the job's metadata).
+	wait.For(t, 30*time.Second, func() error {
+		var state string
+		var snoozes int
+		is.NoErr(e.SQL.QueryRow(`SELECT state, coalesce(json_extract(metadata, '$.snoozes'), 0) FROM river_job
+			WHERE kind = 'payment_advance' AND json_extract(args, '$.paymentId') = ?`, p.ID).Scan(&state, &snoozes))
+		if state == "cancelled" || state == "discarded" || state == "completed" {
+			t.Fatalf("the payout's job ended (%s) while the rail was away", state)
+		}
+		if snoozes == 0 {
+			return fmt.Errorf("the job (%s) has not run yet", state)
+		}
+		return nil
+	})
+	// Restarted with the rail. The pipeline is changed only while no
+	// worker runs: changing it under running workers is a data race.
 	stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
 	defer cancel()
-	rc.Stop(stop)
+	is.NoErr(e.App.Stop(stop))
+	e.Pipeline.Live = e.Rail
+	is.NoErr(e.App.Start(e.ctx))
+	p = e.settle(p.ID)
+	is.Equal(p.Status, store.StatusCompleted)
 }

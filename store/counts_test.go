@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // TestCountsMoveOncePerBatch: count deltas of the transactions that
@@ -22,14 +24,14 @@ func TestCountsMoveOncePerBatch(t *testing.T) {
 		is.NoErr(err)
 		return n
 	}
-	hold := make(chan struct{})
+	hold, held := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // holds the committer so the others share the next batch
 		defer wg.Done()
-		is.NoErr(db.WithTx(ctx, func(tx *Tx) error { <-hold; return nil }))
+		is.NoErr(db.WithTx(ctx, func(tx *Tx) error { close(held); <-hold; return nil }))
 	}()
-	time.Sleep(20 * time.Millisecond)
+	<-held
 	boom := errors.New("boom")
 	for i := range 12 {
 		wg.Add(1)
@@ -54,7 +56,7 @@ func TestCountsMoveOncePerBatch(t *testing.T) {
 			is.True(count(StatusInitiated)+count(StatusComplianceCheck) >= 1) // visible on return
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	wait.Parked(t, 30*time.Second, 12, "select", "sqlitex.(*DB).WithTx")
 	close(hold)
 	wg.Wait()
 	// Succeeded: i in {0,2,3,4,6,7,8,10,11}; of those i%3==0 moved on: 0,3,6.

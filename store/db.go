@@ -183,7 +183,7 @@ func (tx *Tx) query(query string, args ...any) (*sql.Rows, error) {
 // Enqueue inserts a River job in this transaction.
 func (tx *Tx) Enqueue(args river.JobArgs, opts *river.InsertOpts) error {
 	if tx.jobs == nil {
-		return errors.New("store: no job inserter configured")
+		return errors.New("store: no job inserter (open the database with app.Open)")
 	}
 	_, err := tx.jobs.InsertTx(tx.ctx, tx.x.SQL(), args, opts)
 	return err

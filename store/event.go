@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -17,12 +18,17 @@ type Event struct {
 	CreatedAt  time.Time       `json:"-"`
 }
 
-// EventHook runs in the transaction that wrote an event; the webhook package
-// uses it to enqueue deliveries so they commit with the event.
+// EventHook runs in the transaction that wrote an event; the webhook jobs
+// use it to enqueue deliveries so they commit with the event.
 type EventHook func(tx *Tx, ev Event) error
 
-// SetEventHook installs the hook.
+// SetEventHook installs the hook (app.Open does). Until then a transaction
+// that writes an event fails: an event no webhook would ever hear of is
+// refused, not written.
 func (db *DB) SetEventHook(h EventHook) { db.eventHook = h }
+
+// errNoEventHook is an event written on a database nobody wired.
+var errNoEventHook = errors.New("store: no event hook installed (open the database with app.Open): the event would reach no webhook")
 
 // paymentEvents maps a payment status to the event its arrival emits.
 // MANUAL_REVIEW has its own event and never settled/failed.
@@ -39,6 +45,9 @@ var paymentEvents = map[string]string{
 
 // emit writes an event in this transaction and hands it to the hook.
 func (tx *Tx) emit(userID string, livemode bool, typ, resourceID string, data any) error {
+	if tx.eventHook == nil {
+		return errNoEventHook
+	}
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("event data: %w", err)
@@ -47,8 +56,5 @@ func (tx *Tx) emit(userID string, livemode bool, typ, resourceID string, data an
 	// Inserted when the transaction ends, see log_rows.go.
 	tx.eventRows = append(tx.eventRows, ev.ID, userID, livemode, typ, resourceID, string(raw), ms(tx.now))
 	tx.countRow(userID, kindEvents, typ)
-	if tx.eventHook != nil {
-		return tx.eventHook(tx, ev)
-	}
-	return nil
+	return tx.eventHook(tx, ev)
 }

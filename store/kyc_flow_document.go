@@ -56,6 +56,8 @@ func (tx *Tx) SubmitKYCDocument(sessionID string, doc KYCDocument, data []byte, 
 	}); err != nil {
 		return k, doc, err
 	}
-	k, err = tx.moveKYC(k, s.Livemode, KYCDocsSubmitted, "")
-	return k, doc, err
+	if k, err = tx.moveKYC(k, s.Livemode, KYCDocsSubmitted, ""); err != nil || s.Livemode {
+		return k, doc, err
+	}
+	return k, doc, tx.enqueueSandboxReview(s.UserID)
 }

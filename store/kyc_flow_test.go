@@ -26,6 +26,7 @@ func openKYCTestDB(t *testing.T) (*DB, User, *time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withoutRiver(db)
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
 	db.Now = func() time.Time { return now }
@@ -113,29 +114,42 @@ func TestSandboxProviderPace(t *testing.T) {
 		t.Run(c.want, func(t *testing.T) {
 			is := is.New(t)
 			db, u, now := openKYCTestDB(t)
-			advance := func() string {
+			// review is one run of the review job: the status it leaves and
+			// how long it snoozes until the next step.
+			review := func() (string, time.Duration) {
 				var k KYC
-				is.NoErr(db.WithTx(context.Background(), func(tx *Tx) (err error) { k, err = tx.AdvanceSandboxKYC(u.ID); return err }))
-				return k.Status
+				var wait time.Duration
+				is.NoErr(db.WithTx(context.Background(), func(tx *Tx) (err error) { k, wait, err = tx.SandboxKYCReview(u.ID); return err }))
+				return k.Status, wait
+			}
+			advance := func() string { s, _ := review(); return s }
+			due := func() bool {
+				d, err := db.sandboxKYCDue(context.Background(), *now, u.ID)
+				is.NoErr(err)
+				return d
 			}
 			_, err := db.x.Writer().Exec("UPDATE kyc SET status = 'DOCS_SUBMITTED', full_name = ?, updated_at = ? WHERE user_id = ?", c.name, ms(*now), u.ID)
 			is.NoErr(err)
-			is.Equal(advance(), KYCDocsSubmitted) // not yet due
-			due, err := db.SandboxKYCDue(context.Background(), *now, "", 10)
-			is.NoErr(err)
-			is.Equal(len(due), 0)
+			is.True(!due())
+			status, wait := review()
+			is.Equal(status, KYCDocsSubmitted) // not yet due
+			is.Equal(wait, SandboxReviewPickup)
 
 			*now = now.Add(SandboxReviewPickup)
-			due, err = db.SandboxKYCDue(context.Background(), *now, u.ID, 10)
-			is.NoErr(err)
-			is.Equal(due, []string{u.ID})
-			is.Equal(advance(), KYCUnderReview)
+			is.True(due())
+			status, wait = review()
+			is.Equal(status, KYCUnderReview)
+			is.Equal(wait, SandboxReviewDecide)
 			is.Equal(advance(), KYCUnderReview)
 
 			*now = now.Add(SandboxReviewDecide - time.Millisecond)
-			is.Equal(advance(), KYCUnderReview)
+			status, wait = review()
+			is.Equal(status, KYCUnderReview)
+			is.Equal(wait, time.Millisecond)
 			*now = now.Add(time.Millisecond)
-			is.Equal(advance(), c.want)
+			status, wait = review()
+			is.Equal(status, c.want)
+			is.Equal(wait, time.Duration(0))
 			is.Equal(advance(), c.want) // nothing further
 		})
 	}

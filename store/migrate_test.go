@@ -29,6 +29,7 @@ func openOlder(t *testing.T, older string) *DB {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withoutRiver(db)
 	t.Cleanup(func() { db.Close() })
 	return db
 }

@@ -20,6 +20,7 @@ func TestMigrateVersion5(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v4.db")
 	db, err := Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
+	withoutRiver(db)
 	_, err = db.x.Writer().Exec(`
 		INSERT INTO users VALUES ('usr_1', 'a@example.com', 0, 1);
 		INSERT INTO profiles (user_id, email, name, pan, wallet_address, created_at, updated_at)
@@ -47,6 +48,7 @@ func TestMigrateVersion5(t *testing.T) {
 	for range 2 { // the second open finds the current version and does nothing
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
+		withoutRiver(db)
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)

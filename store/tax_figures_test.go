@@ -25,6 +25,7 @@ func openTaxDB(tb testing.TB) *DB {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	withoutRiver(db)
 	tb.Cleanup(func() { db.Close() })
 	return db
 }

@@ -24,6 +24,7 @@ func openTestDB(t testing.TB) (*DB, *Sealer) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withoutRiver(db)
 	t.Cleanup(func() { db.Close() })
 	sealer, err := LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
 	if err != nil {

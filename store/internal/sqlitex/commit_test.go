@@ -3,11 +3,14 @@ package sqlitex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // openTest opens a fresh file with one table, t(v), for the committer's
@@ -116,7 +119,7 @@ func TestFailedCommitRetriesMembersAlone(t *testing.T) {
 			})
 		}()
 	}
-	time.Sleep(100 * time.Millisecond) // all twenty wait for the held batch
+	wait.Parked(t, 30*time.Second, n, "select", "sqlitex.(*DB).WithTx") // all twenty wait for the held batch
 	before := db.Stats().Batches.Load()
 	close(hold)
 	wg.Wait()
@@ -191,11 +194,10 @@ func TestCheckpointsRunInTheBackground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for size() < before+200000 {
-		if time.Now().After(deadline) {
-			t.Fatalf("database file still %d bytes (was %d): the commit was not checkpointed", size(), before)
+	wait.For(t, 30*time.Second, func() error {
+		if got := size(); got < before+200000 {
+			return fmt.Errorf("database file still %d bytes (was %d): the commit was not checkpointed", got, before)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return nil
+	})
 }

@@ -1,14 +1,21 @@
-package server
+// Package kycpage is the hosted KYC flow at {base_url}/verify/{sessionId}:
+// server-rendered html/template pages (assets/, embedded), a browser
+// session (scs, stored in SQLite) that binds the link to the first browser
+// that opens it, and a CSRF token on every form. The server mounts it
+// (Register); its stylesheet is shared with payoutd's other pages
+// (Stylesheet).
+package kycpage
 
 import (
 	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
+	"embed"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html/template"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -19,15 +26,28 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// verifyPage is the hosted KYC flow at {base_url}/verify/{sessionId}:
-// server-rendered html/template pages from static/verify,
-// a browser session (scs, stored in SQLite) that binds the link to the first
-// browser that opens it, and a CSRF token on every form.
-type verifyPage struct {
-	s        *Server
+//go:embed assets
+var files embed.FS
+
+// Config is what the page needs from the server that mounts it.
+type Config struct {
+	DB      *store.DB
+	Sealer  *store.Sealer // seals uploaded documents
+	BaseURL string        // an https base URL makes the session cookie Secure
+	Log     *slog.Logger
+	// RequestID is the request's id (the server's middleware sets it), and
+	// WriteError answers an API error in the API's JSON error body (the
+	// page's live status poll).
+	RequestID  func(*http.Request) string
+	WriteError func(http.ResponseWriter, *http.Request, error)
+}
+
+// Page is the hosted KYC flow.
+type Page struct {
+	cfg      Config
 	sessions *scs.SessionManager
 	tmpl     *template.Template
-	assets   map[string]asset // by file name under static/verify
+	assets   map[string]asset // by file name under assets/
 }
 
 type asset struct {
@@ -36,36 +56,39 @@ type asset struct {
 	version     string // content hash, appended to URLs so they can be cached for good
 }
 
-// verifyAssets are the files the page serves besides its templates.
-var verifyAssets = map[string]string{"verify.css": "text/css; charset=utf-8", "verify.js": "text/javascript; charset=utf-8"}
+// pageAssets are the files the page serves besides its templates.
+var pageAssets = map[string]string{"verify.css": "text/css; charset=utf-8", "verify.js": "text/javascript; charset=utf-8"}
 
-// verifyRoutes registers the hosted page. Without static files (a server
-// built for API tests only) there is no page to serve.
-func (s *Server) verifyRoutes() {
-	if s.cfg.Static == nil {
-		return
-	}
-	v, err := newVerifyPage(s)
+// Stylesheet is the page's CSS: system fonts, the palette as custom
+// properties on :root, focus and form styles. Other server-rendered pages
+// (the console) serve it too, so payoutd's pages look alike.
+func Stylesheet() []byte {
+	b, err := files.ReadFile("assets/verify.css")
 	if err != nil {
-		// The files are embedded in the binary: a broken template is a build
-		// defect that the package tests catch, never a runtime condition.
-		panic(err)
+		panic(err) // embedded: a missing file is a build defect
 	}
+	return b
+}
+
+// Register mounts the page on mux.
+func (v *Page) Register(mux *http.ServeMux) {
 	page := func(h http.HandlerFunc) http.Handler { return v.sessions.LoadAndSave(h) }
-	s.mux.Handle("GET /verify/{sessionId}", page(v.handleShow))
-	s.mux.Handle("POST /verify/{sessionId}", page(v.handlePost))
-	s.mux.Handle("GET /verify/{sessionId}/status", page(v.handleStatus))
+	mux.Handle("GET /verify/{sessionId}", page(v.handleShow))
+	mux.Handle("POST /verify/{sessionId}", page(v.handlePost))
+	mux.Handle("GET /verify/{sessionId}/status", page(v.handleStatus))
 	// One exact pattern per file: "/verify/assets/{file}" would overlap
 	// "/verify/{sessionId}/status" and ServeMux refuses that.
-	for name := range verifyAssets {
-		s.mux.Handle("GET /verify/assets/"+name, v.assetHandler(name))
+	for name := range pageAssets {
+		mux.Handle("GET /verify/assets/"+name, v.assetHandler(name))
 	}
 }
 
-func newVerifyPage(s *Server) (*verifyPage, error) {
-	v := &verifyPage{s: s, assets: map[string]asset{}}
-	for name, ct := range verifyAssets {
-		b, err := readStatic(s.cfg.Static, "verify/"+name)
+// New parses the page's templates and sets up its browser sessions. The
+// files are embedded: an error is a build defect the tests catch.
+func New(cfg Config) (*Page, error) {
+	v := &Page{cfg: cfg, assets: map[string]asset{}}
+	for name, ct := range pageAssets {
+		b, err := files.ReadFile("assets/" + name)
 		if err != nil {
 			return nil, err
 		}
@@ -77,40 +100,31 @@ func newVerifyPage(s *Server) (*verifyPage, error) {
 		"inc":   func(i int) int { return i + 1 },
 	})
 	for _, name := range []string{"layout.html", "steps.html", "outcome.html"} {
-		b, err := readStatic(s.cfg.Static, "verify/"+name)
+		b, err := files.ReadFile("assets/" + name)
 		if err != nil {
 			return nil, err
 		}
 		if _, err := v.tmpl.New(name).Parse(string(b)); err != nil {
-			return nil, fmt.Errorf("static/verify/%s: %w", name, err)
+			return nil, fmt.Errorf("kycpage/assets/%s: %w", name, err)
 		}
 	}
 	sm := scs.New()
-	sm.Store = store.WebSessions{DB: s.db}
+	sm.Store = store.WebSessions{DB: cfg.DB}
 	sm.Lifetime = store.KYCSessionTTL
 	sm.HashTokenInStore = true // a copy of the table does not hand out live sessions
 	sm.Cookie.Name = "payoutd_verify"
 	sm.Cookie.Path = "/verify"
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
-	sm.Cookie.Secure = strings.HasPrefix(s.cfg.BaseURL, "https://")
+	sm.Cookie.Secure = strings.HasPrefix(cfg.BaseURL, "https://")
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) { v.internalError(w, r, err) }
 	v.sessions = sm
 	return v, nil
 }
 
-func readStatic(fs http.FileSystem, name string) ([]byte, error) {
-	f, err := fs.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("static/%s: %w", name, err)
-	}
-	defer f.Close()
-	return io.ReadAll(f)
-}
-
 // assetHandler serves one of the page's files from memory; a request with
 // the current version may cache it for good.
-func (v *verifyPage) assetHandler(name string) http.HandlerFunc {
+func (v *Page) assetHandler(name string) http.HandlerFunc {
 	a := v.assets[name]
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", a.contentType)
@@ -204,16 +218,16 @@ func pageHeaders(w http.ResponseWriter) {
 
 // render executes the layout into a buffer first, so a template error is a
 // clean error page rather than half a page.
-func (v *verifyPage) render(w http.ResponseWriter, r *http.Request, status int, d pageData) {
-	d.Steps, d.RequestID = steps(d.View), requestID(r)
+func (v *Page) render(w http.ResponseWriter, r *http.Request, status int, d pageData) {
+	d.Steps, d.RequestID = steps(d.View), v.cfg.RequestID(r)
 	if d.View != "problem" {
 		d.Label, d.Message = statusText(d.Status)
 	}
 	pageHeaders(w)
 	var buf bytes.Buffer
 	if err := v.tmpl.ExecuteTemplate(&buf, "layout", d); err != nil {
-		v.s.log.ErrorContext(r.Context(), "verify page template", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
-		http.Error(w, "Internal error. Reference "+requestID(r), http.StatusInternalServerError)
+		v.cfg.Log.ErrorContext(r.Context(), "verify page template", slog.String("requestId", v.cfg.RequestID(r)), slog.String("error", err.Error()))
+		http.Error(w, "Internal error. Reference "+v.cfg.RequestID(r), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -230,13 +244,13 @@ var (
 	problemStale    = pageData{ProblemCode: http.StatusForbidden, Title: "Form expired", Message: "This form is out of date, so it was not sent. Go back to the verification page and try again."}
 )
 
-func (v *verifyPage) problem(w http.ResponseWriter, r *http.Request, p pageData) {
+func (v *Page) problem(w http.ResponseWriter, r *http.Request, p pageData) {
 	p.View = "problem"
 	v.render(w, r, p.ProblemCode, p)
 }
 
-func (v *verifyPage) internalError(w http.ResponseWriter, r *http.Request, err error) {
-	v.s.log.ErrorContext(r.Context(), "verify page", slog.String("requestId", requestID(r)), slog.String("error", err.Error()))
+func (v *Page) internalError(w http.ResponseWriter, r *http.Request, err error) {
+	v.cfg.Log.ErrorContext(r.Context(), "verify page", slog.String("requestId", v.cfg.RequestID(r)), slog.String("error", err.Error()))
 	v.problem(w, r, pageData{ProblemCode: http.StatusInternalServerError, Title: "Something went wrong",
 		Message: "The page could not be shown because of a problem on our side. Try again in a moment."})
 }
@@ -245,7 +259,7 @@ func (v *verifyPage) internalError(w http.ResponseWriter, r *http.Request, err e
 func bindKey(sessionID string) string { return "kyc:" + sessionID }
 
 // csrfToken returns the browser session's token, creating it on first use.
-func (v *verifyPage) csrfToken(r *http.Request) string {
+func (v *Page) csrfToken(r *http.Request) string {
 	ctx := r.Context()
 	if t := v.sessions.GetString(ctx, "csrf"); t != "" {
 		return t
@@ -263,12 +277,12 @@ func (v *verifyPage) csrfToken(r *http.Request) string {
 // exists, is the newest, is not expired, and belongs to this browser
 // (claiming it when claim is set and nobody has). ok=false means a problem
 // page was written.
-func (v *verifyPage) open(w http.ResponseWriter, r *http.Request, claim bool) (sess store.KYCSession, k store.KYC, ok bool) {
+func (v *Page) open(w http.ResponseWriter, r *http.Request, claim bool) (sess store.KYCSession, k store.KYC, ok bool) {
 	ctx := r.Context()
 	id := r.PathValue("sessionId")
-	sess, err := v.s.db.FindKYCSession(ctx, id)
+	sess, err := v.cfg.DB.FindKYCSession(ctx, id)
 	if err == nil {
-		k, err = v.s.db.KYCStatus(ctx, sess.UserID)
+		k, err = v.cfg.DB.KYCStatus(ctx, sess.UserID)
 	}
 	switch {
 	case apperr.Code(err) == apperr.ErrNotFound:
@@ -277,16 +291,16 @@ func (v *verifyPage) open(w http.ResponseWriter, r *http.Request, claim bool) (s
 		v.internalError(w, r, err)
 	case k.SessionID != sess.ID:
 		v.problem(w, r, problemReplaced)
-	case sess.Expired(v.s.db.Now()):
+	case sess.Expired(v.cfg.DB.Now()):
 		v.problem(w, r, problemExpired)
 	case v.sessions.GetBool(ctx, bindKey(id)):
 		return sess, k, true
 	case claim && sess.ClaimedAt == nil:
 		var claimed bool
-		err := v.s.db.WithTx(ctx, func(tx *store.Tx) (err error) {
+		err := v.cfg.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
 			claimed, err = tx.ClaimKYCSession(sess)
 			return err
-		}, store.WithActor("verify:"+id, requestID(r)))
+		}, store.WithActor("verify:"+id, v.cfg.RequestID(r)))
 		if err != nil {
 			v.internalError(w, r, err)
 			return sess, k, false
@@ -309,12 +323,12 @@ func (v *verifyPage) open(w http.ResponseWriter, r *http.Request, claim bool) (s
 }
 
 // handleShow renders the step the user is at.
-func (v *verifyPage) handleShow(w http.ResponseWriter, r *http.Request) {
+func (v *Page) handleShow(w http.ResponseWriter, r *http.Request) {
 	sess, k, ok := v.open(w, r, true)
 	if !ok {
 		return
 	}
-	k, err := v.s.currentKYC(r.Context(), sess.UserID, requestID(r))
+	k, err := v.cfg.DB.CurrentKYC(r.Context(), sess.UserID, v.cfg.RequestID(r))
 	if err != nil {
 		v.internalError(w, r, err)
 		return
@@ -329,7 +343,7 @@ func (v *verifyPage) handleShow(w http.ResponseWriter, r *http.Request) {
 
 // pageFor picks the view for a link in its KYC state: the forms while the
 // link may still submit, otherwise the review or its outcome.
-func (v *verifyPage) pageFor(r *http.Request, sess store.KYCSession, k store.KYC, editDetails bool) (pageData, error) {
+func (v *Page) pageFor(r *http.Request, sess store.KYCSession, k store.KYC, editDetails bool) (pageData, error) {
 	d := pageData{SessionID: sess.ID, CSRF: v.csrfToken(r), Status: k.Status, ExpiresAt: sess.ExpiresAt.Format("2 Jan 2006, 15:04 UTC"),
 		Kinds: docKinds, MaxMB: maxDocumentBytes >> 20, MaxBytes: maxDocumentBytes}
 	submittable := sess.SubmittedAt == nil && (k.Status == store.KYCInProgress || k.Status == store.KYCRejected && len(k.AllowedTransitions()) > 0)
@@ -354,24 +368,25 @@ func (v *verifyPage) pageFor(r *http.Request, sess store.KYCSession, k store.KYC
 }
 
 // handleStatus is the live panel's JSON poll.
-func (v *verifyPage) handleStatus(w http.ResponseWriter, r *http.Request) {
+func (v *Page) handleStatus(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("sessionId")
 	if !v.sessions.GetBool(r.Context(), bindKey(id)) {
-		v.s.writeError(w, r, apperr.Errorf(apperr.ErrNotFound, "verification session not found in this browser"))
+		v.cfg.WriteError(w, r, apperr.Errorf(apperr.ErrNotFound, "verification session not found in this browser"))
 		return
 	}
-	sess, err := v.s.db.FindKYCSession(r.Context(), id)
+	sess, err := v.cfg.DB.FindKYCSession(r.Context(), id)
 	if err != nil {
-		v.s.writeError(w, r, err)
+		v.cfg.WriteError(w, r, err)
 		return
 	}
-	k, err := v.s.currentKYC(r.Context(), sess.UserID, requestID(r))
+	k, err := v.cfg.DB.CurrentKYC(r.Context(), sess.UserID, v.cfg.RequestID(r))
 	if err != nil {
-		v.s.writeError(w, r, err)
+		v.cfg.WriteError(w, r, err)
 		return
 	}
 	label, message := statusText(k.Status)
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"status": k.Status, "label": label, "message": message,
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"status": k.Status, "label": label, "message": message,
 		"final": k.Status == store.KYCApproved || k.Status == store.KYCRejected})
 }

@@ -1,4 +1,4 @@
-package server
+package kycpage
 
 import (
 	"crypto/subtle"
@@ -37,7 +37,7 @@ type identityForm struct{ FullName, PAN, DOB string }
 // handlePost takes the page's three forms (identity details, the document,
 // and a resubmission after a rejection). Each success redirects to the page
 // (POST/redirect/GET), so a reload never sends a form twice.
-func (v *verifyPage) handlePost(w http.ResponseWriter, r *http.Request) {
+func (v *Page) handlePost(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxDocumentBytes+64<<10)
 	sess, k, ok := v.open(w, r, false)
 	if !ok {
@@ -78,7 +78,7 @@ func (v *verifyPage) handlePost(w http.ResponseWriter, r *http.Request) {
 
 // afterPost sends the browser back to the page; a form that no longer fits
 // the state (a double submit, a second tab) just shows where things are.
-func (v *verifyPage) afterPost(w http.ResponseWriter, r *http.Request, sessionID string, err error) {
+func (v *Page) afterPost(w http.ResponseWriter, r *http.Request, sessionID string, err error) {
 	if err != nil && apperr.Code(err) != apperr.ErrInvalidState {
 		v.internalError(w, r, err)
 		return
@@ -86,13 +86,13 @@ func (v *verifyPage) afterPost(w http.ResponseWriter, r *http.Request, sessionID
 	http.Redirect(w, r, "/verify/"+sessionID, http.StatusSeeOther)
 }
 
-func (v *verifyPage) postIdentity(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC) {
+func (v *Page) postIdentity(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC) {
 	f := identityForm{
 		FullName: strings.Join(strings.Fields(r.PostFormValue("fullName")), " "),
 		PAN:      strings.ToUpper(strings.TrimSpace(r.PostFormValue("pan"))),
 		DOB:      strings.TrimSpace(r.PostFormValue("dob")),
 	}
-	if problems := f.validate(v.s.db.Now()); len(problems) > 0 {
+	if problems := f.validate(v.cfg.DB.Now()); len(problems) > 0 {
 		d, err := v.pageFor(r, sess, k, true)
 		if err != nil {
 			v.internalError(w, r, err)
@@ -103,9 +103,9 @@ func (v *verifyPage) postIdentity(w http.ResponseWriter, r *http.Request, sess s
 		v.render(w, r, http.StatusBadRequest, d)
 		return
 	}
-	err := v.s.db.WithTx(r.Context(), func(tx *store.Tx) error {
+	err := v.cfg.DB.WithTx(r.Context(), func(tx *store.Tx) error {
 		return tx.SaveKYCIdentity(sess.ID, store.KYCIdentity{FullName: f.FullName, PAN: f.PAN, DOB: f.DOB})
-	}, store.WithActor("verify:"+sess.ID, requestID(r)))
+	}, store.WithActor("verify:"+sess.ID, v.cfg.RequestID(r)))
 	v.afterPost(w, r, sess.ID, err)
 }
 
@@ -149,7 +149,7 @@ func (d *pageData) setErrors(problems []fieldProblem) {
 }
 
 // formError shows the upload step again with one problem.
-func (v *verifyPage) formError(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC, status int, field, msg string) {
+func (v *Page) formError(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC, status int, field, msg string) {
 	d, err := v.pageFor(r, sess, k, false)
 	if err != nil {
 		v.internalError(w, r, err)
@@ -160,7 +160,7 @@ func (v *verifyPage) formError(w http.ResponseWriter, r *http.Request, sess stor
 	v.render(w, r, status, d)
 }
 
-func (v *verifyPage) postDocument(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC) {
+func (v *Page) postDocument(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC) {
 	kind := r.PostFormValue("kind")
 	known := false
 	for _, dk := range docKinds {
@@ -194,10 +194,10 @@ func (v *verifyPage) postDocument(w http.ResponseWriter, r *http.Request, sess s
 		return
 	}
 	doc := store.KYCDocument{Kind: kind, Filename: cleanFilename(hdr.Filename), ContentType: ct}
-	err = v.s.db.WithTx(r.Context(), func(tx *store.Tx) error {
-		_, _, err := tx.SubmitKYCDocument(sess.ID, doc, data, v.s.cfg.Sealer)
+	err = v.cfg.DB.WithTx(r.Context(), func(tx *store.Tx) error {
+		_, _, err := tx.SubmitKYCDocument(sess.ID, doc, data, v.cfg.Sealer)
 		return err
-	}, store.WithActor("verify:"+sess.ID, requestID(r)))
+	}, store.WithActor("verify:"+sess.ID, v.cfg.RequestID(r)))
 	v.afterPost(w, r, sess.ID, err)
 }
 
@@ -223,19 +223,19 @@ func cleanFilename(name string) string {
 
 // postResubmit starts the next attempt after a rejection from the page
 // itself: a new link (as POST /kyc/start would give), bound to this browser.
-func (v *verifyPage) postResubmit(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC) {
+func (v *Page) postResubmit(w http.ResponseWriter, r *http.Request, sess store.KYCSession, k store.KYC) {
 	if k.Status != store.KYCRejected {
 		v.afterPost(w, r, sess.ID, nil)
 		return
 	}
 	var next store.KYCStart
-	err := v.s.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
+	err := v.cfg.DB.WithTx(r.Context(), func(tx *store.Tx) (err error) {
 		if next, err = tx.StartKYC(sess.UserID, sess.Livemode); err != nil {
 			return err
 		}
 		_, err = tx.ClaimKYCSession(next.Session)
 		return err
-	}, store.WithActor("verify:"+sess.ID, requestID(r)))
+	}, store.WithActor("verify:"+sess.ID, v.cfg.RequestID(r)))
 	if err != nil {
 		v.afterPost(w, r, sess.ID, err)
 		return
@@ -249,7 +249,7 @@ func (v *verifyPage) postResubmit(w http.ResponseWriter, r *http.Request, sess s
 }
 
 // prefill is the identity form as last given (a resubmission starts from it).
-func (v *verifyPage) prefill(r *http.Request, userID string) (identityForm, error) {
-	id, err := v.s.db.KYCIdentityOf(r.Context(), userID)
+func (v *Page) prefill(r *http.Request, userID string) (identityForm, error) {
+	id, err := v.cfg.DB.KYCIdentityOf(r.Context(), userID)
 	return identityForm{FullName: id.FullName, PAN: id.PAN, DOB: id.DOB}, err
 }

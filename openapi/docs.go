@@ -1,4 +1,4 @@
-package server
+package openapi
 
 import (
 	"bytes"
@@ -8,29 +8,28 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-
-	"github.com/payoutd/payoutd/openapi"
 )
 
-// apiDocs serves the embedded OpenAPI document and the reference page
+// Docs serves the embedded OpenAPI document and the reference page
 // rendered from it. Both are built once: the document is part of the binary,
 // so a rendering error is a build defect the package tests catch.
-type apiDocs struct {
+type Docs struct {
 	doc, page        []byte
 	docETag, pageCSP string
 }
 
-func newAPIDocs(baseURL string) (*apiDocs, error) {
-	doc := openapi.Document()
+// NewDocs renders the reference page, its examples addressed to baseURL.
+func NewDocs(baseURL string) (*Docs, error) {
+	doc := Document()
 	sum := sha256.Sum256(doc)
-	a := &apiDocs{doc: doc, docETag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	a := &Docs{doc: doc, docETag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 	model, err := buildDocsPage(doc, baseURL)
 	if err != nil {
 		return nil, err
 	}
-	css := openapi.ReferenceCSS()
+	css := referenceCSS
 	cssSum := sha256.Sum256([]byte(css))
-	tmpl, err := template.New("reference").Parse(openapi.ReferenceTemplate())
+	tmpl, err := template.New("reference").Parse(referenceTemplate)
 	if err != nil {
 		return nil, fmt.Errorf("openapi/reference.html: %w", err)
 	}
@@ -50,9 +49,9 @@ func newAPIDocs(baseURL string) (*apiDocs, error) {
 	return a, nil
 }
 
-// handleOpenAPI answers GET /api/v1/openapi.json without authentication:
+// ServeDocument answers GET /api/v1/openapi.json without authentication:
 // the contract is public, and browser tools may fetch it cross-origin.
-func (a *apiDocs) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+func (a *Docs) ServeDocument(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("ETag", a.docETag)
 	h.Set("Cache-Control", "no-cache")
@@ -62,11 +61,13 @@ func (a *apiDocs) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeRaw(w, http.StatusOK, a.doc)
+	h.Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(a.doc)
 }
 
-// handleReference answers GET /docs with the rendered reference.
-func (a *apiDocs) handleReference(w http.ResponseWriter, r *http.Request) {
+// ServeReference answers GET /docs with the rendered reference.
+func (a *Docs) ServeReference(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", a.pageCSP)

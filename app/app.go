@@ -1,0 +1,190 @@
+// Package app wires one payoutd process: the database, the payout
+// pipeline, River's client with every worker, and the event hook that fans
+// each event out to webhook deliveries. serve, every CLI command, the bench
+// and every test harness get them from Open, and nowhere else is a River
+// client built, so no process writes events or jobs half-wired.
+package app
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/stellar"
+	"github.com/payoutd/payoutd/store"
+)
+
+// Config is what a process needs wired; the zero value of each field but
+// Path and Schema is a working default.
+type Config struct {
+	// Path is the database file, created if missing and migrated to Schema.
+	Path, Schema string
+	// Sealer opens vault, token and webhook keys (nil: the process opens none).
+	Sealer *store.Sealer
+	Log    *slog.Logger // nil: discarded
+
+	// Workers is how many payout jobs run at once once Start is called; 0
+	// makes an insert-only client, for the CLI: a running server's workers
+	// run the jobs it queues.
+	Workers int
+	// JobTimeout bounds one job run (0: 20 s); a killed process's running
+	// jobs run again JobTimeout + 5 s after they started.
+	JobTimeout time.Duration
+
+	// Rates is the sandbox's INR rate table (nil: rates.Default()).
+	Rates rates.Table
+	// SandboxUnknownWindow is how long a sandbox .99 payout stays UNKNOWN
+	// (0: 30 s); RailLatency delays every sandbox rail call (the bench).
+	SandboxUnknownWindow time.Duration
+	RailLatency          time.Duration
+	// Pipeline holds the pipeline's tuning (retries, polls, review
+	// threshold, live rate); Open sets its DB, Log and Rates, its sandbox
+	// Rail when nil, its Live rail from Live, and defaults for zero fields.
+	Pipeline payout.Pipeline
+
+	// Live builds the live rail on the opened database and Sealer (nil:
+	// live confirms are refused). StellarSync is how often its vaults are compared with
+	// the chain (0: only when a caller syncs them).
+	Live        func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error)
+	StellarSync time.Duration
+
+	// WebhookSchedule is the wait before each retry of a failed delivery
+	// (nil: jobs.DefaultWebhookSchedule); WebhookTimeout bounds one
+	// delivery (0: 10 s); WebhookWorkers is how many run at once (0: 8).
+	WebhookSchedule []time.Duration
+	WebhookTimeout  time.Duration
+	WebhookWorkers  int
+}
+
+// App is one wired process.
+type App struct {
+	DB       *store.DB
+	River    *store.RiverClient
+	Pipeline *payout.Pipeline
+	Live     *stellar.Rail // nil without a live rail
+
+	log     *slog.Logger
+	started bool
+}
+
+// Open opens the database and wires everything on it. On error nothing
+// is left open.
+func Open(ctx context.Context, c Config) (*App, error) {
+	db, err := store.Open(ctx, c.Path, c.Schema)
+	if err != nil {
+		return nil, err
+	}
+	a, err := wire(db, c)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func wire(db *store.DB, c Config) (*App, error) {
+	log := c.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	a := &App{DB: db, log: log}
+	if c.Live != nil {
+		var err error
+		if a.Live, err = c.Live(db, c.Sealer); err != nil {
+			return nil, err
+		}
+	}
+	a.Pipeline = pipeline(db, c, log)
+	if a.Live != nil {
+		a.Pipeline.Live = a.Live
+	}
+	// Every event written through this database fans out to the webhook
+	// endpoints subscribed to it, in the event's own transaction.
+	db.SetEventHook(jobs.EnqueueWebhooks)
+	rc, err := db.NewRiverClient(riverConfig(db, a, c, log))
+	if err != nil {
+		return nil, err
+	}
+	a.River = rc
+	return a, nil
+}
+
+// pipeline is c.Pipeline on db with its defaults filled in.
+func pipeline(db *store.DB, c Config, log *slog.Logger) *payout.Pipeline {
+	pl := c.Pipeline
+	pl.DB, pl.Log = db, log
+	if pl.Rates == nil {
+		pl.Rates = c.Rates
+	}
+	if pl.Rates == nil {
+		pl.Rates = rates.Default()
+	}
+	window := cmp.Or(c.SandboxUnknownWindow, 30*time.Second)
+	if pl.Rail == nil {
+		pl.Rail = &payout.SandboxSettlement{Rates: pl.Rates, UnknownWindow: window, Now: db.Now}
+		if c.RailLatency > 0 {
+			pl.Rail = &payout.LatentSettlement{Settlement: pl.Rail, Latency: c.RailLatency}
+		}
+	}
+	pl.SubmitAttempts = cmp.Or(pl.SubmitAttempts, 3)
+	pl.SubmitBackoff = cmp.Or(pl.SubmitBackoff, 20*time.Millisecond)
+	pl.UnknownPoll = cmp.Or(pl.UnknownPoll, min(window/4+time.Millisecond, 5*time.Second))
+	pl.ReviewThresholdINR = cmp.Or(pl.ReviewThresholdINR, payout.DefaultReviewThresholdINR)
+	if pl.BlockedCountries == nil {
+		pl.BlockedCountries = payout.DefaultBlockedCountries
+	}
+	return &pl
+}
+
+// Start runs River's workers, which move every confirmed payout (a killed
+// process's running jobs are rescued by River) and deliver webhooks.
+func (a *App) Start(ctx context.Context) error {
+	// River hard-stops (cancelling every running job) when its Start
+	// context ends; the signal that ends ctx must begin a soft stop
+	// instead, which Stop does.
+	if err := a.River.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	a.started = true
+	return nil
+}
+
+// cancelWait is how long jobs get to wind down once their contexts are
+// cancelled after the grace period.
+const cancelWait = 5 * time.Second
+
+// Stop ends the background work: no new jobs are fetched, and jobs in
+// flight (a webhook being delivered, a payout being submitted) finish
+// until ctx ends, so they are not cut and run again at the next start.
+// Only then are the stragglers' contexts cancelled. Jobs still queued run
+// at the next start.
+func (a *App) Stop(ctx context.Context) error {
+	if !a.started {
+		return nil
+	}
+	a.started = false
+	err := a.River.Stop(ctx)
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	a.log.Warn("jobs still running after the shutdown grace period; cancelling them")
+	hard, cancel := context.WithTimeout(context.Background(), cancelWait)
+	defer cancel()
+	return a.River.StopAndCancel(hard)
+}
+
+// closeGrace is how long Close lets running jobs finish.
+const closeGrace = 10 * time.Second
+
+// Close stops the workers, if started, and closes the database.
+func (a *App) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	return errors.Join(a.Stop(ctx), a.DB.Close())
+}

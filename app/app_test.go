@@ -1,0 +1,47 @@
+package app_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
+)
+
+// TestInsertOnlyFansOut: a CLI process (no workers) opened by app.Open
+// queues the webhook deliveries of the events it writes, for the server's
+// workers to send; nothing else needs wiring by hand.
+func TestInsertOnlyFansOut(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	is.NoErr(err)
+	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
+	is.NoErr(err)
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer})
+	is.NoErr(err)
+	defer a.Close()
+	var hook store.WebhookEndpoint
+	err = a.DB.WithTx(ctx, func(tx *store.Tx) error {
+		u, _, err := tx.EnsureUser("cli@example.com", false, "Asha Rao", sealer)
+		if err != nil {
+			return err
+		}
+		if hook, _, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
+			return err
+		}
+		_, err = tx.SandboxWalkKYC(u.ID, true, "") // PENDING → … → APPROVED: four kyc.updated events
+		return err
+	}, store.WithActor("cli:kyc", ""))
+	is.NoErr(err)
+	var queued int
+	is.NoErr(storetest.New(a.DB).QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'
+		AND json_extract(args, '$.endpointId') = ?`, hook.ID).Scan(&queued))
+	is.Equal(queued, 4)
+}

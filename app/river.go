@@ -1,0 +1,71 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/stellar"
+	"github.com/payoutd/payoutd/store"
+)
+
+// riverConfig registers every worker and tunes River for SQLite: PollOnly
+// because SQLite has no LISTEN/NOTIFY; the short poll interval and
+// cooldown are what make River fast on SQLite.
+func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &payout.AdvanceWorker{P: a.Pipeline})
+	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
+	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
+	river.AddWorker(workers, jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log))
+	var periodic []*river.PeriodicJob
+	if a.Live != nil {
+		river.AddWorker(workers, &stellar.SyncWorker{Rail: a.Live})
+		if c.StellarSync > 0 {
+			periodic = append(periodic, stellar.SyncJob(c.StellarSync))
+		}
+	}
+	jobTimeout := cmp.Or(c.JobTimeout, 20*time.Second)
+	rc := &river.Config{
+		Workers:                     workers,
+		PollOnly:                    true,
+		FetchPollInterval:           50 * time.Millisecond,
+		FetchCooldown:               time.Millisecond,
+		CompletedJobRetentionPeriod: time.Hour,
+		// A job still running after RescueStuckJobsAfter belonged to a
+		// process that died; River's rescuer (every 30 s) makes it
+		// available again. Every job here is short (a rail call has its own
+		// timeout and an UNKNOWN payout snoozes), so both stay small and a
+		// payout cut off by a crash resumes within about a minute.
+		JobTimeout:           jobTimeout,
+		RescueStuckJobsAfter: jobTimeout + 5*time.Second,
+		Logger:               quiet(log),
+	}
+	if c.Workers > 0 {
+		rc.PeriodicJobs = periodic
+		rc.Queues = map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: c.Workers},
+			jobs.WebhookQueue:  {MaxWorkers: cmp.Or(c.WebhookWorkers, 8)},
+		}
+	}
+	return rc
+}
+
+// quiet keeps River's own logging to warnings and above.
+func quiet(log *slog.Logger) *slog.Logger {
+	return slog.New(levelFloor{log.Handler(), slog.LevelWarn})
+}
+
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (l levelFloor) Enabled(ctx context.Context, lvl slog.Level) bool {
+	return lvl >= l.min && l.Handler.Enabled(ctx, lvl)
+}

@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/payoutd/payoutd/store"
+)
+
+// consolePaths are the console's pages, timed like the API's read paths
+// (docs/performance.md, "Console"); :latest is the user's newest payout.
+var consolePaths = []string{
+	"/console/",
+	"/console/payouts",
+	"/console/payouts?status=COMPLETED",
+	"/console/payouts/:latest",
+	"/console/payouts/new",
+	"/console/firas",
+	"/console/tax",
+	"/console/settings",
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// consoleClient signs a cookie-keeping client into the console as the user,
+// through a one-time link as a browser would.
+func consoleClient(ctx context.Context, base http.RoundTripper, t *Target, u store.User) (*http.Client, error) {
+	var token string
+	err := t.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
+		token, _, err = tx.CreateConsoleLink(u)
+		return err
+	}, store.WithActor("bench", ""))
+	if err != nil {
+		return nil, err
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Transport: base, Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := c.Get(t.URL + "/console/signin?token=" + token)
+	if err != nil {
+		return nil, err
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := csrfRE.FindSubmatch(page)
+	if m == nil {
+		return nil, fmt.Errorf("console sign-in page without a CSRF token (%d)", res.StatusCode)
+	}
+	res, err = c.PostForm(t.URL+"/console/signin", url.Values{"token": {token}, "csrf": {string(m[1])}})
+	if err != nil {
+		return nil, err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		return nil, fmt.Errorf("console sign-in: %d", res.StatusCode)
+	}
+	return c, nil
+}
+
+// measureConsole times each console page for the user at this size.
+func measureConsole(ctx context.Context, c *http.Client, t *Target, userID string, size int) ([]ReadResult, error) {
+	latest, _, err := t.DB.ListPayments(ctx, store.PaymentFilter{UserID: userID, Page: 1, Limit: 1})
+	if err != nil || len(latest) == 0 {
+		return nil, fmt.Errorf("console pages: no payout to show (%v)", err)
+	}
+	var out []ReadResult
+	for _, p := range consolePaths {
+		r, err := timeGET(ctx, c, t.URL+strings.Replace(p, ":latest", latest[0].ID, 1), "", 200)
+		if err != nil {
+			return nil, err
+		}
+		r.Path, r.Payments = p, size
+		if strings.Contains(p, "status=") {
+			r.Path = "/console/payouts?status"
+		}
+		if strings.HasSuffix(p, ":latest") {
+			r.Path = "/console/payouts/:id"
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

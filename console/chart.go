@@ -1,0 +1,91 @@
+package console
+
+import (
+	"time"
+
+	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/store"
+)
+
+// month is one bar of the receipts chart.
+type month struct {
+	Label  string // "Apr"
+	Name   string // "April 2026"
+	Paise  int64
+	Count  int64
+	X, Y   int // the bar's top-left corner in the SVG's user units
+	Height int
+	LabelX int
+}
+
+// chart is the financial year's receipts by IST month, drawn as an inline
+// SVG by the server (no script): integer geometry, one bar per month.
+type chart struct {
+	Months []month
+	Max    int64
+	Total  int64
+	Width  int
+	Height int
+	Base   int // the y of the axis
+}
+
+const (
+	chartWidth  = 640
+	chartHeight = 220
+	chartTop    = 24
+	chartBase   = 190
+	barGap      = 12
+)
+
+// receiptsChart groups the year's reconciled receipts (the same tax_days the
+// liability sums) by IST month.
+func receiptsChart(fy india.FY, days []store.TaxDay) chart {
+	ch := chart{Width: chartWidth, Height: chartHeight, Base: chartBase}
+	start := fy.Start().In(india.IST)
+	index := map[string]int{}
+	for i := 0; i < 12; i++ {
+		m := start.AddDate(0, i, 0)
+		index[m.Format("2006-01")] = i
+		ch.Months = append(ch.Months, month{Label: m.Format("Jan"), Name: m.Format("January 2006")})
+	}
+	for _, d := range days {
+		if i, ok := index[d.Day[:7]]; ok {
+			ch.Months[i].Paise += d.AmountINR
+			ch.Months[i].Count += d.Count
+			ch.Total += d.AmountINR
+		}
+	}
+	for _, m := range ch.Months {
+		ch.Max = max(ch.Max, m.Paise)
+	}
+	slot := chartWidth / 12
+	for i := range ch.Months {
+		m := &ch.Months[i]
+		m.X, m.LabelX = i*slot+barGap/2, i*slot+slot/2
+		if ch.Max > 0 {
+			m.Height = int(m.Paise * (chartBase - chartTop) / ch.Max)
+		}
+		if m.Paise > 0 && m.Height == 0 {
+			m.Height = 1 // a receipt is never drawn as nothing
+		}
+		m.Y = chartBase - m.Height
+	}
+	return ch
+}
+
+// BarWidth is each bar's width in user units.
+func (chart) BarWidth() int { return chartWidth/12 - barGap }
+
+// monthsSoFar are the GST months (YYYY-MM) of the year up to now.
+func monthsSoFar(fy india.FY, now time.Time) []string {
+	var out []string
+	start, cur := fy.Start().In(india.IST), now.In(india.IST).Format("2006-01")
+	for i := 0; i < 12; i++ {
+		m := start.AddDate(0, i, 0).Format("2006-01")
+		if m > cur {
+			break
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -1,0 +1,246 @@
+package console
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/wire"
+)
+
+// estimate is a payout's indicative INR value at the configured reference
+// rate, before its settlement fixes the real one.
+type estimate struct {
+	INR  int64
+	Rate string
+}
+
+func (c *Console) estimate(minor int64, currency string) *estimate {
+	paise, rate, err := c.cfg.Rates.ToINR(minor, currency)
+	if err != nil {
+		return nil
+	}
+	return &estimate{INR: paise, Rate: rate.String()}
+}
+
+type newPayoutData struct {
+	Form       input.Initiate
+	Key        string // this rendering's Idempotency-Key
+	Currencies []string
+}
+
+// initiateFields orders the form's fields in its error summary.
+var initiateFields = []string{"amount", "currency", "destinationAddress", "counterpartyName", "counterpartyCountry",
+	"counterpartyBank", "purposeCode", "invoiceRef", "invoiceDate", "memo"}
+
+func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, status int, f input.Initiate, key string, err error) {
+	vaults, verr := c.db.ListVaults(r.Context(), u.ID)
+	if verr != nil {
+		c.fail(w, r, verr)
+		return
+	}
+	d := newPayoutData{Form: f, Key: key}
+	for _, v := range vaults {
+		if !strings.Contains(strings.Join(d.Currencies, ","), v.Currency) {
+			d.Currencies = append(d.Currencies, v.Currency)
+		}
+	}
+	if d.Form.Currency == "" && len(d.Currencies) > 0 {
+		d.Form.Currency = d.Currencies[0]
+	}
+	p := page{Title: "New payout", Nav: "new", Data: d}
+	p.setErrors(err)
+	c.render(w, r, status, "payout_new", p)
+}
+
+// handleNewPayout shows the first step of a payout with a fresh
+// Idempotency-Key: submitting the same rendered form twice makes one payout.
+func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user) {
+	c.newPayoutPage(w, r, u, http.StatusOK, input.Initiate{}, uuid.NewString(), nil)
+}
+
+// handleInitiate records the payout INITIATED (payout.Initiate, as POST
+// /payments/initiate, its txnId the form's key) and moves on to the
+// confirmation step.
+func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user) {
+	f := r.PostForm
+	q := input.Initiate{Amount: json.Number(strings.TrimSpace(f.Get("amount"))), Currency: strings.ToUpper(strings.TrimSpace(f.Get("currency"))),
+		DestinationAddress: strings.TrimSpace(f.Get("destinationAddress")), Memo: f.Get("memo"),
+		PurposeCode: strings.ToUpper(strings.TrimSpace(f.Get("purposeCode"))), InvoiceRef: strings.TrimSpace(f.Get("invoiceRef")),
+		CounterpartyName: strings.TrimSpace(f.Get("counterpartyName")), CounterpartyCountry: strings.ToUpper(strings.TrimSpace(f.Get("counterpartyCountry"))),
+		CounterpartyBank: strings.TrimSpace(f.Get("counterpartyBank")), InvoiceDate: strings.TrimSpace(f.Get("invoiceDate"))}
+	key := f.Get("idempotencyKey")
+	if uuid.Validate(key) != nil {
+		c.problem(w, r, http.StatusBadRequest, "Form expired", "This form has no valid key, so nothing was sent. Open New payout again.")
+		return
+	}
+	minor, err := q.Validate(c.db.Now())
+	if err == nil {
+		err = textFields(map[string]string{"memo": q.Memo, "invoiceRef": q.InvoiceRef, "counterpartyName": q.CounterpartyName,
+			"counterpartyBank": q.CounterpartyBank})
+	}
+	if err != nil {
+		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
+		return
+	}
+	p := store.Payment{UserID: u.ID, Livemode: u.Livemode, TxnID: strings.ToLower(key), Amount: minor, Currency: q.Currency,
+		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
+		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
+		InvoiceDate: q.InvoiceDate}
+	target, err := c.once(r, u, "initiate", key, func(tx *store.Tx) (string, error) {
+		created, err := payout.Initiate(tx, p)
+		return Prefix + "payouts/" + created.ID + "/confirm", err
+	})
+	var e *apperr.Error
+	if errors.As(err, &e) {
+		if e.Code == apperr.ErrKYCRequired {
+			err = input.FieldError("counterpartyCountry", e.Message+"; start verification under Settings")
+		}
+		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
+		return
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// textFields applies the API's text rule (no control or bidi characters)
+// to form fields the JSON decoder would have checked.
+func textFields(fields map[string]string) error {
+	bad := map[string]string{}
+	for k, v := range fields {
+		if msg := input.TextProblem(v); msg != "" {
+			bad[k] = msg
+		}
+	}
+	if len(bad) > 0 {
+		return input.Invalid(bad)
+	}
+	return nil
+}
+
+type confirmData struct {
+	P        store.Payment
+	Vaults   []store.Vault
+	VaultID  string
+	Key      string
+	Estimate *estimate
+}
+
+func (c *Console) confirmPage(w http.ResponseWriter, r *http.Request, u user, status int, p store.Payment, vaultID, key string, err error) {
+	vaults, verr := c.db.ListVaults(r.Context(), u.ID)
+	if verr != nil {
+		c.fail(w, r, verr)
+		return
+	}
+	d := confirmData{P: p, VaultID: vaultID, Key: key, Estimate: c.estimate(p.Amount, p.Currency)}
+	for _, v := range vaults {
+		if v.Currency == p.Currency {
+			d.Vaults = append(d.Vaults, v)
+			if d.VaultID == "" && v.IsDefault {
+				d.VaultID = v.ID
+			}
+		}
+	}
+	pg := page{Title: "Confirm payout", Nav: "new", Data: d}
+	pg.setErrors(err)
+	c.render(w, r, status, "payout_confirm", pg)
+}
+
+// handleConfirmPage is the second step: what will be sent, from which
+// vault, and its INR estimate, before anything moves.
+func (c *Console) handleConfirmPage(w http.ResponseWriter, r *http.Request, u user) {
+	p, err := c.db.FindPayment(r.Context(), u.ID, r.PathValue("id"))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	if p.Status != store.StatusInitiated {
+		http.Redirect(w, r, Prefix+"payouts/"+p.ID, http.StatusSeeOther)
+		return
+	}
+	c.confirmPage(w, r, u, http.StatusOK, p, "", uuid.NewString(), nil)
+}
+
+// handleConfirm confirms the payout as it was shown (payout.PrepareConfirm
+// and payout.Confirm, as POST /payments/confirm): the funds are reserved and
+// the payout moves to COMPLIANCE_CHECK.
+func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) {
+	ctx := r.Context()
+	p, err := c.db.FindPayment(ctx, u.ID, r.PathValue("id"))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	key := r.PostForm.Get("idempotencyKey")
+	if uuid.Validate(key) != nil {
+		c.problem(w, r, http.StatusBadRequest, "Form expired", "This form has no valid key, so nothing was sent. Open the payout again.")
+		return
+	}
+	q := input.Confirm{ID: p.ID, DestinationAddress: p.DestinationAddress, Amount: wire.Amount(p.Amount, p.Currency),
+		Currency: p.Currency, Memo: p.Memo, VaultID: r.PostForm.Get("vaultId")}
+	minor, err := q.Validate()
+	var in store.ConfirmInput
+	if err == nil {
+		in = store.ConfirmInput{ID: q.ID, DestinationAddress: q.DestinationAddress, Amount: minor, Currency: q.Currency, VaultID: q.VaultID}
+		in, err = payout.PrepareConfirm(ctx, c.db, c.cfg.Live, u.Livemode, u.ID, in)
+	}
+	var target string
+	if err == nil {
+		target, err = c.once(r, u, "confirm", key, func(tx *store.Tx) (string, error) {
+			in.Sealer = c.cfg.Sealer
+			_, err := payout.Confirm(tx, u.ID, in)
+			return Prefix + "payouts/" + p.ID, err
+		})
+	}
+	var e *apperr.Error
+	if errors.As(err, &e) && e.Code != apperr.ErrInvalidState {
+		if len(e.Fields) == 0 && (e.Code == apperr.ErrInsufficientFunds || e.Code == apperr.ErrCurrencyMismatch || e.Code == apperr.ErrVaultNoKey) {
+			err = input.FieldError("vaultId", e.Message)
+		}
+		c.confirmPage(w, r, u, http.StatusBadRequest, p, q.VaultID, key, err)
+		return
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Payout confirmed: the funds are reserved and it is on its way.")
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// once runs a write whose form carried an Idempotency-Key: the first submit
+// runs fn and stores where it led in the same transaction (the API's
+// idempotency table, under the user's console scope), and any repeat, even
+// one racing the first, is sent to the same place without running it
+// again.
+func (c *Console) once(r *http.Request, u user, op, key string, fn func(tx *store.Tx) (string, error)) (string, error) {
+	ctx := r.Context()
+	scope, key := "console:"+u.ID, op+":"+strings.ToLower(key)
+	if prev, found, err := c.db.FindIdempotent(ctx, scope, key); err != nil || found {
+		return string(prev.Body), err
+	}
+	var target string
+	err := c.db.WithTx(ctx, func(tx *store.Tx) (err error) {
+		if target, err = fn(tx); err != nil {
+			return err
+		}
+		return tx.SaveIdempotent(scope, key, store.IdempotentResponse{RequestHash: []byte(op), Status: http.StatusSeeOther, Body: []byte(target)})
+	}, c.txOpts(r, u))
+	if err != nil {
+		// A twin submit that committed first wins; this one follows it.
+		if prev, found, ferr := c.db.FindIdempotent(ctx, scope, key); ferr == nil && found {
+			return string(prev.Body), nil
+		}
+	}
+	return target, err
+}

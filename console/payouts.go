@@ -1,0 +1,259 @@
+package console
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/store"
+)
+
+// pageSize is how many rows a console list shows at a time.
+const pageSize = 25
+
+// statuses are the payout states the filter offers.
+var statuses = []string{store.StatusInitiated, store.StatusComplianceCheck, store.StatusProcessing,
+	store.StatusSubmitted, store.StatusConfirmed, store.StatusCompleted, store.StatusManualReview,
+	store.StatusFailed, store.StatusPending, store.StatusUnknown}
+
+type payoutFilter struct {
+	Status, Currency, From, To, InvoiceRef string
+}
+
+type payoutsData struct {
+	Filter   payoutFilter
+	Statuses []string
+	Items    []store.Payment
+	Total    int
+	Next     string // the query of the next page, "" on the last
+	First    string // the query of the first page, "" on it
+}
+
+// handlePayouts lists the user's payouts newest first, filtered, one page at
+// a time (cursor: the last id shown).
+func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) {
+	q := r.URL.Query()
+	f := payoutFilter{Status: q.Get("status"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency"))),
+		From: q.Get("from"), To: q.Get("to"), InvoiceRef: strings.TrimSpace(q.Get("invoiceRef"))}
+	sf := store.PaymentFilter{UserID: u.ID, Status: f.Status, Currency: f.Currency, InvoiceRef: f.InvoiceRef,
+		After: q.Get("after"), Page: 1, Limit: pageSize}
+	fields := map[string]string{}
+	if f.Status != "" && !slices.Contains(statuses, f.Status) {
+		fields["status"] = "must be one of " + strings.Join(statuses, ", ")
+	}
+	if _, ok := money.Lookup(f.Currency); f.Currency != "" && !ok {
+		fields["currency"] = "must be an ISO 4217 currency code"
+	}
+	if len(f.InvoiceRef) > 128 {
+		fields["invoiceRef"] = "must be at most 128 characters"
+	}
+	var err error
+	if sf.From, err = istDay(f.From, false); err != nil {
+		fields["from"] = err.Error()
+	}
+	if sf.To, err = istDay(f.To, true); err != nil {
+		fields["to"] = err.Error()
+	}
+	if sf.After != "" && (!strings.HasPrefix(sf.After, "pay_") || len(sf.After) > 64) {
+		sf.After = ""
+	}
+	p := page{Title: "Payouts", Nav: "payouts"}
+	d := payoutsData{Filter: f, Statuses: statuses}
+	if len(fields) > 0 {
+		p.setErrors(input.Invalid(fields))
+		p.Data = d
+		c.render(w, r, http.StatusBadRequest, "payouts", p)
+		return
+	}
+	items, total, err := c.db.ListPayments(r.Context(), sf)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	d.Total = total
+	base := url.Values{}
+	for k, v := range map[string]string{"status": f.Status, "currency": f.Currency, "from": f.From, "to": f.To, "invoiceRef": f.InvoiceRef} {
+		if v != "" {
+			base.Set(k, v)
+		}
+	}
+	if len(items) > pageSize {
+		items = items[:pageSize]
+		next := url.Values{}
+		for k, v := range base {
+			next[k] = v
+		}
+		next.Set("after", items[len(items)-1].ID)
+		d.Next = next.Encode()
+	}
+	if sf.After != "" {
+		d.First = "?" + base.Encode()
+	}
+	d.Items = items
+	p.Data = d
+	c.render(w, r, http.StatusOK, "payouts", p)
+}
+
+// istDay reads a date filter (YYYY-MM-DD, an IST day) as the first or last
+// instant of that day.
+func istDay(s string, end bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	d, err := time.ParseInLocation(time.DateOnly, s, india.IST)
+	if err != nil {
+		return time.Time{}, errorString("must be a date in the form YYYY-MM-DD")
+	}
+	if end {
+		d = d.AddDate(0, 0, 1).Add(-time.Millisecond)
+	}
+	return d, nil
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// timelineEntry is one audit row of a payout, as its page shows it.
+type timelineEntry struct {
+	At     time.Time
+	Status string
+	Actor  string
+	Reason string
+}
+
+type payoutData struct {
+	P          store.Payment
+	FIRA       *store.FIRA
+	RateAsOf   time.Time
+	Timeline   []timelineEntry
+	CanConfirm bool
+	CanRetry   bool
+	CanReview  bool
+	Estimate   *estimate
+}
+
+// handlePayout shows one payout: amounts, rate and its as-of time,
+// settlement reference, FIRA, the timeline from the audit log, and the
+// actions its state allows.
+func (c *Console) handlePayout(w http.ResponseWriter, r *http.Request, u user) {
+	ctx := r.Context()
+	p, err := c.db.FindPayment(ctx, u.ID, r.PathValue("id"))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	d := payoutData{P: p, CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
+		CanReview: p.Status == store.StatusManualReview && !p.Livemode}
+	rows, _, err := c.db.ListAudit(ctx, store.AuditFilter{UserID: u.ID, ResourceID: p.ID, Page: 1, Limit: 100})
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		d.Timeline = append(d.Timeline, timelineOf(rows[i]))
+	}
+	firas, _, err := c.db.ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, PaymentID: p.ID, Page: 1, Limit: 1})
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	if len(firas) > 0 {
+		d.FIRA = &firas[0]
+		d.RateAsOf = firas[0].RateTime()
+	} else if p.SettledAt != nil {
+		at, ok, err := c.db.RateAsOf(ctx, p.ID)
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		if d.RateAsOf = *p.SettledAt; ok {
+			d.RateAsOf = at
+		}
+	}
+	if p.AmountINR == nil {
+		d.Estimate = c.estimate(p.Amount, p.Currency)
+	}
+	c.render(w, r, http.StatusOK, "payout", page{Title: "Payout " + p.ID, Nav: "payouts", Data: d})
+}
+
+// timelineOf reads an audit row of a payout: its action names the status
+// it moved to.
+func timelineOf(a store.AuditRow) timelineEntry {
+	e := timelineEntry{At: a.At, Actor: actorName(a.Actor),
+		Status: strings.ToUpper(strings.TrimPrefix(a.Action, "payment."))}
+	var ch struct {
+		FailedReason string `json:"failedReason"`
+	}
+	if json.Unmarshal(a.Changes, &ch) == nil {
+		e.Reason = ch.FailedReason
+	}
+	return e
+}
+
+// actorName says who an audit actor is in words.
+func actorName(actor string) string {
+	kind, id, _ := strings.Cut(actor, ":")
+	switch kind {
+	case "key":
+		return "API key " + id
+	case "session":
+		return "API session on key " + id
+	case "console":
+		return "Console session " + id
+	case "cli":
+		return "Command line"
+	case "system":
+		return "payoutd"
+	}
+	return actor
+}
+
+// handleRetry moves a FAILED or PENDING payout back to PROCESSING
+// (payout.Retry, as POST /payments/{id}/retry).
+func (c *Console) handleRetry(w http.ResponseWriter, r *http.Request, u user) {
+	id := r.PathValue("id")
+	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
+		_, err := payout.Retry(tx, u.ID, id)
+		return err
+	}, c.txOpts(r, u))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Retry started: the payout is PROCESSING again.")
+	http.Redirect(w, r, Prefix+"payouts/"+id, http.StatusSeeOther)
+}
+
+// handleReview approves or rejects a sandbox payout in MANUAL_REVIEW
+// (payout.Review, as POST /sandbox/payments/{id}/review).
+func (c *Console) handleReview(w http.ResponseWriter, r *http.Request, u user) {
+	id := r.PathValue("id")
+	if u.Livemode {
+		c.fail(w, r, apperr.Errorf(apperr.ErrSandboxOnly, "live payouts in review are decided by the operator with payoutd review"))
+		return
+	}
+	q := input.Review{Decision: r.PostForm.Get("decision"), Reason: strings.TrimSpace(r.PostForm.Get("reason"))}
+	if err := q.Validate(); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
+		_, err := payout.Review(tx, u.ID, id, q.Decision == "approve", q.Reason)
+		return err
+	}, c.txOpts(r, u))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Review recorded: "+q.Decision+"d.")
+	http.Redirect(w, r, Prefix+"payouts/"+id, http.StatusSeeOther)
+}

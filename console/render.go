@@ -1,0 +1,182 @@
+package console
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/payoutd/payoutd/apperr"
+)
+
+//go:embed templates/*.html assets/console.css
+var files embed.FS
+
+// views are the parsed templates: the layout with its partials, cloned once
+// per page so each page defines its own "content".
+type views struct {
+	pages      map[string]*template.Template
+	css        []byte
+	cssVersion string
+}
+
+func loadViews() (*views, error) {
+	v := &views{pages: map[string]*template.Template{}}
+	var err error
+	if v.css, err = files.ReadFile("assets/console.css"); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(v.css)
+	v.cssVersion = hex.EncodeToString(sum[:6])
+	base := template.New("base").Funcs(funcs(v.cssVersion))
+	if base, err = base.ParseFS(files, "templates/_*.html"); err != nil {
+		return nil, err
+	}
+	names, err := fs.Glob(files, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if strings.HasPrefix(name, "_") {
+			continue
+		}
+		t, err := template.Must(base.Clone()).ParseFS(files, n)
+		if err != nil {
+			return nil, fmt.Errorf("console template %s: %w", n, err)
+		}
+		v.pages[name] = t
+	}
+	return v, nil
+}
+
+// page is what the layout shows around a page's content.
+type page struct {
+	Title     string
+	Nav       string // the section the page belongs to
+	User      *user
+	CSRF      string
+	Flash     string
+	Errors    map[string]string
+	ErrorList []fieldProblem
+	Message   string // a problem page's text
+	RequestID string
+	Data      any
+}
+
+type fieldProblem struct{ Field, Message string }
+
+// setErrors shows an error's field messages next to their fields and, led
+// by the field's label, in the summary; an error that names no field shows
+// its message alone.
+func (p *page) setErrors(err error) {
+	var e *apperr.Error
+	if !errors.As(err, &e) {
+		return
+	}
+	p.Errors = e.Fields
+	for _, f := range slices.Sorted(maps.Keys(e.Fields)) {
+		p.ErrorList = append(p.ErrorList, fieldProblem{f, labelOf(f) + " " + e.Fields[f]})
+	}
+	if len(e.Fields) == 0 {
+		p.ErrorList = append(p.ErrorList, fieldProblem{"", e.Message})
+	}
+}
+
+// headers are set on every console response: nothing from elsewhere may
+// load, no script runs at all, the page cannot be framed, and no page
+// (they hold the user's figures) is cached or sent in a Referer.
+func headers(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cache-Control", "no-store")
+}
+
+// render executes the page into a buffer first, so a template error is a
+// clean error page rather than half a page.
+func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	ctx := r.Context()
+	if u, ok := c.currentUser(ctx); ok {
+		p.User = &u
+		if p.Flash == "" {
+			p.Flash = c.sessions.PopString(ctx, keyFlash)
+		}
+	}
+	p.CSRF, p.RequestID = c.csrfToken(ctx), c.cfg.RequestID(r)
+	t := c.views.pages[name]
+	var buf bytes.Buffer
+	if t == nil {
+		c.log.ErrorContext(ctx, "console: no template", slog.String("page", name))
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		c.log.ErrorContext(ctx, "console template", slog.String("page", name), slog.String("requestId", p.RequestID), slog.String("error", err.Error()))
+		http.Error(w, "Internal error. Reference "+p.RequestID, http.StatusInternalServerError)
+		return
+	}
+	headers(w)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// problem shows a page that says what went wrong and what to do.
+func (c *Console) problem(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
+	c.render(w, r, status, "problem", page{Title: title, Message: msg})
+}
+
+func (c *Console) internalError(w http.ResponseWriter, r *http.Request, err error) {
+	c.log.ErrorContext(r.Context(), "console", slog.String("requestId", c.cfg.RequestID(r)), slog.String("error", err.Error()))
+	c.problem(w, r, http.StatusInternalServerError, "Something went wrong",
+		"The page could not be shown because of a problem on the server. Nothing you sent was lost; try again in a moment.")
+}
+
+// fail shows err: a known condition as its own page with its message, and
+// anything else as an internal error.
+func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var e *apperr.Error
+	if !errors.As(err, &e) {
+		c.internalError(w, r, err)
+		return
+	}
+	switch e.Code {
+	case apperr.ErrNotFound, apperr.ErrPaymentNotFound, apperr.ErrWalletNotFound, apperr.ErrFIRANotFound, apperr.ErrProfileNotFound:
+		c.problem(w, r, http.StatusNotFound, "Not found", "There is nothing here for this account. "+e.Message+".")
+	case apperr.ErrInvalidState, apperr.ErrConflict:
+		c.problem(w, r, http.StatusConflict, "Not possible now", e.Message+".")
+	case apperr.ErrRailUnavailable:
+		c.problem(w, r, http.StatusServiceUnavailable, "Network unreachable", e.Message+". Try again in a minute.")
+	default:
+		c.problem(w, r, http.StatusBadRequest, "Not done", e.Message+".")
+	}
+}
+
+func (c *Console) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	c.problem(w, r, http.StatusNotFound, "Page not found", "There is no console page at this address.")
+}
+
+// handleCSS serves the stylesheet; a request with the current version may
+// cache it for good.
+func (c *Console) handleCSS(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if r.URL.Query().Get("v") == c.views.cssVersion {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	w.Write(c.views.css)
+}

@@ -1,0 +1,125 @@
+package console
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/store"
+)
+
+type settingsData struct {
+	Profile      store.Profile
+	ProfileForm  map[string]string // as typed, when the form is shown again
+	KYC          store.KYC
+	Webhooks     []store.WebhookEndpoint
+	Keys         []store.APIKey
+	EventTypes   []string
+	Scopes       []string
+	Secret       string // a secret shown this once
+	SecretOf     string // what it belongs to
+	WebhookForm  input.Webhook
+	KeyForm      input.APIKey
+	ResubmitLeft int
+}
+
+// settingsPage reads everything the settings page shows and renders it
+// with the given status, a secret to show once, and a form's errors.
+func (c *Console) settingsPage(w http.ResponseWriter, r *http.Request, u user, status int, d settingsData, err error) {
+	if err := c.readSettings(r.Context(), u, &d); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	p := page{Title: "Settings", Nav: "settings", Data: d}
+	p.setErrors(err)
+	c.render(w, r, status, "settings", p)
+}
+
+func (c *Console) readSettings(ctx context.Context, u user, d *settingsData) error {
+	var err error
+	if d.Profile, err = c.db.FindProfile(ctx, u.ID); err != nil {
+		return err
+	}
+	if d.KYC, err = c.db.KYCStatus(ctx, u.ID); err != nil {
+		return err
+	}
+	d.ResubmitLeft = max(store.MaxKYCAttempts-d.KYC.Attempts, 0)
+	if d.Webhooks, err = c.db.ListWebhookEndpoints(ctx, u.ID); err != nil {
+		return err
+	}
+	if d.Keys, err = c.db.ListAPIKeys(ctx, u.ID); err != nil {
+		return err
+	}
+	d.EventTypes, d.Scopes = store.EventTypes, store.AllScopes
+	if d.ProfileForm == nil {
+		p := d.Profile
+		d.ProfileForm = map[string]string{"name": p.Name, "phone": p.Phone, "pan": p.PAN, "gstin": p.GSTIN,
+			"lutNumber": p.LUTNumber, "lutValidUntil": p.LUTValidUntil, "address": p.Address}
+	}
+	return nil
+}
+
+func (c *Console) handleSettings(w http.ResponseWriter, r *http.Request, u user) {
+	c.settingsPage(w, r, u, http.StatusOK, settingsData{}, nil)
+}
+
+// profileFields are the profile form's fields, the API's names.
+var profileFields = []string{"name", "phone", "pan", "gstin", "lutNumber", "lutValidUntil", "address"}
+
+// handleProfile saves the profile form (input.ProfilePatch and
+// UpdateProfile, as PATCH /profile).
+func (c *Console) handleProfile(w http.ResponseWriter, r *http.Request, u user) {
+	form := map[string]string{}
+	values := map[string]*string{}
+	for _, f := range profileFields {
+		v := strings.TrimSpace(r.PostForm.Get(f))
+		if f == "pan" || f == "gstin" || f == "lutNumber" {
+			v = strings.ToUpper(v)
+		}
+		form[f], values[f] = v, &v
+	}
+	q := input.ProfilePatch{Name: values["name"], Phone: values["phone"], PAN: values["pan"], GSTIN: values["gstin"],
+		LUTNumber: values["lutNumber"], LUTValidUntil: values["lutValidUntil"], Address: values["address"]}
+	err := textFields(map[string]string{"name": form["name"], "phone": form["phone"], "lutNumber": form["lutNumber"]})
+	var patch store.ProfilePatch
+	if err == nil {
+		patch, err = q.Validate()
+	}
+	if err == nil {
+		err = c.db.WithTx(r.Context(), func(tx *store.Tx) error {
+			_, err := tx.UpdateProfile(u.ID, u.Livemode, patch)
+			return err
+		}, c.txOpts(r, u))
+	}
+	if _, ok := asStoreError(err); ok {
+		c.settingsPage(w, r, u, http.StatusBadRequest, settingsData{ProfileForm: form}, err)
+		return
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Profile saved.")
+	http.Redirect(w, r, Prefix+"settings", http.StatusSeeOther)
+}
+
+// handleKYCStart starts (or restarts) verification (StartKYC, as POST
+// /kyc/start) and sends the browser into the hosted KYC flow.
+func (c *Console) handleKYCStart(w http.ResponseWriter, r *http.Request, u user) {
+	var res store.KYCStart
+	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
+		res, err = tx.StartKYC(u.ID, u.Livemode)
+		return err
+	}, c.txOpts(r, u))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	if !res.Started {
+		c.flash(r, res.Message)
+		http.Redirect(w, r, Prefix+"settings", http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, strings.TrimRight(c.cfg.BaseURL, "/")+"/verify/"+res.Session.ID, http.StatusSeeOther)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/console"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
+	"github.com/payoutd/payoutd/server"
+	"github.com/payoutd/payoutd/store"
+)
+
+// httpConfig is what the HTTP API needs beyond the wired app; serve and
+// bench both build it.
+type httpConfig struct {
+	baseURL string
+	live    bool
+	rates   rates.Table
+	limits  map[string]int
+	// rateStatus is the live rates' line in /readyz (nil outside live mode).
+	rateStatus func() (any, bool)
+	log        *slog.Logger
+}
+
+// newServer builds the HTTP API, with the console mounted, on a wired app.
+func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConfig) (*server.Server, error) {
+	var liveRail server.LiveRail
+	var liveCheck payout.LiveCheck
+	if a.Live != nil {
+		liveRail, liveCheck = a.Live, a.Live
+	}
+	con, err := console.New(console.Config{DB: a.DB, BaseURL: c.baseURL, Sealer: sealer, Rates: c.rates, Live: liveCheck,
+		Log: c.log, RequestID: server.RequestID})
+	if err != nil {
+		return nil, err
+	}
+	return server.New(ctx, a.DB, server.Config{
+		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
+		Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
+	})
+}
+
+// httpServer wraps the handler with the production timeouts.
+func httpServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}

@@ -1,0 +1,130 @@
+package input
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/payout"
+)
+
+// Initiate is what POST /payments/initiate and the console's new-payout
+// form take. Metadata is the API's alone (server checks it).
+type Initiate struct {
+	Amount              json.Number     `json:"amount"`
+	Currency            string          `json:"currency"`
+	DestinationAddress  string          `json:"destinationAddress"`
+	Memo                string          `json:"memo"`
+	MemoType            string          `json:"memoType"`
+	PurposeCode         string          `json:"purposeCode"`
+	InvoiceRef          string          `json:"invoiceRef"`
+	CounterpartyName    string          `json:"counterpartyName"`
+	CounterpartyCountry string          `json:"counterpartyCountry"`
+	CounterpartyBank    string          `json:"counterpartyBank"`
+	InvoiceDate         string          `json:"invoiceDate"`
+	Metadata            json.RawMessage `json:"metadata"`
+}
+
+// invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
+// today up to today, in IST: a later date is not an invoice yet, and an
+// older one is past the year within which an export under a LUT must be
+// paid for.
+func invoiceDateRule(now time.Time) validation.Rule {
+	return validation.By(func(v any) error {
+		s, _ := v.(string)
+		if s == "" {
+			return nil
+		}
+		d, err := time.ParseInLocation(time.DateOnly, s, india.IST)
+		if err != nil {
+			return errors.New("must be a date in the form YYYY-MM-DD")
+		}
+		today := india.DateOf(now)
+		earliest := now.In(india.IST).AddDate(-1, 0, 0).Format(time.DateOnly)
+		switch day := d.Format(time.DateOnly); {
+		case day > today:
+			return errors.New("must not be in the future (today is " + today + " in IST)")
+		case day < earliest:
+			return errors.New("must not be more than one year back (earliest " + earliest + ")")
+		}
+		return nil
+	})
+}
+
+// memoFitsType checks a memo against an explicit memoType: an id is a
+// whole number that fits in 64 bits, a text at most 28 bytes. Without a
+// memoType any memo is accepted here (the live rail decides at confirm).
+func memoFitsType(typ string) validation.Rule {
+	return validation.By(func(v any) error {
+		memo, _ := v.(string)
+		if typ != payout.MemoID && typ != payout.MemoText {
+			return nil
+		}
+		if memo == "" {
+			return errors.New("is required when memoType is given")
+		}
+		if why := payout.CheckMemo(memo, typ); why != "" {
+			return errors.New(why)
+		}
+		return nil
+	})
+}
+
+// Validate checks the payout's fields and returns its amount in minor units.
+func (q *Initiate) Validate(now time.Time) (int64, error) {
+	var minor int64
+	return minor, FieldErrors(validation.ValidateStruct(q,
+		validation.Field(&q.Amount, validation.Required, AmountRule(q.Currency, &minor)),
+		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
+		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), IsStellarAddress),
+		validation.Field(&q.Memo, validation.RuneLength(0, 256), memoFitsType(q.MemoType)),
+		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
+		validation.Field(&q.PurposeCode, IsPurposeCode),
+		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
+		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256)),
+		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), IsCountry),
+		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
+		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
+	))
+}
+
+// Confirm is what POST /payments/confirm and the console's confirmation
+// step take.
+type Confirm struct {
+	ID                 string      `json:"id"`
+	DestinationAddress string      `json:"destinationAddress"`
+	Amount             json.Number `json:"amount"`
+	Currency           string      `json:"currency"`
+	Memo               string      `json:"memo"`
+	VaultID            string      `json:"vaultId"`
+}
+
+// Validate checks the confirmation's fields and returns its amount in minor
+// units.
+func (q *Confirm) Validate() (int64, error) {
+	var minor int64
+	return minor, FieldErrors(validation.ValidateStruct(q,
+		validation.Field(&q.ID, validation.Required, validation.RuneLength(1, 64)),
+		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters")),
+		validation.Field(&q.Amount, validation.Required, AmountRule(q.Currency, &minor)),
+		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
+		validation.Field(&q.Memo, validation.RuneLength(0, 256)),
+		validation.Field(&q.VaultID, validation.Required, validation.RuneLength(1, 64)),
+	))
+}
+
+// Review is a decision on a payout in MANUAL_REVIEW.
+type Review struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// Validate checks the decision and its reason.
+func (q *Review) Validate() error {
+	return FieldErrors(validation.ValidateStruct(q,
+		validation.Field(&q.Decision, validation.Required, validation.In("approve", "reject")),
+		validation.Field(&q.Reason, validation.RuneLength(0, 512)),
+	))
+}

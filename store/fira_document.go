@@ -1,0 +1,38 @@
+package store
+
+import (
+	"time"
+
+	"github.com/payoutd/payoutd/documents"
+	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/money"
+)
+
+// RateTime is when the FIRA's rate was true: a live rate's recorded as-of
+// time, else the settlement, when the sandbox table's rate was fixed.
+func (f FIRA) RateTime() time.Time {
+	if f.RateAsOf.IsZero() {
+		return f.SettledAt
+	}
+	return f.RateAsOf
+}
+
+// Document is the advice as documents.RenderFIRA prints it: the one
+// mapping the API's PDF and the console's share.
+func (f FIRA) Document() documents.FIRA {
+	cur, ok := money.Lookup(f.ForeignCurrency)
+	if !ok {
+		cur.Exponent = 2
+	}
+	return documents.FIRA{
+		ID: f.ID, PaymentID: f.PaymentID, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
+		RemittingCountryName: india.CountryName(f.RemittingCountry), ForeignCurrency: f.ForeignCurrency,
+		PurposeCode: f.PurposeCode, PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef,
+		SettlementRef: f.SettlementRef, RemitterName: f.RemitterName, BeneficiaryName: f.BeneficiaryName,
+		BeneficiaryPAN: f.BeneficiaryPAN, BeneficiaryAddress: f.BeneficiaryAddress, BeneficiaryEmail: f.BeneficiaryEmail,
+		VaultID: f.VaultID, BeneficiaryWallet: f.BeneficiaryWallet,
+		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
+		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
+		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
+	}
+}
