@@ -586,6 +586,16 @@ CREATE TABLE IF NOT EXISTS stellar_submissions (
 CREATE UNIQUE INDEX IF NOT EXISTS stellar_submissions_open ON stellar_submissions (vault_id) WHERE state = 'OPEN';
 CREATE INDEX IF NOT EXISTS stellar_submissions_payment ON stellar_submissions (payment_id, attempt);
 
+-- Each live vault's last changeTrust and the XLM (stroops) its account held
+-- when it was signed: one that failed is not signed (and charged) again
+-- until that balance changes (stellar/trustline_backoff.go).
+CREATE TABLE IF NOT EXISTS trustline_attempts (
+  vault_id      TEXT PRIMARY KEY REFERENCES vaults(id),
+  hash          TEXT NOT NULL,
+  native_before INTEGER NOT NULL,
+  created_at    INTEGER NOT NULL
+);
+
 -- The as-of time of the rate a live payout was valued at (rates/source.go),
 -- printed on its FIRA. A live payout settled on chain while every rate in
 -- hand was older than -rates-max-age is CONFIRMED with amount_inr NULL until

@@ -15,6 +15,9 @@ type Account struct {
 	Exists   bool
 	Seq      int64 // last sequence number used
 	Native   int64 // XLM, stroops
+	// SubEntries counts the account's trustlines, offers and signers,
+	// each of which raises the XLM it must keep (the base reserve).
+	SubEntries int64
 	Trusts   bool  // has a trustline for the asset asked about
 	Balance  int64 // of that asset, stroops
 	Limit    int64
@@ -73,6 +76,7 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 		switch {
 		case d.Account != nil:
 			a.Exists, a.Seq, a.Native = true, int64(d.Account.SeqNum), int64(d.Account.Balance)
+			a.SubEntries = int64(d.Account.NumSubEntries)
 		case d.TrustLine != nil:
 			a.Trusts, a.Balance, a.Limit = true, int64(d.TrustLine.Balance), int64(d.TrustLine.Limit)
 		}
