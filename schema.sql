@@ -164,10 +164,13 @@ CREATE TABLE IF NOT EXISTS payments (
   -- (docs/tax.md; version 5).
   invoice_date         TEXT NOT NULL DEFAULT '',
   metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
+  -- 1 at initiate, +1 at every change of the payment (version 6).
+  version              INTEGER NOT NULL DEFAULT 1,
+  review_reason        TEXT NOT NULL DEFAULT '',  -- why compliance holds it, while MANUAL_REVIEW (version 6)
   -- The memo type given at initiate ('id', 'text'; '' lets the memo decide).
   memo_type            TEXT NOT NULL DEFAULT '',
   -- Why the payout waits for a person (its job gave up), and since when;
-  -- every move of the payout clears both (version 6).
+  -- every move of the payout clears both (version 7).
   attention            TEXT NOT NULL DEFAULT '',
   attention_at         INTEGER,
   UNIQUE (user_id, txn_id)

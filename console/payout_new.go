@@ -95,7 +95,7 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 		InvoiceDate: q.InvoiceDate}
 	target, err := c.once(r, u, "initiate", key, func(tx *store.Tx) (string, error) {
-		created, err := payout.Initiate(tx, p)
+		created, err := payout.Initiate(tx, c.cfg.Rates, p)
 		return Prefix + "payouts/" + created.ID + "/confirm", err
 	})
 	var e *apperr.Error

@@ -141,7 +141,7 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(webhookPayload{Type: ev.Type, Timestamp: wire.Time(ev.CreatedAt), Data: ev.Data})
+	body, err := json.Marshal(webhookPayload{ID: ev.ID, Type: ev.Type, Timestamp: wire.Time(ev.CreatedAt), Livemode: ev.Livemode, Data: ev.Data})
 	if err != nil {
 		return err
 	}
@@ -155,10 +155,14 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	return w.record(context.WithoutCancel(ctx), ep, ev, res)
 }
 
-// webhookPayload is the Standard Webhooks body.
+// webhookPayload is the Standard Webhooks body, with the event's id (also
+// the webhook-id header, which a body stored without its headers loses)
+// and its mode, so a receiver shared by sandbox and live can tell them apart.
 type webhookPayload struct {
+	ID        string          `json:"id"`
 	Type      string          `json:"type"`
 	Timestamp string          `json:"timestamp"`
+	Livemode  bool            `json:"livemode"`
 	Data      json.RawMessage `json:"data"`
 }
 

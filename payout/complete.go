@@ -16,9 +16,11 @@ func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
 	// Every settled cross-border payout gets its FIRA (and fira.generated)
 	// here, whether or not it reconciled; GenerateFIRA is idempotent.
 	if p.CrossBorder() {
-		if _, err := tx.GenerateFIRA(*p); err != nil {
+		f, err := tx.GenerateFIRA(*p)
+		if err != nil {
 			return err
 		}
+		p.FiraID = f.ID
 	}
 	if r.Status == store.Reconciled {
 		if err := tx.RefreshTaxFigures(p.UserID); err != nil {

@@ -2,11 +2,16 @@ package payout
 
 import (
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
-// Initiate records an intended payout; no money moves.
-func Initiate(tx *store.Tx, p store.Payment) (store.Payment, error) {
+// Initiate records an intended payout; no money moves. Its INR value at
+// the indicative rates r must be within MaxPayoutINRPaise.
+func Initiate(tx *store.Tx, r rates.Table, p store.Payment) (store.Payment, error) {
+	if err := checkValueCap(r, p); err != nil {
+		return store.Payment{}, err
+	}
 	if err := RequireKYC(tx, p); err != nil {
 		return store.Payment{}, err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// Sandbox outcome triggers: the amount's minor-unit remainder.
+// Sandbox outcome triggers: the amount's two outcome digits.
 const (
 	TriggerSettlementRejected = 13
 	TriggerTransient          = 42
@@ -18,23 +18,18 @@ const (
 	TriggerUnknown            = 99
 )
 
-// SandboxTrigger is amount × 100 mod 100 in major units, i.e. the "cents"
-// whatever the currency's exponent.
+// SandboxTrigger is the amount's two outcome digits: its first two decimals
+// (the "cents": USD 10.13, KWD 10.130 and 10.139 are 13), or, in a currency
+// with fewer than two decimals, the last two digits of its minor units
+// (JPY 1513 is 13), so every currency can reach every outcome.
 func SandboxTrigger(p store.Payment) int64 {
 	cur, ok := money.Lookup(p.Currency)
 	if !ok {
 		return 0
 	}
 	v := p.Amount
-	switch {
-	case cur.Exponent < 2:
-		for i := cur.Exponent; i < 2; i++ {
-			v *= 10
-		}
-	case cur.Exponent > 2:
-		for i := 2; i < cur.Exponent; i++ {
-			v /= 10
-		}
+	for i := 2; i < cur.Exponent; i++ {
+		v /= 10
 	}
 	return v % 100
 }

@@ -84,7 +84,8 @@ type sweepFixtures struct {
 	firaPay, firaTxn, firaID string // own cross-border payout: COMPLETED, RECONCILED, with a FIRA
 	pendingPay               string // own domestic payout: COMPLETED, PENDING_RECONCILIATION
 	initiated                string // own payout still INITIATED
-	brlPay                   string // own INITIATED payout in a currency without an INR rate
+	brlPay                   string // own INITIATED payout in a currency without an INR rate (from before initiate required one)
+	eurPay                   string // own INITIATED EUR payout (the default vault holds USD)
 	settle, vault, webhook   string
 	event                    string
 
@@ -128,11 +129,18 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 	fx.firaPay = e.pay("10.00", extra)
 	fx.pendingPay = e.pay("11.00", nil)
 	fx.initiated = e.initiate("12.00", nil)
-	r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": json.Number("5.00"), "currency": "BRL", "destinationAddress": testAddress})
+	r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": json.Number("5.00"), "currency": "EUR", "destinationAddress": testAddress})
 	if r.Status != http.StatusCreated {
-		t.Fatalf("initiate BRL: %d %s", r.Status, r.Body)
+		t.Fatalf("initiate EUR: %d %s", r.Status, r.Body)
 	}
-	fx.brlPay = r.JSON(t)["id"].(string)
+	fx.eurPay = r.JSON(t)["id"].(string)
+	if err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+		p, err := tx.CreatePayment(store.Payment{UserID: e.UserID, TxnID: store.NewID("txn"), Amount: 500, Currency: "BRL", DestinationAddress: testAddress})
+		fx.brlPay = p.ID
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 
 	r = e.reqAs(fx.otherKey, "POST", "/api/v1/payments/initiate", map[string]any{"amount": json.Number("20.00"), "currency": "USD",
 		"destinationAddress": testAddress, "counterpartyCountry": "GB"})
@@ -816,7 +824,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "OwnPaymentCurrencyMismatch", body: sweepObj(sweepWith(ownConfirm, "currency", `"EUR"`)), want: []int{400}, code: apperr.ErrConfirmMismatch},
 			{name: "OwnPaymentAmountAsNumber", body: sweepObj(sweepWith(sweepWith(ownConfirm, "amount", "12.01"), "vaultId", sweepJS(fx.otherVault))), want: []int{400, 404}},
 			{name: "OwnCompletedPayment", body: sweepObj(sweepWith(sweepWith(confirm, "id", sweepJS(fx.firaPay)), "amount", `"10.00"`)), want: []int{409}, code: apperr.ErrInvalidState},
-			{name: "BRLPaymentUSDVault", body: sweepObj(sweepWith(sweepWith(sweepWith(confirm, "id", sweepJS(fx.brlPay)), "amount", `"5.00"`), "currency", `"BRL"`)),
+			{name: "EURPaymentUSDVault", body: sweepObj(sweepWith(sweepWith(sweepWith(confirm, "id", sweepJS(fx.eurPay)), "amount", `"5.00"`), "currency", `"EUR"`)),
 				want: []int{400}, code: apperr.ErrCurrencyMismatch},
 		}})
 	for _, p := range []string{"/api/v1/payments", "/api/v1/payments/payouts"} {

@@ -232,6 +232,7 @@ func bodyRules(t *testing.T, f *fixtures, op *operation) {
 		r := q.do(t, call{op: op.ID, path: path, patch: map[string]any{name: nil}, want: 400})
 		want400(t, r, name, op.ID+" without "+name)
 	}
+	oneParse(t, f, op, ex, sch)
 	for name, raw := range asMap(sch["properties"]) {
 		for _, bad := range violations(q.c, asMap(raw), ex[name], false) {
 			body := asMap(deepCopy(ex))
@@ -242,6 +243,51 @@ func bodyRules(t *testing.T, f *fixtures, op *operation) {
 			r := q.do(t, call{op: op.ID, path: path, body: body, want: 400})
 			want400(t, r, name, op.ID+" "+name+"="+short(bad))
 		}
+	}
+}
+
+// oneParse sends, for each field of the body, the example with that key
+// given twice, and for each string field (or list of strings) the example
+// with a lone surrogate escape in it: each must be refused with 400 naming
+// the field, whatever the field's own rules.
+func oneParse(t *testing.T, f *fixtures, op *operation, ex map[string]any, sch map[string]any) {
+	q := f.q
+	path := f.realPath(op)
+	rest := func(without string) string {
+		m := asMap(deepCopy(ex))
+		if m == nil {
+			m = map[string]any{}
+		}
+		delete(m, without)
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m) == 0 {
+			return "}"
+		}
+		return "," + string(b[1:])
+	}
+	for _, name := range sortedKeys(asMap(sch["properties"])) {
+		key, _ := json.Marshal(name)
+		if v, ok := ex[name]; ok {
+			val, _ := json.Marshal(v)
+			body := "{" + string(key) + ":" + string(val) + "," + string(key) + ":" + string(val) + rest(name)
+			r := q.do(t, call{op: op.ID, path: path, raw: []byte(body), ctype: "application/json", want: 400})
+			want400(t, r, name, op.ID+" with "+name+" twice")
+		}
+		prop := q.c.resolve(asMap(asMap(sch["properties"])[name]))
+		lone, field := "", name
+		switch {
+		case prop["type"] == "string":
+			lone = `"x\ud800"`
+		case prop["type"] == "array" && q.c.resolve(asMap(prop["items"]))["type"] == "string":
+			lone, field = `["\udc00"]`, name+"[0]"
+		default:
+			continue
+		}
+		r := q.do(t, call{op: op.ID, path: path, raw: []byte("{" + string(key) + ":" + lone + rest(name)), ctype: "application/json", want: 400})
+		want400(t, r, field, op.ID+" "+name+" with a lone surrogate")
 	}
 }
 

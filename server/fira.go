@@ -17,8 +17,10 @@ type firaView struct {
 	RemittingBank      string      `json:"remittingBank"`
 	RemittingCountry   string      `json:"remittingCountry"`
 	AmountForeign      json.Number `json:"amountForeign"`
+	AmountForeignMinor int64       `json:"amountForeignMinor"`
 	ForeignCurrency    string      `json:"foreignCurrency"`
 	AmountINR          json.Number `json:"amountInr"`
+	AmountINRPaise     int64       `json:"amountInrPaise"`
 	SettlementRate     json.Number `json:"settlementRate"`
 	PurposeCode        string      `json:"purposeCode"`
 	PurposeDescription string      `json:"purposeDescription"`
@@ -61,8 +63,8 @@ type firaBeneficiary struct {
 func (s *Server) viewFIRA(f store.FIRA) firaView {
 	return firaView{
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
-		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), ForeignCurrency: f.ForeignCurrency,
-		AmountINR: inr(f.AmountINR), SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
+		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), AmountForeignMinor: f.AmountForeign,
+		ForeignCurrency: f.ForeignCurrency, AmountINR: inr(f.AmountINR), AmountINRPaise: f.AmountINR, SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,
 		PurposeDescription: f.PurposeDescription, InvoiceRef: f.InvoiceRef, SettlementRef: f.SettlementRef,
 		SettledAt: ts(f.SettledAt), SettlementDate: india.DateOf(f.SettledAt), RateAsOf: ts(f.RateTime()),
 		Remitter: firaRemitter{Name: f.RemitterName, Country: f.RemittingCountry, CountryName: india.CountryName(f.RemittingCountry),

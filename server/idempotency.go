@@ -60,11 +60,37 @@ func (f *inflight) release(slot string) {
 	f.mu.Unlock()
 }
 
+// requestHash identifies a request by what it means: its method, path and
+// the canonical form of its JSON body (canonicalJSON), so a retry that
+// serialises the same value with its keys in another order (a Go map, say)
+// or other spacing is the same request. A body that is no JSON value, or
+// one canonicalJSON refuses, is taken byte for byte; it is answered 400
+// either way.
 func requestHash(r *http.Request, body []byte) []byte {
+	h := sha256.New()
+	h.Write([]byte("canonical " + r.Method + " " + r.URL.Path + "\n"))
+	if len(bytes.TrimSpace(body)) > 0 {
+		if canon, err := canonicalJSON(body); err == nil {
+			body = canon
+		}
+		h.Write(body)
+	}
+	return h.Sum(nil)
+}
+
+// bytesHash is how responses stored before requests were compared by
+// meaning were keyed: the body byte for byte. A retry of such a request
+// still finds its response until it expires.
+func bytesHash(r *http.Request, body []byte) []byte {
 	h := sha256.New()
 	h.Write([]byte(r.Method + " " + r.URL.Path + "\n"))
 	h.Write(body)
 	return h.Sum(nil)
+}
+
+// sameRequest reports whether a stored response answers this request.
+func sameRequest(stored []byte, st *idemState, r *http.Request, body []byte) bool {
+	return bytes.Equal(stored, st.hash) || bytes.Equal(stored, bytesHash(r, body))
 }
 
 // saveResponse stores the response in tx when the request carries an

@@ -73,11 +73,17 @@ func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
 
 // decodeJSON parses body into dst (a pointer to a struct): one JSON object,
 // no unknown fields, no trailing data, numbers kept exact as json.Number.
-// Invalid UTF-8 is refused rather than silently replaced (encoding/json
-// would store U+FFFD), and so is any string textProblem refuses.
+// What readers could take differently is refused first (canonicalJSON: a
+// key given twice at any depth, a lone surrogate escape); invalid UTF-8 is
+// refused rather than silently replaced (encoding/json would store
+// U+FFFD), and so is any string or key textProblem refuses.
 func decodeJSON(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fieldError("body", "a JSON object is required")
+	}
+	var problem *jsonProblem
+	if _, err := canonicalJSON(body); errors.As(err, &problem) {
+		return fieldError(problem.path, problem.msg)
 	}
 	var raw map[string]json.RawMessage
 	if err := decodeOne(body, &raw); err != nil || raw == nil {

@@ -34,11 +34,15 @@ type paymentView struct {
 	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
 	VaultID             string            `json:"vaultId,omitempty"`
 	FailedReason        string            `json:"failedReason,omitempty"`
+	ReviewReason        string            `json:"reviewReason,omitempty"`
 	SettlementRef       string            `json:"settlementRef,omitempty"`
 	SettlementRate      json.Number       `json:"settlementRate,omitempty"`
 	AmountINR           json.Number       `json:"amountInr,omitempty"`
+	AmountINRPaise      *int64            `json:"amountInrPaise,omitempty"`
+	FiraID              string            `json:"firaId,omitempty"`
 	Metadata            map[string]string `json:"metadata,omitempty"`
 	Attention           *attentionView    `json:"attention,omitempty"`
+	Version             int64             `json:"version"`
 	Livemode            bool              `json:"livemode"`
 	CreatedAt           string            `json:"createdAt"`
 	UpdatedAt           string            `json:"updatedAt"`
@@ -51,14 +55,17 @@ func viewPayment(p store.Payment) paymentView {
 		MemoType:    payout.MemoTypeOf(p.Memo, p.MemoType),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName,
 		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID,
-		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), Metadata: p.Metadata,
-		Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
+		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), FiraID: p.FiraID, Metadata: p.Metadata,
+		Version: p.Version, Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
 	}
-	if p.Status == store.StatusFailed {
+	switch p.Status {
+	case store.StatusFailed:
 		v.FailedReason = p.FailedReason
+	case store.StatusManualReview:
+		v.ReviewReason = p.ReviewReason
 	}
 	if p.AmountINR != nil {
-		v.AmountINR = amountJSON(*p.AmountINR, "INR")
+		v.AmountINR, v.AmountINRPaise = inr(*p.AmountINR), p.AmountINR
 	}
 	if p.Attention != "" && p.AttentionAt != nil {
 		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}

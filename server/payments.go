@@ -31,7 +31,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		Metadata:    metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		created, err := payout.Initiate(tx, p)
+		created, err := payout.Initiate(tx, s.cfg.Rates, p)
 		return viewPayment(created), err
 	})
 }

@@ -79,8 +79,8 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 		if err != nil {
 			return nil, err
 		}
-		p, err := tx.CreatePayment(store.Payment{UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor,
-			Currency: q.Currency, DestinationAddress: q.Recipient, InvoiceRef: q.Reference})
+		p, err := payout.Initiate(tx, s.cfg.Rates, store.Payment{UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c),
+			Amount: minor, Currency: q.Currency, DestinationAddress: q.Recipient, InvoiceRef: q.Reference})
 		if err != nil {
 			return nil, err
 		}

@@ -70,7 +70,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 			return err
 		}
 		if found {
-			if string(prev.RequestHash) != string(c.idem.hash) {
+			if !sameRequest(prev.RequestHash, c.idem, r, c.body) {
 				return apperr.Errorf(apperr.ErrIdempotencyReused, "this Idempotency-Key was used with a different request")
 			}
 			w.Header().Set("Idempotent-Replayed", "true")

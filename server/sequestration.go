@@ -26,7 +26,7 @@ func (s *Server) handleSequestrationGet(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"enabled": pol.Enabled, "reserveBalance": amountJSON(reserve.Balance, "INR"), "currency": "INR",
+		"enabled": pol.Enabled, "reserveBalance": inr(reserve.Balance), "reserveBalancePaise": reserve.Balance, "currency": "INR",
 		"policy": map[string]any{"rate": bpJSON(pol.RateBP), "trigger": pol.Trigger, "targetAccount": reserve.ID},
 		"asOf":   ts(time.Now()),
 	})

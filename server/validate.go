@@ -19,8 +19,9 @@ var (
 	textProblem      = input.TextProblem
 )
 
-// checkStrings applies textProblem to every string in a decoded JSON value,
-// naming the field by its path (memo, items[2].name).
+// checkStrings applies textProblem to every string and object key in a
+// decoded JSON value, naming the field by its path (memo, items[2].name,
+// metadata.<key>).
 func checkStrings(path string, v any) error {
 	switch v := v.(type) {
 	case string:
@@ -35,6 +36,9 @@ func checkStrings(path string, v any) error {
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if msg := textProblem(k); msg != "" {
+				return fieldError(path+"."+k, "key "+msg)
+			}
 			if err := checkStrings(path+"."+k, v[k]); err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 
 	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -33,7 +34,7 @@ func TestLiveMemoType(t *testing.T) {
 			var p store.Payment
 			err := e.DB.WithTx(e.ctx, func(tx *store.Tx) error {
 				var err error
-				p, err = payout.Initiate(tx, store.Payment{UserID: e.UserID, Livemode: true, TxnID: store.NewID("txn"), Amount: 1_00,
+				p, err = payout.Initiate(tx, rates.Default(), store.Payment{UserID: e.UserID, Livemode: true, TxnID: store.NewID("txn"), Amount: 1_00,
 					Currency: "USD", DestinationAddress: dest, Memo: tc.memo, MemoType: tc.memoType})
 				if err != nil {
 					return err

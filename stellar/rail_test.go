@@ -155,7 +155,7 @@ func (e *liveEnv) pay(dest string, cents int64, memo string) (store.Payment, err
 	var p store.Payment
 	err := e.DB.WithTx(e.ctx, func(tx *store.Tx) error {
 		var err error
-		p, err = payout.Initiate(tx, store.Payment{UserID: e.UserID, Livemode: true, TxnID: store.NewID("txn"), Amount: cents,
+		p, err = payout.Initiate(tx, rates.Default(), store.Payment{UserID: e.UserID, Livemode: true, TxnID: store.NewID("txn"), Amount: cents,
 			Currency: "USD", DestinationAddress: dest, Memo: memo})
 		if err != nil {
 			return err

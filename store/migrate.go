@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -28,7 +28,42 @@ var migrations = []migration{
 	{4, countListRows, true},
 	{5, complianceColumns, false},
 	{5, paymentMetadataColumn, false},
-	{6, operatorColumns, false},
+	{6, paymentVersionColumns, false},
+	{6, paymentVersionBackfill, true},
+	{7, operatorColumns, false},
+}
+
+// paymentVersionColumns adds the payment's version and review reason to a
+// file that has payments.
+func paymentVersionColumns(ctx context.Context, tx *Tx) error {
+	var tables, columns int
+	if err := tx.queryRow(`SELECT
+		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'payments'),
+		(SELECT count(*) FROM pragma_table_info('payments') WHERE name = 'version')`).Scan(&tables, &columns); err != nil {
+		return err
+	}
+	if tables == 0 || columns == 1 {
+		return nil
+	}
+	for _, stmt := range []string{
+		"ALTER TABLE payments ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+		"ALTER TABLE payments ADD COLUMN review_reason TEXT NOT NULL DEFAULT ''",
+	} {
+		if _, err := tx.exec(stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// paymentVersionBackfill gives each existing payment the number of changes
+// it has had as its version, which its audit rows count (one at initiate,
+// one per state change, one for a later valuation), so no version a client
+// could have inferred is handed out again.
+func paymentVersionBackfill(ctx context.Context, tx *Tx) error {
+	_, err := tx.exec(`UPDATE payments SET version = max(1, (SELECT count(*) FROM audit_log a
+		WHERE a.resource_id = payments.id AND a.resource_type = 'payment'))`)
+	return err
 }
 
 // complianceColumns adds version 5's columns to the tables a file already

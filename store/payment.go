@@ -34,10 +34,13 @@ type Payment struct {
 	Reserved            int64
 	Attempt             int
 	FailedReason        string
+	ReviewReason        string // why compliance held it for review (MANUAL_REVIEW)
 	SettlementRef       string
 	SettlementRate      string
 	AmountINR           *int64
 	Metadata            map[string]string // the client's key/value pairs from initiate
+	Version             int64             // 1 at creation, +1 at every change: orders what clients hear of it
+	FiraID              string            // its FIRA once generated (read from firas, never written here)
 	SettledAt           *time.Time
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
@@ -55,7 +58,8 @@ func (p Payment) CrossBorder() bool {
 const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
-	invoice_date, metadata, memo_type, attention, attention_at`
+	invoice_date, metadata, version, review_reason,
+	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), memo_type, attention, attention_at`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
@@ -65,7 +69,8 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.MemoType, &p.Attention, &attentionAt)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID,
+		&p.MemoType, &p.Attention, &attentionAt)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
@@ -78,14 +83,14 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 // used by this user is a conflict, never a second payment.
 func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.ID = NewID("pay")
-	p.Type, p.Status = "SEND", StatusInitiated
+	p.Type, p.Status, p.Version = "SEND", StatusInitiated, 1
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, version, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata), p.MemoType)
+		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.MemoType)
 	if isUniqueViolation(err) {
 		return Payment{}, apperr.Errorf(apperr.ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
@@ -141,7 +146,7 @@ func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 		return apperr.Errorf(apperr.ErrInvalidState, "payment %s cannot move from %s to %s", p.ID, from, to)
 	}
 	next := *p
-	next.Status, next.UpdatedAt = to, tx.now
+	next.Status, next.UpdatedAt, next.Version = to, tx.now, p.Version+1
 	next.Attention, next.AttentionAt = "", nil
 	if set != nil {
 		set(&next)
@@ -160,6 +165,9 @@ func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	}
 	if to != StatusFailed {
 		next.FailedReason = ""
+	}
+	if to != StatusManualReview {
+		next.ReviewReason = ""
 	}
 	if err := tx.writePaymentRow(*p, next); err != nil {
 		return err
@@ -200,26 +208,30 @@ func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
 }
 
 // paymentEventData is the payload of payout.* events: enough to act on
-// without a fetch, amounts in integer minor units. A struct, not a
+// without a fetch, amounts in integer minor units, and the payment's
+// version, which orders events that share a timestamp. A struct, not a
 // map, because it is marshalled on the write connection for every state
 // change; its fields are in alphabetical order, the order encoding/json
-// gives a map's keys, so the bytes are what they always were.
+// gives a map's keys.
 type paymentEventData struct {
 	AmountInrPaise *int64            `json:"amountInrPaise,omitempty"`
 	AmountMinor    int64             `json:"amountMinor"`
 	Currency       string            `json:"currency"`
 	FailedReason   string            `json:"failedReason,omitempty"`
+	FiraID         string            `json:"firaId,omitempty"`
 	Metadata       map[string]string `json:"metadata,omitempty"`
 	PaymentID      string            `json:"paymentId"`
+	ReviewReason   string            `json:"reviewReason,omitempty"`
 	Status         string            `json:"status"`
 	TxnID          string            `json:"txnId"`
 	UpdatedAt      string            `json:"updatedAt"`
+	Version        int64             `json:"version"`
 }
 
 func eventDataOf(p Payment) paymentEventData {
 	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
-		FailedReason: p.FailedReason, Metadata: p.Metadata, PaymentID: p.ID, Status: p.Status, TxnID: p.TxnID,
-		UpdatedAt: wire.Time(p.UpdatedAt)}
+		FailedReason: p.FailedReason, FiraID: p.FiraID, Metadata: p.Metadata, PaymentID: p.ID,
+		ReviewReason: p.ReviewReason, Status: p.Status, TxnID: p.TxnID, UpdatedAt: wire.Time(p.UpdatedAt), Version: p.Version}
 }
 
 // transitionChanges is a transition's audit record, fields alphabetical

@@ -14,7 +14,7 @@ const AdvanceJobKind = "payment_advance"
 // in status (a payout that moved on needs no one); the reason shows in its
 // view until it moves again. It reports whether the payout was flagged.
 func (tx *Tx) FlagPayment(id, status, reason string) (bool, error) {
-	res, err := tx.exec(`UPDATE payments SET attention = ?, attention_at = ? WHERE id = ? AND status = ?`,
+	res, err := tx.exec(`UPDATE payments SET attention = ?, attention_at = ?, version = version + 1 WHERE id = ? AND status = ?`,
 		reason, ms(tx.now), id, status)
 	if err != nil {
 		return false, err
@@ -36,10 +36,10 @@ func (tx *Tx) ClearAttention(p *Payment) error {
 	if p.Attention == "" {
 		return nil
 	}
-	if _, err := tx.exec(`UPDATE payments SET attention = '', attention_at = NULL WHERE id = ?`, p.ID); err != nil {
+	if _, err := tx.exec(`UPDATE payments SET attention = '', attention_at = NULL, version = version + 1 WHERE id = ?`, p.ID); err != nil {
 		return err
 	}
-	p.Attention, p.AttentionAt = "", nil
+	p.Attention, p.AttentionAt, p.Version = "", nil, p.Version+1
 	return nil
 }
 

@@ -9,8 +9,9 @@ import (
 )
 
 // TestPaymentEventBytes: the payout.* payload and the transition's audit
-// record are structs for speed; they must marshal to exactly the bytes the
-// documented maps did (keys sorted, optional keys absent when empty).
+// record are structs for speed; they must marshal to exactly the bytes a
+// map of the documented keys would (keys sorted, optional keys absent when
+// empty).
 func TestPaymentEventBytes(t *testing.T) {
 	inr := int64(12345)
 	at := time.Date(2026, 11, 21, 10, 0, 0, 7_000_000, time.UTC)
@@ -19,14 +20,23 @@ func TestPaymentEventBytes(t *testing.T) {
 		reason string
 		inr    *int64
 		meta   map[string]string
-	}{{"bare", "", nil, nil}, {"failed", "COMPLIANCE_REJECTED: x", nil, nil}, {"settled", "", &inr, nil}, {"both", "r", &inr, nil},
-		{"metadata", "", &inr, map[string]string{"order": "A-1", "customer": "c_9"}}} {
+		review string
+		fira   string
+	}{{"bare", "", nil, nil, "", ""}, {"failed", "COMPLIANCE_REJECTED: x", nil, nil, "", ""}, {"settled", "", &inr, nil, "", ""},
+		{"both", "r", &inr, nil, "", ""}, {"metadata", "", &inr, map[string]string{"order": "A-1", "customer": "c_9"}, "", ""},
+		{"review", "", nil, nil, "AMOUNT_ABOVE_REVIEW_THRESHOLD: x", ""}, {"fira", "", &inr, nil, "", "fira_1"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
 			p := Payment{ID: "pay_1", TxnID: "t1", Status: StatusFailed, Amount: 500, Currency: "USD", FailedReason: tc.reason,
-				AmountINR: tc.inr, UpdatedAt: at, Metadata: tc.meta}
+				AmountINR: tc.inr, UpdatedAt: at, Metadata: tc.meta, Version: 4, ReviewReason: tc.review, FiraID: tc.fira}
 			want := map[string]any{"paymentId": p.ID, "txnId": p.TxnID, "status": p.Status, "amountMinor": p.Amount,
-				"currency": p.Currency, "updatedAt": "2026-11-21T10:00:00.007Z"}
+				"currency": p.Currency, "updatedAt": "2026-11-21T10:00:00.007Z", "version": 4}
+			if tc.review != "" {
+				want["reviewReason"] = tc.review
+			}
+			if tc.fira != "" {
+				want["firaId"] = tc.fira
+			}
 			changes := map[string]any{"from": StatusSubmitted, "to": StatusFailed}
 			if tc.reason != "" {
 				want["failedReason"], changes["failedReason"] = tc.reason, tc.reason

@@ -17,7 +17,7 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 		settled = ms(*next.SettledAt)
 	}
 	args := []any{next.Status, next.Reserved, next.Attempt, next.FailedReason, next.SettlementRef, next.SettlementRate, inr, settled,
-		ms(tx.now), next.ID, from.Status, from.Attempt, ms(from.UpdatedAt)}
+		ms(tx.now), next.ID, from.Status, from.Attempt, ms(from.UpdatedAt), next.ReviewReason, next.Version}
 	q := movePayment
 	if from.Status == StatusInitiated {
 		q, args = movePaymentAndVault, append(args, next.VaultID)
@@ -38,10 +38,10 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 // naming vault_id in the SET list costs a foreign-key lookup of the vault,
 // so the other moves leave it out.
 const (
-	movePayment = `UPDATE payments SET status = ?, reserved = ?, attempt = ?, failed_reason = ?, settlement_ref = ?,
-		settlement_rate = ?, amount_inr = ?, settled_at = ?, updated_at = ?, attention = '', attention_at = NULL
-		WHERE id = ? AND status = ? AND attempt = ? AND updated_at = ?`
+	movePayment = `UPDATE payments SET status = ?1, reserved = ?2, attempt = ?3, failed_reason = ?4, settlement_ref = ?5,
+		settlement_rate = ?6, amount_inr = ?7, settled_at = ?8, updated_at = ?9, review_reason = ?14, version = ?15,
+		attention = '', attention_at = NULL WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
 	movePaymentAndVault = `UPDATE payments SET status = ?1, reserved = ?2, attempt = ?3, failed_reason = ?4, settlement_ref = ?5,
-		settlement_rate = ?6, amount_inr = ?7, settled_at = ?8, updated_at = ?9, vault_id = nullif(?14, ''), attention = '', attention_at = NULL
-		WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
+		settlement_rate = ?6, amount_inr = ?7, settled_at = ?8, updated_at = ?9, review_reason = ?14, version = ?15,
+		vault_id = nullif(?16, ''), attention = '', attention_at = NULL WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
 )

@@ -1,0 +1,391 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A request body is read once for what it means: canonicalJSON checks the
+// things a second reader of the same bytes could see differently (a key
+// given twice, which encoding/json resolves to its last value while a proxy
+// or signer may take the first; a lone UTF-16 surrogate escape, which
+// decoders replace by U+FFFD or refuse as they please), and writes the value
+// in one canonical form: object keys sorted, no insignificant whitespace,
+// strings with one escaping, numbers as their decimal value. Two bodies
+// with the same canonical form are the same request, whatever key order,
+// spacing or number spelling a client used; Idempotency-Key compares them
+// that way.
+
+// jsonProblem is a body that is valid JSON syntax but means different
+// things to different readers; path names where (metadata.orderId).
+type jsonProblem struct {
+	path, msg string
+}
+
+func (p *jsonProblem) Error() string { return p.path + ": " + p.msg }
+
+var errJSONSyntax = errors.New("malformed JSON")
+
+// maxJSONDepth bounds nesting as encoding/json does.
+const maxJSONDepth = 10000
+
+// canonicalJSON is body's canonical form. A body that is not one JSON value
+// is errJSONSyntax; a duplicate key or lone surrogate is a *jsonProblem.
+func canonicalJSON(body []byte) ([]byte, error) {
+	r := &jsonReader{in: body}
+	r.space()
+	if err := r.value("", 0); err != nil {
+		return nil, err
+	}
+	r.space()
+	if r.pos != len(r.in) {
+		return nil, errJSONSyntax
+	}
+	return r.out, nil
+}
+
+type jsonReader struct {
+	in  []byte
+	pos int
+	out []byte
+}
+
+func (r *jsonReader) space() {
+	for r.pos < len(r.in) {
+		switch r.in[r.pos] {
+		case ' ', '\t', '\n', '\r':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (r *jsonReader) value(path string, depth int) error {
+	if r.pos >= len(r.in) || depth > maxJSONDepth {
+		return errJSONSyntax
+	}
+	switch c := r.in[r.pos]; {
+	case c == '{':
+		return r.object(path, depth)
+	case c == '[':
+		return r.array(path, depth)
+	case c == '"':
+		s, err := r.str(path)
+		if err != nil {
+			return err
+		}
+		r.out = appendJSONString(r.out, s)
+		return nil
+	case c == '-' || c >= '0' && c <= '9':
+		return r.number()
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if strings.HasPrefix(string(r.in[r.pos:min(len(r.in), r.pos+5)]), lit) {
+			r.pos += len(lit)
+			r.out = append(r.out, lit...)
+			return nil
+		}
+	}
+	return errJSONSyntax
+}
+
+func (r *jsonReader) object(path string, depth int) error {
+	r.pos++ // {
+	type member struct {
+		key string
+		val []byte
+	}
+	var members []member
+	seen := map[string]bool{}
+	r.space()
+	if r.pos < len(r.in) && r.in[r.pos] == '}' {
+		r.pos++
+		r.out = append(r.out, "{}"...)
+		return nil
+	}
+	for {
+		r.space()
+		if r.pos >= len(r.in) || r.in[r.pos] != '"' {
+			return errJSONSyntax
+		}
+		key, err := r.str(path)
+		if err != nil {
+			return err
+		}
+		at := joinPath(path, key)
+		if seen[key] {
+			return &jsonProblem{at, "appears more than once in its object; send each key once"}
+		}
+		seen[key] = true
+		r.space()
+		if r.pos >= len(r.in) || r.in[r.pos] != ':' {
+			return errJSONSyntax
+		}
+		r.pos++
+		r.space()
+		outer := r.out
+		r.out = nil
+		if err := r.value(at, depth+1); err != nil {
+			return err
+		}
+		members = append(members, member{key, r.out})
+		r.out = outer
+		r.space()
+		if r.pos >= len(r.in) {
+			return errJSONSyntax
+		}
+		if r.in[r.pos] == '}' {
+			r.pos++
+			break
+		}
+		if r.in[r.pos] != ',' {
+			return errJSONSyntax
+		}
+		r.pos++
+	}
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	r.out = append(r.out, '{')
+	for i, m := range members {
+		if i > 0 {
+			r.out = append(r.out, ',')
+		}
+		r.out = appendJSONString(r.out, m.key)
+		r.out = append(r.out, ':')
+		r.out = append(r.out, m.val...)
+	}
+	r.out = append(r.out, '}')
+	return nil
+}
+
+func (r *jsonReader) array(path string, depth int) error {
+	r.pos++ // [
+	r.out = append(r.out, '[')
+	r.space()
+	if r.pos < len(r.in) && r.in[r.pos] == ']' {
+		r.pos++
+		r.out = append(r.out, ']')
+		return nil
+	}
+	for i := 0; ; i++ {
+		if i > 0 {
+			r.out = append(r.out, ',')
+		}
+		r.space()
+		if err := r.value(path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
+			return err
+		}
+		r.space()
+		if r.pos >= len(r.in) {
+			return errJSONSyntax
+		}
+		if r.in[r.pos] == ']' {
+			r.pos++
+			r.out = append(r.out, ']')
+			return nil
+		}
+		if r.in[r.pos] != ',' {
+			return errJSONSyntax
+		}
+		r.pos++
+	}
+}
+
+// str reads a string literal and returns its value. Escapes are decoded;
+// a \uD800–\uDFFF escape must be half of a surrogate pair.
+func (r *jsonReader) str(path string) (string, error) {
+	r.pos++ // "
+	var b strings.Builder
+	for {
+		if r.pos >= len(r.in) {
+			return "", errJSONSyntax
+		}
+		c := r.in[r.pos]
+		switch {
+		case c == '"':
+			r.pos++
+			return b.String(), nil
+		case c < 0x20:
+			return "", errJSONSyntax
+		case c == '\\':
+			if err := r.escape(&b, path); err != nil {
+				return "", err
+			}
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			r.pos++
+		default:
+			ch, n := utf8.DecodeRune(r.in[r.pos:])
+			if ch == utf8.RuneError && n == 1 {
+				return "", &jsonProblem{orBody(path), "must be valid UTF-8"}
+			}
+			b.WriteRune(ch)
+			r.pos += n
+		}
+	}
+}
+
+func (r *jsonReader) escape(b *strings.Builder, path string) error {
+	if r.pos+1 >= len(r.in) {
+		return errJSONSyntax
+	}
+	c := r.in[r.pos+1]
+	r.pos += 2
+	switch c {
+	case '"', '\\', '/':
+		b.WriteByte(c)
+		return nil
+	case 'b':
+		b.WriteByte('\b')
+		return nil
+	case 'f':
+		b.WriteByte('\f')
+		return nil
+	case 'n':
+		b.WriteByte('\n')
+		return nil
+	case 'r':
+		b.WriteByte('\r')
+		return nil
+	case 't':
+		b.WriteByte('\t')
+		return nil
+	case 'u':
+	default:
+		return errJSONSyntax
+	}
+	u, ok := r.hex4()
+	if !ok {
+		return errJSONSyntax
+	}
+	lone := &jsonProblem{orBody(path), fmt.Sprintf("contains a lone surrogate escape \\u%04x; send the character itself or a complete surrogate pair", u)}
+	switch {
+	case utf16.IsSurrogate(rune(u)) && u >= 0xDC00:
+		return lone
+	case utf16.IsSurrogate(rune(u)):
+		if r.pos+1 >= len(r.in) || r.in[r.pos] != '\\' || r.in[r.pos+1] != 'u' {
+			return lone
+		}
+		r.pos += 2
+		low, ok := r.hex4()
+		if !ok {
+			return errJSONSyntax
+		}
+		ch := utf16.DecodeRune(rune(u), rune(low))
+		if ch == utf8.RuneError {
+			return lone
+		}
+		b.WriteRune(ch)
+	default:
+		b.WriteRune(rune(u))
+	}
+	return nil
+}
+
+func (r *jsonReader) hex4() (uint16, bool) {
+	if r.pos+4 > len(r.in) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(r.in[r.pos:r.pos+4]), 16, 16)
+	if err != nil {
+		return 0, false
+	}
+	r.pos += 4
+	return uint16(v), true
+}
+
+// number reads a JSON number and writes its decimal value canonically:
+// digits without leading or trailing zeros and a power of ten, so 250,
+// 250.00 and 2.5e2 are all "25e1"; every zero is "0".
+func (r *jsonReader) number() error {
+	neg := r.in[r.pos] == '-'
+	if neg {
+		r.pos++
+	}
+	digits := func() string {
+		s := r.pos
+		for r.pos < len(r.in) && r.in[r.pos] >= '0' && r.in[r.pos] <= '9' {
+			r.pos++
+		}
+		return string(r.in[s:r.pos])
+	}
+	intPart := digits()
+	if intPart == "" || len(intPart) > 1 && intPart[0] == '0' {
+		return errJSONSyntax
+	}
+	frac := ""
+	if r.pos < len(r.in) && r.in[r.pos] == '.' {
+		r.pos++
+		if frac = digits(); frac == "" {
+			return errJSONSyntax
+		}
+	}
+	exp := new(big.Int)
+	if r.pos < len(r.in) && (r.in[r.pos] == 'e' || r.in[r.pos] == 'E') {
+		r.pos++
+		sign := ""
+		if r.pos < len(r.in) && (r.in[r.pos] == '+' || r.in[r.pos] == '-') {
+			sign = string(r.in[r.pos])
+			r.pos++
+		}
+		e := digits()
+		if e == "" {
+			return errJSONSyntax
+		}
+		exp.SetString(sign+e, 10)
+	}
+	mant := strings.TrimLeft(intPart+frac, "0")
+	exp.Sub(exp, big.NewInt(int64(len(frac))))
+	trimmed := strings.TrimRight(mant, "0")
+	exp.Add(exp, big.NewInt(int64(len(mant)-len(trimmed))))
+	if trimmed == "" {
+		r.out = append(r.out, '0')
+		return nil
+	}
+	if neg {
+		r.out = append(r.out, '-')
+	}
+	r.out = append(r.out, trimmed...)
+	r.out = append(r.out, 'e')
+	r.out = append(r.out, exp.String()...)
+	return nil
+}
+
+// appendJSONString writes s as a JSON string: quotes, backslashes and
+// control characters escaped, everything else as UTF-8.
+func appendJSONString(out []byte, s string) []byte {
+	out = append(out, '"')
+	for _, c := range []byte(s) {
+		switch {
+		case c == '"' || c == '\\':
+			out = append(out, '\\', c)
+		case c < 0x20:
+			out = append(out, fmt.Sprintf("\\u%04x", c)...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return append(out, '"')
+}
+
+// joinPath names a member the way field errors do: key at the top,
+// parent.key below it.
+func joinPath(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+func orBody(path string) string {
+	if path == "" {
+		return "body"
+	}
+	return path
+}

@@ -1,0 +1,73 @@
+package server
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCanonicalJSONSameValue: bodies a client may send for the same request
+// (keys in another order, other spacing, other escapes, other spellings of
+// one number) have one canonical form; different values do not.
+func TestCanonicalJSONSameValue(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`{"amount":"10.00","currency":"USD"}`, `{ "currency" : "USD",` + "\n\t" + `"amount" : "10.00" }`, true},
+		{`{"m":{"a":"1","b":"2","c":"3"}}`, `{"m":{"c":"3","a":"1","b":"2"}}`, true},
+		{`{"n":250}`, `{"n":250.00}`, true},
+		{`{"n":250}`, `{"n":2.5e2}`, true},
+		{`{"n":0.5}`, `{"n":5E-1}`, true},
+		{`{"n":0}`, `{"n":-0.000}`, true},
+		{`{"s":"A\/é"}`, `{"s":"\u0041/\u00e9"}`, true},
+		{`{"s":"😀"}`, `{"s":"\ud83d\ude00"}`, true},
+		{`[1,2]`, `[2,1]`, false},
+		{`{"n":250}`, `{"n":"250"}`, false},
+		{`{"n":250}`, `{"n":250.01}`, false},
+		{`{"n":1e400}`, `{"n":1e401}`, false},
+		{`{"s":"a"}`, `{"s":"a "}`, false},
+		{`{"m":{}}`, `{"m":null}`, false},
+		{`{"a":true}`, `{"a":1}`, false},
+	} {
+		ca, err := canonicalJSON([]byte(c.a))
+		if err != nil {
+			t.Fatalf("%s: %v", c.a, err)
+		}
+		cb, err := canonicalJSON([]byte(c.b))
+		if err != nil {
+			t.Fatalf("%s: %v", c.b, err)
+		}
+		if (string(ca) == string(cb)) != c.same {
+			t.Errorf("%s (%s) vs %s (%s): same = %v, want %v", c.a, ca, c.b, cb, !c.same, c.same)
+		}
+	}
+}
+
+// TestCanonicalJSONRefuses: a duplicate key at any depth and a lone
+// surrogate in any string are named by path; bad syntax is a syntax error.
+func TestCanonicalJSONRefuses(t *testing.T) {
+	for _, c := range []struct{ body, path, msg string }{
+		{`{"amount":"10.00","currency":"USD","amount":"999999.00"}`, "amount", "more than once"},
+		{`{"metadata":{"k":"1","k":"2"}}`, "metadata.k", "more than once"},
+		{`{"a":[{"x":1},{"y":1,"y":2}]}`, "a[1].y", "more than once"},
+		{`{"memo":"\ud800"}`, "memo", "lone surrogate"},
+		{`{"memo":"\udc00x"}`, "memo", "lone surrogate"},
+		{`{"memo":"\ud800\u0041"}`, "memo", "lone surrogate"},
+		{`{"metadata":{"k":"x\ud83d"}}`, "metadata.k", "lone surrogate"},
+		{`{"metadata":{"\udfff":"v"}}`, "metadata", "lone surrogate"},
+		{"{\"memo\":\"\xff\"}", "memo", "UTF-8"},
+	} {
+		_, err := canonicalJSON([]byte(c.body))
+		var p *jsonProblem
+		if !errors.As(err, &p) || p.path != c.path || !strings.Contains(p.msg, c.msg) {
+			t.Errorf("%s: %v, want %s: …%s…", c.body, err, c.path, c.msg)
+		}
+	}
+	for _, bad := range []string{``, `{`, `{"a":1,}`, `{"a" 1}`, `[1 2]`, `01`, `1.`, `.5`, `-`, `1e`, `"\x"`, `"\u12"`, `tru`, `{} {}`,
+		strings.Repeat("[", maxJSONDepth+2) + strings.Repeat("]", maxJSONDepth+2)} {
+		if _, err := canonicalJSON([]byte(bad)); !errors.Is(err, errJSONSyntax) {
+			t.Errorf("%q: %v, want a syntax error", bad, err)
+		}
+	}
+}
