@@ -12,19 +12,20 @@ import (
 
 // Account is a vault account's state on the network.
 type Account struct {
-	Exists bool
-	Seq    int64 // last sequence number used
-	Native int64 // XLM, stroops
+	Exists   bool
+	Seq      int64 // last sequence number used
+	Native   int64 // XLM, stroops
+	Trusts   bool  // has a trustline for the asset asked about
+	Balance  int64 // of that asset, stroops
+	Limit    int64
+	Ledger   uint32 // the network's latest ledger when read
+	Asset    txnbuild.CreditAsset
+	Address  string
+	Currency string
+
 	// SubEntries counts the account's trustlines, offers and signers,
 	// each of which raises the XLM it must keep (the base reserve).
 	SubEntries int64
-	Trusts     bool  // has a trustline for the asset asked about
-	Balance    int64 // of that asset, stroops
-	Limit      int64
-	Ledger     uint32 // the network's latest ledger when read
-	Asset      txnbuild.CreditAsset
-	Address    string
-	Currency   string
 }
 
 // accountKeys are the ledger keys of an account and its trustline for asset.
