@@ -24,7 +24,7 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("review: want approve|reject PAYMENT_ID (see payoutd review -h)")
 	}
 	decision, id := positional[0], positional[1]
-	a, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}
@@ -44,30 +44,43 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 
 func checkCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cmd := newCommand("check", "check [flags]",
-		"Verifies an existing database: the audit log's hash chain and the ledger's balance invariants.\n"+
-			"Safe while the server runs. Exits non-zero on any problem.", stdout, stderr)
+		"Verifies an existing database: the audit log's hash chain, the ledger's balance invariants, and that\n"+
+			"the master key opens every key and document it sealed (a restored copy with a missing or wrong key\n"+
+			"fails here, not at the next start). Opens the file read-only: safe while the server runs, and the\n"+
+			"file is left as it was. Exits non-zero on any problem.", stdout, stderr)
 	var c common
-	c.register(cmd.FlagSet, getenv, false)
+	c.register(cmd.FlagSet, getenv, true)
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
-	a, _, err := c.open(ctx, existingDB, false)
+	a, sealer, err := c.open(ctx, store.Read, true)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	db := a.DB
+	if err := db.RequireSchema(ctx); err != nil {
+		return err
+	}
 	problems, err := db.Check(ctx)
 	if err != nil {
 		return err
 	}
+	opened, sealProblems, err := db.CheckSealed(ctx, sealer)
+	if err != nil {
+		return err
+	}
+	problems = append(problems, sealProblems...)
 	for _, p := range problems {
 		fmt.Fprintln(stdout, "FAIL", p)
+	}
+	if len(sealProblems) > 0 {
+		fmt.Fprintf(stdout, "the master key %s does not open what this database sealed: restore the key the database was created with\n", c.keyPath())
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("check found %d problem(s) in %s", len(problems), c.db)
 	}
-	fmt.Fprintln(stdout, "ok: audit chain intact, books balanced")
+	fmt.Fprintf(stdout, "ok: audit chain intact, books balanced; the master key opens all %d sealed items\n", opened)
 	return nil
 }
 
@@ -80,7 +93,7 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
-	a, _, err := c.open(ctx, createDB, false)
+	a, _, err := c.open(ctx, store.Serve, false)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 	if !strings.HasPrefix(*baseURL, "http://") && !strings.HasPrefix(*baseURL, "https://") {
 		return fmt.Errorf("console-link: --base-url must start with http:// or https://, not %q", *baseURL)
 	}
-	a, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func keysCreate(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	a, sealer, err := c.open(ctx, existingDB, true)
+	a, sealer, err := c.open(ctx, store.Write, true)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func keysList(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	a, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}
@@ -175,7 +175,7 @@ func keysRotateRevoke(ctx context.Context, sub string, args []string, getenv fun
 		return fmt.Errorf("keys %s: want exactly one KEY_ID (see payoutd keys list)", sub)
 	}
 	id := positional[0]
-	a, _, err := c.open(ctx, existingDB, false)
+	a, _, err := c.open(ctx, store.Write, false)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	a, sealer, err := c.open(ctx, existingDB, sub == "documents")
+	a, sealer, err := c.open(ctx, store.Write, sub == "documents")
 	if err != nil {
 		return err
 	}

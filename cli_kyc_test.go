@@ -13,7 +13,6 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -26,10 +25,7 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: schemaSQL, Sealer: sealer})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openBeside(t, filepath.Join(dir, "payoutd.db"), sealer)
 	defer a.Close()
 	db := a.DB
 	u, err := db.FindUserByEmail(ctx, email, true)

@@ -60,8 +60,13 @@ func payoutsCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	// Opened insert-only: the jobs its moves queue run in the server.
-	a, _, err := f.open(ctx, existingDB, false)
+	// list and show only read; resolve and retry write beside the server,
+	// which runs the jobs their moves queue.
+	access := store.Write
+	if sub == "list" || sub == "show" {
+		access = store.Read
+	}
+	a, _, err := f.open(ctx, access, false)
 	if err != nil {
 		return err
 	}

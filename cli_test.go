@@ -75,7 +75,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"keys", "rotate", "-h"}, []string{"usage: payoutd keys rotate KEY_ID", "-db"}, []string{"-email", "-scopes"}},
 		{[]string{"keys", "revoke", "-h"}, []string{"usage: payoutd keys revoke KEY_ID", "-db"}, []string{"-email"}},
 		{[]string{"review", "-h"}, []string{"usage: payoutd review approve|reject PAYMENT_ID", "-reason", "-db"}, []string{"-email", "-addr"}},
-		{[]string{"check", "-h"}, []string{"usage: payoutd check", "-db"}, []string{"-email", "-addr", "-master-key"}},
+		{[]string{"check", "-h"}, []string{"usage: payoutd check", "-db", "-master-key"}, []string{"-email", "-addr"}},
 		{[]string{"migrate", "-h"}, []string{"usage: payoutd migrate", "-db", "-master-key"}, []string{"-email", "-addr"}},
 		{[]string{"backup", "-h"}, []string{"usage: payoutd backup --out FILE", "-out", "-db", "master key"}, []string{"-email", "-addr"}},
 		{[]string{"health", "-h"}, []string{"usage: payoutd health", "-addr"}, []string{"-db", "-email"}},
@@ -152,7 +152,7 @@ func TestAdminCommandsCreateNothing(t *testing.T) {
 		is.NoErr(err) // a new database gets its master key at once
 		out, errOut, code = runBinary(t, dir, "check", "-db", db)
 		is.Equal(code, 0)
-		is.Equal(strings.TrimSpace(out), "ok: audit chain intact, books balanced")
+		is.True(strings.HasPrefix(out, "ok: audit chain intact, books balanced;"))
 		_ = errOut
 	})
 }

@@ -38,17 +38,6 @@ func envOr(getenv func(string) string, key, def string) string {
 	return def
 }
 
-// openMode says what a command may do to the files it opens.
-type openMode int
-
-const (
-	// existingDB refuses a path with no database: admin commands never
-	// create one, so a typo in -db is an error, not a fresh empty file.
-	existingDB openMode = iota
-	// createDB is serve and migrate: a missing file becomes a new database.
-	createDB
-)
-
 // sqliteHeader starts every SQLite database file.
 const sqliteHeader = "SQLite format 3\x00"
 
@@ -97,50 +86,50 @@ func (c *common) openKey(newDB bool) (*store.Sealer, error) {
 	return sealer, nil
 }
 
-// requireDB refuses a path with no database, for a command that reads
-// the file without opening it through open (backup).
-func (c *common) requireDB() error {
-	exists, err := checkDBFile(c.db)
-	if err == nil && !exists {
-		err = c.noDB()
-	}
-	return err
-}
-
 // noDB is how every admin command refuses a path with no database.
 func (c *common) noDB() error {
 	return fmt.Errorf("no payoutd database at %s (check -db or PAYOUTD_DB; `payoutd serve` or `payoutd migrate` creates one)", c.db)
 }
 
-// open opens the database, wired by app.Open as an insert-only process
-// (its jobs run in the server), and, when withKey, the master key (a new
-// database always gets its key at once). With existingDB a missing
-// database is an error and nothing is created.
-func (c *common) open(ctx context.Context, mode openMode, withKey bool) (*app.App, *store.Sealer, error) {
-	return c.openApp(ctx, mode, withKey, app.Config{})
+// open opens the database for access, wired by app.Open as an
+// insert-only process (its jobs run in the server), and, when withKey, the
+// master key (a new database always gets its key at once). Only
+// store.Serve (serve, migrate) creates a missing database; the others
+// refuse it, so a typo in -db is an error, not a fresh empty file.
+func (c *common) open(ctx context.Context, access store.Access, withKey bool) (*app.App, *store.Sealer, error) {
+	return c.openApp(ctx, access, withKey, app.Config{})
 }
 
 // openApp is open with the rest of cfg (serve's workers, rails, webhooks).
-func (c *common) openApp(ctx context.Context, mode openMode, withKey bool, cfg app.Config) (*app.App, *store.Sealer, error) {
+// The file is locked first (store.Lock: the one scheme every command takes
+// part in, so no command through another path can damage a served file),
+// then the master key is loaded, then the file is opened.
+func (c *common) openApp(ctx context.Context, access store.Access, withKey bool, cfg app.Config) (*app.App, *store.Sealer, error) {
 	exists, err := checkDBFile(c.db)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !exists && mode == existingDB {
+	if !exists && access != store.Serve {
 		return nil, nil, c.noDB()
 	}
+	lock, err := store.Lock(c.db, access)
+	if err != nil {
+		return nil, nil, err
+	}
 	var sealer *store.Sealer
-	if withKey || (!exists && mode == createDB) {
+	if withKey || !exists {
 		if sealer, err = c.openKey(!exists); err != nil {
+			lock.Release()
 			return nil, nil, err
 		}
 	}
-	cfg.Path, cfg.Schema, cfg.Sealer = c.db, schemaSQL, sealer
+	cfg.Path, cfg.Schema, cfg.Sealer, cfg.Lock = c.db, schemaSQL, sealer, lock
 	a, err := app.Open(ctx, cfg)
-	if err != nil && !strings.Contains(err.Error(), c.db) {
-		err = fmt.Errorf("database %s: %w", c.db, err)
-	}
 	if err != nil {
+		lock.Release()
+		if !strings.Contains(err.Error(), c.db) {
+			err = fmt.Errorf("database %s: %w", c.db, err)
+		}
 		return nil, nil, err
 	}
 	return a, sealer, nil

@@ -17,7 +17,6 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -115,10 +114,7 @@ func consoleServer(t *testing.T) (*proc, string, string) {
 func expiredLink(t *testing.T, dir, base, email string) string {
 	t.Helper()
 	ctx := context.Background()
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: schemaSQL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := openBeside(t, filepath.Join(dir, "payoutd.db"), nil)
 	defer a.Close()
 	db := a.DB
 	db.Now = func() time.Time { return time.Now().Add(-store.ConsoleLinkTTL - 5*time.Minute) }

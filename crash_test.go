@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -102,5 +103,5 @@ func TestCrashLosesNothing(t *testing.T) {
 	is.NoErr(db.QueryRow("SELECT balance, reserved FROM vaults v JOIN users u ON u.id = v.user_id WHERE u.email = 'crash@example.com'").Scan(&balance, &reserved))
 	is.Equal(balance, want)
 	is.Equal(reserved, int64(0))
-	is.Equal(cli(t, dir, "check"), "ok: audit chain intact, books balanced")
+	is.True(strings.HasPrefix(cli(t, dir, "check"), "ok: audit chain intact, books balanced;"))
 }

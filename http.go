@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/payoutd/payoutd/app"
@@ -24,6 +25,10 @@ type httpConfig struct {
 	// rateStatus is the live rates' line in /readyz (nil outside live mode).
 	rateStatus func() (any, bool)
 	log        *slog.Logger
+	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses;
+	// trustedProxies are the reverse proxies whose X-Forwarded-For is believed.
+	sandboxPrivateWebhooks bool
+	trustedProxies         []netip.Prefix
 }
 
 // newServer builds the HTTP API, with the console mounted, on a wired app.
@@ -34,13 +39,14 @@ func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConf
 		liveRail, liveCheck = a.Live, a.Live
 	}
 	con, err := console.New(console.Config{DB: a.DB, BaseURL: c.baseURL, Sealer: sealer, Rates: c.rates, Live: liveCheck,
-		Log: c.log, RequestID: server.RequestID})
+		Log: c.log, RequestID: server.RequestID, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks})
 	if err != nil {
 		return nil, err
 	}
 	return server.New(ctx, a.DB, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
 		Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
+		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks, TrustedProxies: c.trustedProxies,
 	})
 }
 

@@ -62,6 +62,15 @@ func (f *stellarFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.DurationVar(&f.syncInterval, "stellar-sync-interval", durationEnv(getenv, "PAYOUTD_STELLAR_SYNC_INTERVAL", stellar.DefaultSyncInterval), "how often live vaults are compared with their accounts on chain (env PAYOUTD_STELLAR_SYNC_INTERVAL)")
 }
 
+// boolEnv reads a boolean variable: 1, true, yes or on (any case).
+func boolEnv(getenv func(string) string, key string) bool {
+	switch strings.ToLower(getenv(key)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
 func durationEnv(getenv func(string) string, key string, def time.Duration) time.Duration {
 	if d, err := time.ParseDuration(getenv(key)); err == nil {
 		return d

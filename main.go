@@ -73,13 +73,14 @@ commands:
   kyc        review live users' KYC: list, show, documents, approve, reject
   console-link  print a one-time sign-in link to the console (/console/) for a user
   payouts    finish what the machine cannot: list, show, resolve (paid or unpaid, with proof), retry
-  check      verify the audit hash chain and the ledger's balance invariants
+  check      verify the audit hash chain, the ledger's balance and the master key; read-only
   migrate    create or upgrade the database schema and exit
-  backup     write a consistent copy of the database while the server runs
+  backup     write a consistent copy of the database while the server runs; read-only
   health     exit 0 when a running server's /readyz answers ready
   bench      loopback load run: storage, API, pipeline and read-path figures
   help       this text; "payoutd help COMMAND" or "payoutd COMMAND -h" for a command's flags
 
-Only serve and migrate create a database; the other commands refuse a path
-that holds none. Every flag with an env variable is listed by COMMAND -h.
+Only serve and migrate create or migrate a database; the other commands refuse
+a path that holds none. A command through another path (a hard link) to a file
+in use is refused. Every flag with an env variable is listed by COMMAND -h.
 `

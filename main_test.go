@@ -232,7 +232,7 @@ func TestKeysCLI(t *testing.T) {
 	is.Equal(status, 200)
 	live := cli(t, dir, "keys", "create", "--email", "cli@example.com", "--env", "production", "--scopes", "payments:read")
 	is.True(strings.HasPrefix(live, "sk_live_"))
-	is.Equal(cli(t, dir, "check"), "ok: audit chain intact, books balanced")
+	is.True(strings.HasPrefix(cli(t, dir, "check"), "ok: audit chain intact, books balanced;"))
 	_ = context.Background()
 }
 

@@ -139,7 +139,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	restored := t.TempDir()
 	copyFile(t, out, filepath.Join(restored, "payoutd.db"))
 	copyFile(t, filepath.Join(dir, "payoutd.db.masterkey"), filepath.Join(restored, "payoutd.db.masterkey"))
-	is.Equal(cli(t, restored, "check"), "ok: audit chain intact, books balanced")
+	is.True(strings.HasPrefix(cli(t, restored, "check"), "ok: audit chain intact, books balanced;"))
 	rdb := storetest.Open(t, filepath.Join(restored, "payoutd.db"))
 	for _, id := range before {
 		var n int

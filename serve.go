@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/payoutd/payoutd/app"
@@ -32,6 +34,9 @@ type serveConfig struct {
 	stellar       stellarFlags
 	liveRates     rateFlags
 	jobTimeout    time.Duration
+	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses.
+	sandboxPrivateWebhooks bool
+	trustedProxies         string
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -52,11 +57,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
 	fs.DurationVar(&c.grace, "shutdown-grace", 15*time.Second,
 		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled")
-	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50 (env PAYOUTD_RATE_LIMITS)")
+	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50,auth-failures=50 (env PAYOUTD_RATE_LIMITS)")
+	fs.StringVar(&c.trustedProxies, "trusted-proxies", getenv("PAYOUTD_TRUSTED_PROXIES"),
+		"reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client, for the limit on failed authentications (env PAYOUTD_TRUSTED_PROXIES)")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
 		"longest run of one background job; a killed process's jobs run again this plus 5s after they started")
+	fs.BoolVar(&c.sandboxPrivateWebhooks, "sandbox-private-webhooks", boolEnv(getenv, "PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS"),
+		"let sandbox webhooks reach private and link-local addresses (a receiver on your LAN); loopback and public ones always may (env PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS)")
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
@@ -73,6 +82,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	limits, err := parseLimits(c.limits)
 	if err != nil {
 		return err
+	}
+	proxies, err := parsePrefixes(c.trustedProxies)
+	if err != nil {
+		return fmt.Errorf("-trusted-proxies: %w", err)
 	}
 	// Every flag is checked before the database is touched.
 	rateTable, err := loadRates(c.rates)
@@ -91,14 +104,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
-	lock, err := lockServe(c.db)
+	// The port is taken before the database and its key are touched, so a
+	// port in use leaves nothing behind.
+	ln, err := listen(c.addr, "-addr")
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
+	defer ln.Close()
 	cfg := app.Config{Log: log, Workers: c.workers, JobTimeout: c.jobTimeout, Rates: rateTable,
-		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule}
-	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log}
+		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks}
+	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log,
+		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies}
 	if c.mode == "live" {
 		live, err := newLiveRates(ctx, c.rates, c.liveRates, log)
 		if err != nil {
@@ -112,16 +128,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			}
 		}
 	}
-	a, sealer, err := c.openApp(ctx, createDB, true, cfg)
+	a, sealer, err := c.openApp(ctx, store.Serve, true, cfg)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
 	if c.baseURL == "" {
 		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
 	}
@@ -159,6 +170,18 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	return errors.Join(err, <-jobsDone)
 }
 
+// listen takes addr, and says plainly when another process has it.
+func listen(addr, flagName string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%s %s: the address is in use by another process (another payoutd?); stop it or choose another address", flagName, addr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flagName, addr, err)
+	}
+	return ln, nil
+}
+
 // loadRates reads -rates: inline JSON (what starts with "{") or a file.
 func loadRates(v string) (rates.Table, error) {
 	if t := strings.TrimSpace(v); strings.HasPrefix(t, "{") {
@@ -183,6 +206,24 @@ func parseLimits(s string) (map[string]int, error) {
 			return nil, fmt.Errorf("-rate-limits: bad entry %q", kv)
 		}
 		out[k] = n
+	}
+	return out, nil
+}
+
+// parsePrefixes reads a comma-separated list of addresses and CIDRs.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(v); err == nil {
+			out = append(out, p.Masked())
+		} else if a, err := netip.ParseAddr(v); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+		} else {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR", v)
+		}
 	}
 	return out, nil
 }

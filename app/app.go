@@ -60,6 +60,14 @@ type Config struct {
 	WebhookSchedule []time.Duration
 	WebhookTimeout  time.Duration
 	WebhookWorkers  int
+	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
+	// link-local addresses (jobs.RuleFor).
+	SandboxPrivateWebhooks bool
+
+	// Lock is the file's lock, taken before anything was done beside the
+	// file (the master key); Open opens the file through it, as its access
+	// allows. Nil: Open takes the server's lock itself (store.Open).
+	Lock *store.FileLock
 }
 
 // App is one wired process.
@@ -76,9 +84,19 @@ type App struct {
 // Open opens the database and wires everything on it. On error nothing
 // is left open.
 func Open(ctx context.Context, c Config) (*App, error) {
-	db, err := store.Open(ctx, c.Path, c.Schema)
+	var db *store.DB
+	var err error
+	if c.Lock != nil {
+		db, err = c.Lock.Open(ctx, c.Schema)
+	} else {
+		db, err = store.Open(ctx, c.Path, c.Schema)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if c.Lock != nil && c.Lock.Access() == store.Read {
+		// A read-only process writes no event and queues no job.
+		return &App{DB: db, log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil
 	}
 	a, err := wire(db, c)
 	if err != nil {

@@ -22,7 +22,11 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	river.AddWorker(workers, &payout.AdvanceWorker{P: a.Pipeline})
 	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
 	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
-	river.AddWorker(workers, jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log))
+	deliver := jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log)
+	if c.SandboxPrivateWebhooks {
+		deliver.AllowSandboxPrivate()
+	}
+	river.AddWorker(workers, deliver)
 	var periodic []*river.PeriodicJob
 	if a.Live != nil {
 		river.AddWorker(workers, &stellar.SyncWorker{Rail: a.Live})

@@ -41,6 +41,9 @@ type Config struct {
 	// RequestID is the request's id as the HTTP layer assigned it, for
 	// audit rows and error pages.
 	RequestID func(*http.Request) string
+	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
+	// link-local addresses (jobs.RuleFor).
+	SandboxPrivateWebhooks bool
 }
 
 // Console is the console's HTTP handler.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -20,7 +21,7 @@ func asStoreError(err error) (*apperr.Error, bool) {
 func (c *Console) handleWebhookCreate(w http.ResponseWriter, r *http.Request, u user) {
 	q := input.Webhook{URL: strings.TrimSpace(r.PostForm.Get("url")), Description: strings.TrimSpace(r.PostForm.Get("description")),
 		EventTypes: r.PostForm["eventTypes"]}
-	types, err := q.Validate(r.Context(), u.Livemode)
+	types, err := q.Validate(r.Context(), jobs.RuleFor(u.Livemode, c.cfg.SandboxPrivateWebhooks))
 	if err == nil {
 		err = textFields(map[string]string{"description": q.Description})
 	}

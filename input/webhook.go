@@ -23,10 +23,10 @@ type Webhook struct {
 	EventTypes  []string `json:"eventTypes"`
 }
 
-// Validate checks the endpoint (live users may only register public targets,
+// Validate checks the endpoint (its URL under the mode's rule,
 // jobs.CheckWebhookURL) and returns its subscription sorted without
 // duplicates; none subscribes to every type.
-func (q *Webhook) Validate(ctx context.Context, livemode bool) ([]string, error) {
+func (q *Webhook) Validate(ctx context.Context, rule jobs.TargetRule) ([]string, error) {
 	fields := map[string]string{}
 	if utf8.RuneCountInString(q.Description) > maxWebhookDescription {
 		fields["description"] = "must be at most 256 characters"
@@ -35,7 +35,7 @@ func (q *Webhook) Validate(ctx context.Context, livemode bool) ([]string, error)
 	if msg != "" {
 		fields["eventTypes"] = msg
 	}
-	if err := jobs.CheckWebhookURL(ctx, q.URL, livemode, nil); err != nil {
+	if err := jobs.CheckWebhookURL(ctx, q.URL, rule, nil); err != nil {
 		var e *apperr.Error
 		if !errors.As(err, &e) || e.Code != apperr.ErrValidation {
 			return nil, err

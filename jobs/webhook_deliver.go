@@ -108,7 +108,13 @@ func NewWebhookDeliverWorker(db *store.DB, sealer *store.Sealer, schedule []time
 		log = slog.Default()
 	}
 	return &WebhookDeliverWorker{DB: db, Sealer: sealer, Schedule: schedule, Log: log, httpTimeout: timeout,
-		live: newWebhookClient(true, timeout), sandbox: newWebhookClient(false, timeout)}
+		live: newWebhookClient(PublicTargets, timeout), sandbox: newWebhookClient(SandboxTargets, timeout)}
+}
+
+// AllowSandboxPrivate lets sandbox deliveries reach private and
+// link-local addresses too (serve -sandbox-private-webhooks).
+func (w *WebhookDeliverWorker) AllowSandboxPrivate() {
+	w.sandbox = newWebhookClient(AnyTarget, w.httpTimeout)
 }
 
 // Timeout leaves room beyond the HTTP timeout for loading and recording.

@@ -26,13 +26,62 @@ func systemLookup(ctx context.Context, host string) ([]netip.Addr, error) {
 	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 }
 
+// TargetRule is which addresses one mode's webhooks may reach.
+type TargetRule int
+
+const (
+	// PublicTargets is live mode's rule: public addresses only.
+	PublicTargets TargetRule = iota
+	// SandboxTargets is sandbox mode's rule: public and loopback addresses
+	// (a receiver on this machine), never a private network, a link-local
+	// address or a cloud metadata service. A sandbox key is anyone's for
+	// the asking on an internet-facing server, so its webhooks must not
+	// reach into the server's own network.
+	SandboxTargets
+	// AnyTarget is sandbox mode with -sandbox-private-webhooks: a receiver
+	// on the LAN too.
+	AnyTarget
+)
+
+// RuleFor is the rule of one mode's webhooks.
+func RuleFor(live, sandboxPrivate bool) TargetRule {
+	switch {
+	case live:
+		return PublicTargets
+	case sandboxPrivate:
+		return AnyTarget
+	}
+	return SandboxTargets
+}
+
+// refuses names why the rule keeps webhooks off a, or "" if it may go.
+func (r TargetRule) refuses(a netip.Addr) string {
+	if r == AnyTarget {
+		return ""
+	}
+	why := blockedAddr(a)
+	if r == SandboxTargets && why == "loopback" {
+		return ""
+	}
+	return why
+}
+
+// explain says what a refusal means to the owner of the URL.
+func (r TargetRule) explain() string {
+	if r == PublicTargets {
+		return "live mode delivers only to public addresses"
+	}
+	return "sandbox webhooks go to public or loopback addresses unless the server runs with -sandbox-private-webhooks"
+}
+
 // CheckWebhookURL validates a webhook URL: absolute http or https, at most
-// MaxWebhookURL long, no credentials or fragment. In live mode the host must
-// also be public: a literal address is checked as is, a name by resolving
-// it, and every address it resolves to must be public (the dialer could pick
-// any). Delivery checks the dialed address again (guardDial), because a name
-// can resolve differently later (DNS rebinding). Problems are a 400 on "url".
-func CheckWebhookURL(ctx context.Context, raw string, live bool, lookup LookupFunc) error {
+// MaxWebhookURL long, no credentials or fragment, and a host rule allows:
+// a literal address is checked as is, a name by resolving it, and every
+// address it resolves to must be allowed (the dialer could pick any). In
+// sandbox mode a name that does not resolve yet is accepted. Delivery
+// checks the dialed address again (guardDial), because a name can resolve
+// differently later (DNS rebinding). Problems are a 400 on "url".
+func CheckWebhookURL(ctx context.Context, raw string, rule TargetRule, lookup LookupFunc) error {
 	bad := func(msg string) error {
 		return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"url": msg}}
 	}
@@ -57,12 +106,15 @@ func CheckWebhookURL(ctx context.Context, raw string, live bool, lookup LookupFu
 			return bad("has an invalid port")
 		}
 	}
-	if !live {
-		return nil // sandbox may deliver to a receiver on this machine or LAN
+	if rule == AnyTarget {
+		return nil
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return bad("live mode refuses " + host + ": it is a loopback name")
+		if rule == PublicTargets {
+			return bad("live mode refuses " + host + ": it is a loopback name")
+		}
+		return nil
 	}
 	addrs := []netip.Addr{}
 	if a, err := netip.ParseAddr(host); err == nil {
@@ -74,12 +126,15 @@ func CheckWebhookURL(ctx context.Context, raw string, live bool, lookup LookupFu
 		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		if addrs, err = lookup(lctx, host); err != nil || len(addrs) == 0 {
+			if rule == SandboxTargets {
+				return nil // checked when delivered
+			}
 			return bad("live mode could not resolve " + host + " to check it is public")
 		}
 	}
 	for _, a := range addrs {
-		if why := blockedAddr(a); why != "" {
-			return bad(fmt.Sprintf("live mode refuses %s: %s is a %s address", host, a.Unmap(), why))
+		if why := rule.refuses(a); why != "" {
+			return bad(fmt.Sprintf("refuses %s: %s is a %s address (%s)", host, a.Unmap(), why, rule.explain()))
 		}
 	}
 	return nil
@@ -170,27 +225,27 @@ func blockedAddr(a netip.Addr) string {
 var errTargetRefused = errors.New("target refused")
 
 // guardDial runs after name resolution, on the address actually dialed, so
-// a name that resolved to a public address at registration and to a
-// private one now is still refused.
-func guardDial(network, address string, _ syscall.RawConn) error {
+// a name that resolved to an allowed address at registration and to a
+// refused one now is still refused.
+func (r TargetRule) guardDial(network, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
 		return fmt.Errorf("%w: cannot check dialed address %q", errTargetRefused, address)
 	}
-	if why := blockedAddr(ap.Addr()); why != "" {
-		return fmt.Errorf("%w: %s is a %s address (live mode delivers only to public addresses)", errTargetRefused, ap.Addr().Unmap(), why)
+	if why := r.refuses(ap.Addr()); why != "" {
+		return fmt.Errorf("%w: %s is a %s address (%s)", errTargetRefused, ap.Addr().Unmap(), why, r.explain())
 	}
 	return nil
 }
 
-// newWebhookClient builds the HTTP client of one mode. Redirects are not
-// followed (a 3xx is a failed attempt): following one would let a public
-// URL bounce the signed request to a private one. Proxies from the
+// newWebhookClient builds the HTTP client of one rule. Redirects are not
+// followed (a 3xx is a failed attempt): following one would let an allowed
+// URL bounce the signed request to a refused one. Proxies from the
 // environment are ignored, since the guard checks the address dialed.
-func newWebhookClient(live bool, timeout time.Duration) *http.Client {
+func newWebhookClient(rule TargetRule, timeout time.Duration) *http.Client {
 	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
-	if live {
-		d.Control = guardDial
+	if rule != AnyTarget {
+		d.Control = rule.guardDial
 	}
 	return &http.Client{
 		Timeout: timeout,

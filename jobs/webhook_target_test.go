@@ -113,7 +113,7 @@ func TestSpecialPurposeRanges(t *testing.T) {
 					t.Errorf("%s (in %s) is not refused", a, p)
 				}
 				u := "http://" + netip.AddrPortFrom(a, 443).String() + "/hook"
-				if err := CheckWebhookURL(context.Background(), u, true, nil); apperr.Code(err) != apperr.ErrValidation {
+				if err := CheckWebhookURL(context.Background(), u, PublicTargets, nil); apperr.Code(err) != apperr.ErrValidation {
 					t.Errorf("live webhook %s: got %v, want a 400 on url", u, err)
 				}
 			}
@@ -155,46 +155,60 @@ func TestCheckWebhookURL(t *testing.T) {
 	public := fixedLookup("93.184.216.34")
 	cases := []struct {
 		name, url string
-		live      bool
+		rule      TargetRule
 		lookup    LookupFunc
 		want      string // substring of the url field message; "" = accepted
 	}{
-		{"OK", "https://hooks.example.com/payoutd", true, public, ""},
-		{"OKPort", "http://hooks.example.com:8443/x?y=1", true, public, ""},
-		{"OKSandboxLoopback", "http://127.0.0.1:9999/hook", false, nil, ""},
-		{"OKSandboxPrivate", "http://10.0.0.5/hook", false, nil, ""},
-		{"OKSandboxLocalhost", "http://localhost:3000/hook", false, nil, ""},
-		{"ErrEmpty", "", false, nil, "is required"},
-		{"ErrRelative", "/hook", false, nil, "absolute http or https"},
-		{"ErrScheme", "ftp://example.com/hook", false, nil, "absolute http or https"},
-		{"ErrNoHost", "http:///hook", false, nil, "absolute http or https"},
-		{"ErrOpaque", "http:example.com", false, nil, "absolute http or https"},
-		{"ErrCredentials", "https://user:pw@example.com/", false, nil, "credentials"},
-		{"ErrFragment", "https://example.com/#x", false, nil, "fragment"},
-		{"ErrPort", "https://example.com:99999/", false, nil, "port"},
-		{"ErrTooLong", "https://example.com/" + strings.Repeat("a", MaxWebhookURL), false, nil, "at most 2048"},
-		{"ErrLiveLoopback", "http://127.0.0.1:9999/hook", true, nil, "loopback"},
-		{"ErrLiveIPv6Loopback", "http://[::1]/hook", true, nil, "loopback"},
-		{"ErrLivePrivate", "http://10.0.0.5/hook", true, nil, "private"},
-		{"ErrLiveMetadata", "http://169.254.169.254/latest", true, nil, "link-local"},
-		{"ErrLiveCGNAT", "http://100.64.1.1/", true, nil, "carrier-grade NAT"},
-		{"ErrLiveDocumentation", "https://203.0.113.5/hook", true, nil, "documentation"},
-		{"ErrLiveDocumentationV6", "https://[2001:db8::5]/hook", true, nil, "documentation"},
-		{"ErrLiveBenchmarking", "https://198.18.0.5/hook", true, nil, "benchmarking"},
-		{"ErrLiveResolvesDocumentation", "https://docs.example.com/", true, fixedLookup("192.0.2.10"), "documentation"},
-		{"ErrLiveLocalhost", "http://localhost:3000/hook", true, nil, "loopback name"},
-		{"ErrLiveLocalhostSub", "http://api.localhost./hook", true, nil, "loopback name"},
-		{"ErrLiveResolvesPrivate", "https://intranet.example.com/", true, fixedLookup("10.9.8.7"), "private"},
+		{"OK", "https://hooks.example.com/payoutd", PublicTargets, public, ""},
+		{"OKPort", "http://hooks.example.com:8443/x?y=1", PublicTargets, public, ""},
+		{"OKSandboxLoopback", "http://127.0.0.1:9999/hook", SandboxTargets, nil, ""},
+		{"OKSandboxPrivateAllowed", "http://10.0.0.5/hook", AnyTarget, nil, ""},
+		{"OKSandboxMetadataAllowed", "http://169.254.169.254/latest", AnyTarget, nil, ""},
+		{"OKSandboxIPv6Loopback", "http://[::1]:9999/hook", SandboxTargets, nil, ""},
+		{"OKSandboxPublicName", "https://hooks.example.com/payoutd", SandboxTargets, public, ""},
+		// Not resolvable yet: the address is checked when a delivery dials it.
+		{"OKSandboxUnresolvable", "https://not-yet.invalid/", SandboxTargets, func(context.Context, string) ([]netip.Addr, error) {
+			return nil, errors.New("no such host")
+		}, ""},
+		{"ErrSandboxPrivate", "http://10.0.0.5/hook", SandboxTargets, nil, "private"},
+		{"ErrSandboxPrivate192", "http://192.168.1.20:8080/hook", SandboxTargets, nil, "-sandbox-private-webhooks"},
+		{"ErrSandboxMetadata", "http://169.254.169.254/latest/meta-data", SandboxTargets, nil, "link-local"},
+		{"ErrSandboxMetadataV6", "http://[fd00:ec2::254]/latest", SandboxTargets, nil, "private"},
+		{"ErrSandboxMetadataCGNAT", "http://100.100.100.200/latest", SandboxTargets, nil, "carrier-grade NAT"},
+		{"ErrSandboxLinkLocalV6", "http://[fe80::1]/hook", SandboxTargets, nil, "link-local"},
+		{"ErrSandboxResolvesPrivate", "https://intranet.example.com/", SandboxTargets, fixedLookup("10.9.8.7"), "private"},
+		{"OKSandboxLocalhost", "http://localhost:3000/hook", SandboxTargets, nil, ""},
+		{"ErrEmpty", "", SandboxTargets, nil, "is required"},
+		{"ErrRelative", "/hook", SandboxTargets, nil, "absolute http or https"},
+		{"ErrScheme", "ftp://example.com/hook", SandboxTargets, nil, "absolute http or https"},
+		{"ErrNoHost", "http:///hook", SandboxTargets, nil, "absolute http or https"},
+		{"ErrOpaque", "http:example.com", SandboxTargets, nil, "absolute http or https"},
+		{"ErrCredentials", "https://user:pw@example.com/", SandboxTargets, nil, "credentials"},
+		{"ErrFragment", "https://example.com/#x", SandboxTargets, nil, "fragment"},
+		{"ErrPort", "https://example.com:99999/", SandboxTargets, nil, "port"},
+		{"ErrTooLong", "https://example.com/" + strings.Repeat("a", MaxWebhookURL), SandboxTargets, nil, "at most 2048"},
+		{"ErrLiveLoopback", "http://127.0.0.1:9999/hook", PublicTargets, nil, "loopback"},
+		{"ErrLiveIPv6Loopback", "http://[::1]/hook", PublicTargets, nil, "loopback"},
+		{"ErrLivePrivate", "http://10.0.0.5/hook", PublicTargets, nil, "private"},
+		{"ErrLiveMetadata", "http://169.254.169.254/latest", PublicTargets, nil, "link-local"},
+		{"ErrLiveCGNAT", "http://100.64.1.1/", PublicTargets, nil, "carrier-grade NAT"},
+		{"ErrLiveDocumentation", "https://203.0.113.5/hook", PublicTargets, nil, "documentation"},
+		{"ErrLiveDocumentationV6", "https://[2001:db8::5]/hook", PublicTargets, nil, "documentation"},
+		{"ErrLiveBenchmarking", "https://198.18.0.5/hook", PublicTargets, nil, "benchmarking"},
+		{"ErrLiveResolvesDocumentation", "https://docs.example.com/", PublicTargets, fixedLookup("192.0.2.10"), "documentation"},
+		{"ErrLiveLocalhost", "http://localhost:3000/hook", PublicTargets, nil, "loopback name"},
+		{"ErrLiveLocalhostSub", "http://api.localhost./hook", PublicTargets, nil, "loopback name"},
+		{"ErrLiveResolvesPrivate", "https://intranet.example.com/", PublicTargets, fixedLookup("10.9.8.7"), "private"},
 		// Any private address among several is enough: the dialer may pick it.
-		{"ErrLiveResolvesMixed", "https://mixed.example.com/", true, fixedLookup("93.184.216.34", "127.0.0.1"), "loopback"},
-		{"ErrLiveUnresolvable", "https://nowhere.invalid/", true, func(context.Context, string) ([]netip.Addr, error) {
+		{"ErrLiveResolvesMixed", "https://mixed.example.com/", PublicTargets, fixedLookup("93.184.216.34", "127.0.0.1"), "loopback"},
+		{"ErrLiveUnresolvable", "https://nowhere.invalid/", PublicTargets, func(context.Context, string) ([]netip.Addr, error) {
 			return nil, errors.New("no such host")
 		}, "could not resolve"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)
-			err := CheckWebhookURL(ctx, c.url, c.live, c.lookup)
+			err := CheckWebhookURL(ctx, c.url, c.rule, c.lookup)
 			if c.want == "" {
 				is.NoErr(err)
 				return
@@ -219,20 +233,50 @@ func TestLiveClientRefusesAtDialTime(t *testing.T) {
 	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer rx.Close()
 
-	_, err := newWebhookClient(true, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
+	_, err := newWebhookClient(PublicTargets, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
 	is.True(errors.Is(err, errTargetRefused))
 	is.True(strings.Contains(err.Error(), "127.0.0.1 is a loopback address"))
 	is.Equal(hits.Load(), int32(0))
 
 	// The same through a name: "localhost" resolves at dial time.
-	_, err = newWebhookClient(true, 2*time.Second).Post(strings.Replace(rx.URL, "127.0.0.1", "localhost", 1), "application/json", strings.NewReader("{}"))
+	_, err = newWebhookClient(PublicTargets, 2*time.Second).Post(strings.Replace(rx.URL, "127.0.0.1", "localhost", 1), "application/json", strings.NewReader("{}"))
 	is.True(errors.Is(err, errTargetRefused))
 	is.Equal(hits.Load(), int32(0))
 
-	res, err := newWebhookClient(false, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
+	res, err := newWebhookClient(SandboxTargets, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
 	is.NoErr(err)
 	res.Body.Close()
 	is.Equal(hits.Load(), int32(1))
+}
+
+// TestSandboxClientRefusesPrivateAtDialTime: the sandbox client dials
+// loopback and public addresses only, unless private ones are allowed.
+func TestSandboxClientRefusesPrivateAtDialTime(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		rule TargetRule
+		ok   bool
+	}{
+		{"127.0.0.1:9", SandboxTargets, true},
+		{"[::1]:9", SandboxTargets, true},
+		{"93.184.216.34:443", SandboxTargets, true},
+		{"10.0.0.1:80", SandboxTargets, false},
+		{"169.254.169.254:80", SandboxTargets, false},
+		{"[fd00:ec2::254]:80", SandboxTargets, false},
+		{"[::ffff:192.168.0.1]:80", SandboxTargets, false},
+		{"127.0.0.1:9", PublicTargets, false},
+	} {
+		err := c.rule.guardDial("tcp", c.addr, nil)
+		if c.ok != (err == nil) {
+			t.Errorf("%s under rule %d: %v", c.addr, c.rule, err)
+		}
+		if err != nil && !errors.Is(err, errTargetRefused) {
+			t.Errorf("%s: %v is not a refusal", c.addr, err)
+		}
+	}
+	if RuleFor(false, true) != AnyTarget || newWebhookClient(AnyTarget, time.Second).Transport.(*http.Transport) == nil {
+		t.Fatal("-sandbox-private-webhooks makes the sandbox rule AnyTarget")
+	}
 }
 
 // TestClientDoesNotFollowRedirects: a redirect could bounce a signed live
@@ -243,7 +287,7 @@ func TestClientDoesNotFollowRedirects(t *testing.T) {
 		http.Redirect(w, r, "http://10.0.0.1/", http.StatusTemporaryRedirect)
 	}))
 	defer rx.Close()
-	res, err := newWebhookClient(false, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
+	res, err := newWebhookClient(SandboxTargets, 2*time.Second).Post(rx.URL, "application/json", strings.NewReader("{}"))
 	is.NoErr(err)
 	res.Body.Close()
 	is.Equal(res.StatusCode, http.StatusTemporaryRedirect)

@@ -77,13 +77,15 @@ func TestContract(t *testing.T) {
 
 // contractServer is a second payoutd on the env's database with the hosted
 // KYC page (static files) and rate limits high enough for the many requests
-// of one user here; RateLimited checks the limits themselves.
+// of one user (and the failed authentications of one address) here;
+// RateLimited checks the limits themselves.
 func contractServer(t *testing.T, e *env) string {
 	t.Helper()
 	limits := map[string]int{}
 	for _, r := range registeredRoutes(t) {
 		limits[r.LimitName] = 1 << 20
 	}
+	limits["auth-failures"] = 1 << 20 // the sweeps send every operation bad credentials
 	hs := httptest.NewUnstartedServer(nil)
 	base := "http://" + hs.Listener.Addr().String()
 	srv, err := server.New(context.Background(), e.DB, server.Config{

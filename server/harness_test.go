@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -60,6 +61,15 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	o := envOpts{unknownWindow: 500 * time.Millisecond, workers: 8}
 	for _, f := range opts {
 		f(&o)
+	}
+	// The tests send many bad credentials from one address (loopback);
+	// the limit on failed authentications has its own test.
+	if _, ok := o.limits["auth-failures"]; !ok {
+		o.limits = maps.Clone(o.limits)
+		if o.limits == nil {
+			o.limits = map[string]int{}
+		}
+		o.limits["auth-failures"] = 1 << 20
 	}
 	ctx := context.Background()
 	dir := o.dir

@@ -32,10 +32,12 @@ func (s *Server) oauthToken(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		secret = form.Get("client_secret")
 	}
-	if !isAPIKey(secret) {
-		return errUnauthorized
-	}
-	p, err := s.keyPrincipal(r.Context(), secret)
+	p, err := s.authenticateLimited(w, r, func() (principal, error) {
+		if !isAPIKey(secret) {
+			return principal{}, errUnauthorized
+		}
+		return s.keyPrincipal(r.Context(), secret)
+	})
 	if err != nil {
 		return err
 	}

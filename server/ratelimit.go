@@ -58,6 +58,18 @@ func (l *rateLimiter) allow(key string, limit int, now time.Time) (ok bool, rema
 	return true, limit - b.count, reset
 }
 
+// over reports, without counting, whether key has used up limit in its
+// current window, and when the window resets.
+func (l *rateLimiter) over(key string, limit int, now time.Time) (bool, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	count, reset := 0, l.window
+	if b := l.buckets[key]; b != nil && now.Sub(b.start) < l.window {
+		count, reset = b.count, b.start.Add(l.window).Sub(now)
+	}
+	return count >= limit, reset
+}
+
 // setRateHeaders writes the RateLimit-* headers (and Retry-After when refused).
 func setRateHeaders(w http.ResponseWriter, limit, remaining int, reset time.Duration, refused bool) {
 	secs := int((reset + time.Second - 1) / time.Second)

@@ -44,7 +44,7 @@ func (s *Server) api(pattern string, o routeOpts, h apiHandler) {
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h apiHandler) error {
-	p, err := s.authenticate(r.Context(), r)
+	p, err := s.authenticateLimited(w, r, func() (principal, error) { return s.authenticate(r.Context(), r) })
 	if err != nil {
 		return err
 	}

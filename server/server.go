@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -33,6 +34,12 @@ type Config struct {
 	// /console/ inside the request id, access log and panic recovery every
 	// route gets; nil serves none.
 	Console http.Handler
+	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
+	// link-local addresses (jobs.RuleFor).
+	SandboxPrivateWebhooks bool
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (clientAddr).
+	TrustedProxies []netip.Prefix
 }
 
 // Server holds the dependencies every handler shares.
@@ -42,8 +49,10 @@ type Server struct {
 	log     *slog.Logger
 	tokens  *tokenIssuer
 	limiter *rateLimiter
-	idem    *inflight
-	mux     *http.ServeMux
+	// authFails counts failed authentications per client address.
+	authFails *rateLimiter
+	idem      *inflight
+	mux       *http.ServeMux
 	// storageFull is set when a write failed for lack of space and
 	// cleared by /readyz once a probe write commits again.
 	storageFull atomic.Bool
@@ -60,7 +69,7 @@ func New(ctx context.Context, db *store.DB, cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		db: db, cfg: cfg, log: cfg.Logger, tokens: tokens,
-		limiter: newRateLimiter(time.Minute), idem: newInflight(), mux: http.NewServeMux(),
+		limiter: newRateLimiter(time.Minute), authFails: newRateLimiter(time.Minute), idem: newInflight(), mux: http.NewServeMux(),
 	}
 	s.routes()
 	if cfg.Console != nil {
@@ -78,6 +87,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxRequestID{}, id))
 	w.Header().Set("X-Request-Id", id)
+	s.setDefaultHeaders(w.Header())
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
 		if p := recover(); p != nil {
@@ -126,12 +136,16 @@ type statusRecorder struct {
 func (r *statusRecorder) WriteHeader(code int) {
 	if !r.wrote {
 		r.status, r.wrote = code, true
+		oneCacheControl(r.Header())
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
 func (r *statusRecorder) Write(b []byte) (int, error) {
-	r.wrote = true
+	if !r.wrote {
+		r.wrote = true
+		oneCacheControl(r.Header())
+	}
 	return r.ResponseWriter.Write(b)
 }
 

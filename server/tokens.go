@@ -80,10 +80,13 @@ func (t *tokenIssuer) issue(p principal, scopes []string, now time.Time) (string
 
 // verify checks signature, issuer and expiry, then that the API key behind
 // the session is still active, so revoking a key ends its sessions at once.
-// A token must carry exp and iat, and live no longer than this server
-// issues: a token without exp (or with a far one) signed by a leaked
+// A token must say EdDSA, carry exp and iat as integers (tokenShapeOK),
+// and live no longer than this server issues: a token without exp (or with a far one) signed by a leaked
 // signing key would otherwise never end.
 func (t *tokenIssuer) verify(ctx context.Context, db *store.DB, raw string) (principal, error) {
+	if !tokenShapeOK(raw) {
+		return principal{}, errUnauthorized
+	}
 	tok, err := jwt.ParseString(raw, jwt.WithKeySet(t.public), jwt.WithValidate(true), jwt.WithIssuer(t.issuer),
 		jwt.WithRequiredClaim(jwt.ExpirationKey), jwt.WithRequiredClaim(jwt.IssuedAtKey))
 	if err != nil {

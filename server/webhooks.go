@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -53,7 +54,7 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 	if err := decodeJSON(c.body, &req); err != nil {
 		return err
 	}
-	types, err := req.Validate(c.r.Context(), c.p.Livemode)
+	types, err := req.Validate(c.r.Context(), jobs.RuleFor(c.p.Livemode, s.cfg.SandboxPrivateWebhooks))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -114,11 +115,26 @@ func TestWebhookLiveTargets(t *testing.T) {
 			is.Equal(r.errCode(t), apperr.ErrValidation)
 			is.True(strings.Contains(r.field(t, "url"), why))
 		})
-		t.Run("OKSandbox "+url, func(t *testing.T) {
+		// Sandbox webhooks may reach this machine, never its networks.
+		t.Run("Sandbox "+url, func(t *testing.T) {
 			is := is.New(t)
 			r := e.req("POST", "/api/v1/webhooks", map[string]any{"url": url})
+			if why == "loopback" {
+				is.Equal(r.Status, http.StatusCreated)
+				is.Equal(r.JSON(t)["livemode"], false)
+				return
+			}
+			is.Equal(r.Status, http.StatusBadRequest)
+			is.True(strings.Contains(r.field(t, "url"), why))
+			is.True(strings.Contains(r.field(t, "url"), "-sandbox-private-webhooks"))
+		})
+		// With -sandbox-private-webhooks they may reach any address.
+		t.Run("OKSandboxPrivateAllowed "+url, func(t *testing.T) {
+			is := is.New(t)
+			private := *e
+			private.URL = serverWith(t, e, server.Config{SandboxPrivateWebhooks: true})
+			r := private.req("POST", "/api/v1/webhooks", map[string]any{"url": url})
 			is.Equal(r.Status, http.StatusCreated)
-			is.Equal(r.JSON(t)["livemode"], false)
 		})
 	}
 	t.Run("OKLivePublic", func(t *testing.T) {

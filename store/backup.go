@@ -2,30 +2,20 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
-
-	_ "modernc.org/sqlite" // the "sqlite" driver for the backup connection
 )
 
-// Backup copies the database at src into a new file dst while other
-// processes keep writing it (SQLite's VACUUM INTO: one read transaction,
-// so the copy holds exactly what was committed when it began). The copy is
-// written beside dst and renamed into place once synced, so dst is either
-// absent or complete. It returns the copy's size.
-func Backup(ctx context.Context, src, dst string) (int64, error) {
-	// A plain connection, not Open: a backup must not migrate the file it
-	// copies (a newer binary backing up before an upgrade).
-	db, err := sql.Open("sqlite", "file:"+src+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
+// BackupTo writes a consistent copy of the database into a new file dst
+// (SQLite's VACUUM INTO: one read transaction, so the copy holds exactly
+// what was committed when it began). The copy is written beside dst and
+// renamed into place once synced, so dst is either absent or complete.
+// It returns the copy's size.
+func (db *DB) BackupTo(ctx context.Context, dst string) (int64, error) {
 	partial := dst + ".partial"
 	os.Remove(partial)
 	defer os.Remove(partial)
-	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", partial); err != nil {
+	if _, err := db.r.ExecContext(ctx, "VACUUM INTO ?", partial); err != nil {
 		return 0, err
 	}
 	f, err := os.OpenFile(partial, os.O_RDWR, 0)

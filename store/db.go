@@ -35,6 +35,7 @@ type DB struct {
 	Path string
 	Now  func() time.Time
 
+	lock      *FileLock // released by Close
 	jobs      Inserter
 	eventHook EventHook
 	// What the committer remembers between batches, all touched only on
@@ -45,19 +46,41 @@ type DB struct {
 	batch    batchRows
 }
 
-// Open opens (creating if needed) the database file and applies the schema.
+// Open locks the file as its server (Lock with Serve), opens it, creating
+// it if needed, and applies the schema.
 func Open(ctx context.Context, path, schema string) (*DB, error) {
+	l, err := Lock(path, Serve)
+	if err != nil {
+		return nil, err
+	}
+	db, err := l.Open(ctx, schema)
+	if err != nil {
+		l.Release()
+	}
+	return db, err
+}
+
+// open opens the file for writing and, with a schema, migrates it.
+func open(ctx context.Context, path, schema string) (*DB, error) {
 	db := &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }}
 	x, err := sqlitex.Open(ctx, path, sqlitex.Hooks{BeforeCommit: db.batch.flush, Forget: db.forget})
 	if err != nil {
 		return nil, err
 	}
 	db.x, db.r = x, x.Reader()
+	if schema == "" {
+		return db, nil
+	}
 	if err := db.migrate(ctx, schema); err != nil {
 		x.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// newDB wraps a read-only file.
+func newDB(path string, x *sqlitex.DB) *DB {
+	return &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }, x: x, r: x.Reader()}
 }
 
 // RiverClient is River's client on the database's write connection. The
@@ -85,25 +108,49 @@ func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 // while MeasureWriterCPU is on, the writer thread's own CPU time in them
 // (WriterCPU: unlike Busy it leaves out what a shared machine's hypervisor
 // took away).
+// Latency is how long each write transaction took from WithTx to its
+// answer, the wait for its batch and the WAL fsync included (seconds), and
+// BatchSize how many transactions each commit carried.
 type CommitStats struct {
 	Batches, Transactions int64
 	Busy, WriterCPU       time.Duration
+	Latency, BatchSize    Histogram
+}
+
+// Histogram is a distribution as Prometheus reads one: Counts[i]
+// observations at most Bounds[i] (cumulative), and the Count and Sum of
+// all of them.
+type Histogram struct {
+	Bounds []float64
+	Counts []uint64
+	Count  uint64
+	Sum    float64
+}
+
+func histogramOf(h *sqlitex.Histogram) Histogram {
+	var out Histogram
+	out.Bounds, out.Counts, out.Count, out.Sum = h.Snapshot()
+	return out
 }
 
 // CommitStats returns the committer's counters so far.
 func (db *DB) CommitStats() CommitStats {
 	s := db.x.Stats()
 	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(),
-		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load())}
+		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load()),
+		Latency: histogramOf(s.Latency), BatchSize: histogramOf(s.BatchSize)}
 }
 
 // MeasureWriterCPU turns the measurement of CommitStats.WriterCPU on or
 // off; it costs two system calls per batch.
 func (db *DB) MeasureWriterCPU(on bool) { db.x.Stats().MeasureCPU.Store(on) }
 
-// Close stops the committer and closes both pools; closing again does
-// nothing.
-func (db *DB) Close() error { return db.x.Close() }
+// Close stops the committer, closes both pools and then releases the
+// file's lock; closing again does nothing.
+func (db *DB) Close() error {
+	err := db.x.Close()
+	return errors.Join(err, db.lock.Release())
+}
 
 // forget drops everything remembered about the file (the audit chain's
 // head, users without webhook endpoints, ledger account ids, rows waiting

@@ -77,10 +77,19 @@ type CommitStats struct {
 	// the time a shared machine's hypervisor took away.
 	MeasureCPU atomic.Bool
 	CPUNanos   atomic.Int64
+	// Latency is how long WithTx took, from the call to the answer (the
+	// wait for a batch and the WAL fsync included), in seconds; BatchSize
+	// how many transactions each commit carried.
+	Latency, BatchSize *Histogram
 }
 
 // Stats returns the committer's counters (the bench reports them).
-func (db *DB) Stats() *CommitStats { return &db.group.stats }
+func (db *DB) Stats() *CommitStats {
+	if db.group == nil { // read-only
+		return &CommitStats{Latency: newHistogram(commitSeconds...), BatchSize: newHistogram(batchSizes...)}
+	}
+	return &db.group.stats
+}
 
 func startCommitter(w *sql.DB, hooks Hooks, walPath string, ckpt *checkpointer) *committer {
 	if hooks.BeforeCommit == nil {
@@ -91,6 +100,7 @@ func startCommitter(w *sql.DB, hooks Hooks, walPath string, ckpt *checkpointer) 
 	}
 	c := &committer{w: w, hooks: hooks, reqs: make(chan *txRequest), quit: make(chan struct{}),
 		synced: make(chan []*txRequest, syncBacklog), walPath: walPath, ckpt: ckpt}
+	c.stats.Latency, c.stats.BatchSize = newHistogram(commitSeconds...), newHistogram(batchSizes...)
 	c.goid.Store(-1)
 	c.wg.Add(2)
 	go c.loop()
@@ -114,9 +124,13 @@ func (c *committer) stop() {
 // once with ErrNestedTx.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 	c := db.group
+	if c == nil {
+		return ErrReadOnly
+	}
 	if c.inFn.Load() && goid() == c.goid.Load() {
 		return ErrNestedTx
 	}
+	start := time.Now()
 	r := &txRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	select {
 	case c.reqs <- r:
@@ -127,7 +141,9 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	// Once handed over the transaction may commit, so wait for the verdict
 	// even if ctx ends: reporting failure for a write that landed would lie.
-	return <-r.done
+	err := <-r.done
+	c.stats.Latency.Observe(seconds(time.Since(start)))
+	return err
 }
 
 func (c *committer) loop() {
@@ -183,6 +199,7 @@ func (c *committer) run(batch []*txRequest) {
 	defer func() {
 		c.stats.Batches.Add(1)
 		c.stats.Transactions.Add(int64(len(batch)))
+		c.stats.BatchSize.Observe(float64(len(batch)))
 		c.stats.BusyNanos.Add(int64(time.Since(start)))
 	}()
 	err := c.commit(batch)

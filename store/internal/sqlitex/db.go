@@ -117,6 +117,9 @@ func (db *DB) Writer() *sql.DB { return db.w }
 // Close stops the committer and closes both pools; closing again does
 // nothing.
 func (db *DB) Close() error {
+	if db.group == nil { // read-only
+		return db.r.Close()
+	}
 	db.group.stop()
 	return errors.Join(db.r.Close(), db.w.Close())
 }
