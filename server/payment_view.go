@@ -29,6 +29,7 @@ type paymentView struct {
 	PurposeCode         string            `json:"purposeCode,omitempty"`
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
+	InvoiceAmount       json.Number       `json:"invoiceAmount,omitempty"`
 	CounterpartyName    string            `json:"counterpartyName,omitempty"`
 	CounterpartyCountry string            `json:"counterpartyCountry,omitempty"`
 	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
@@ -69,6 +70,9 @@ func viewPayment(p store.Payment) paymentView {
 	}
 	if p.Attention != "" && p.AttentionAt != nil {
 		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}
+	}
+	if p.InvoiceAmount > 0 {
+		v.InvoiceAmount = amountJSON(p.InvoiceAmount, p.Currency)
 	}
 	return v
 }

@@ -13,20 +13,23 @@ import (
 
 // Payment is one outbound payout.
 type Payment struct {
-	ID                  string
-	UserID              string
-	Livemode            bool
-	TxnID               string
-	Type                string
-	Status              string
-	Amount              int64
-	Currency            string
-	DestinationAddress  string
-	Memo                string
-	MemoType            string // as given at initiate: "id", "text" or "" (payout.MemoTypeOf decides)
-	PurposeCode         string
-	InvoiceRef          string
-	InvoiceDate         string // YYYY-MM-DD or "": decides the GST month when set
+	ID                 string
+	UserID             string
+	Livemode           bool
+	TxnID              string
+	Type               string
+	Status             string
+	Amount             int64
+	Currency           string
+	DestinationAddress string
+	Memo               string
+	MemoType           string // as given at initiate: "id", "text" or "" (payout.MemoTypeOf decides)
+	PurposeCode        string
+	InvoiceRef         string
+	InvoiceDate        string // YYYY-MM-DD or "": decides the GST month when set
+	// InvoiceAmount is the invoice's value in Currency's minor units when it
+	// differs from Amount (0: the amount is the invoice value); GST values it.
+	InvoiceAmount       int64
 	CounterpartyName    string
 	CounterpartyCountry string
 	CounterpartyBank    string
@@ -59,7 +62,7 @@ const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, curren
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
 	invoice_date, metadata, version, review_reason,
-	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), memo_type, attention, attention_at`
+	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount, memo_type, attention, attention_at`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
@@ -69,7 +72,7 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID,
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID, &p.InvoiceAmount,
 		&p.MemoType, &p.Attention, &attentionAt)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
@@ -87,10 +90,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata, version, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, version, invoice_amount, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.MemoType)
+		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.InvoiceAmount, p.MemoType)
 	if isUniqueViolation(err) {
 		return Payment{}, apperr.Errorf(apperr.ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}

@@ -2,7 +2,7 @@ package store
 
 import "context"
 
-// operatorColumns adds version 7's payment columns to a file that has the
+// operatorColumns adds version 8's payment columns to a file that has the
 // table (schema.sql creates a new one with them): the memo type given at
 // initiate and the reason a payout waits for a person. Each is added only
 // when missing, so a re-run changes nothing.

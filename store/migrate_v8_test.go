@@ -8,14 +8,14 @@ import (
 	"github.com/matryer/is"
 )
 
-// TestMigrateVersion7 builds a version-6 file (today's schema without
-// version 7's payment columns, holding a payout), opens it twice, and
+// TestMigrateVersion8 builds a version-7 file (today's schema without
+// version 8's payment columns, holding a payout), opens it twice, and
 // checks that the payout reads with no memo type and no attention, and can
 // be flagged.
-func TestMigrateVersion7(t *testing.T) {
+func TestMigrateVersion8(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v6.db")
+	path := filepath.Join(t.TempDir(), "v7.db")
 	db, err := Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
 	_, err = db.x.Writer().Exec(`
@@ -25,7 +25,7 @@ func TestMigrateVersion7(t *testing.T) {
 		ALTER TABLE payments DROP COLUMN memo_type;
 		ALTER TABLE payments DROP COLUMN attention;
 		ALTER TABLE payments DROP COLUMN attention_at;
-		PRAGMA user_version = 6;`)
+		PRAGMA user_version = 7;`)
 	is.NoErr(err)
 	is.NoErr(db.Close())
 
@@ -38,7 +38,7 @@ func TestMigrateVersion7(t *testing.T) {
 		p, err := db.LoadPayment(ctx, "pay_1")
 		is.NoErr(err)
 		is.Equal(p.Memo, "0042")
-		is.Equal(p.MemoType, "") // the memo decides, as before version 7
+		is.Equal(p.MemoType, "") // the memo decides, as before version 8
 		is.Equal(p.Attention, "")
 		is.NoErr(db.Close())
 	}
