@@ -84,6 +84,7 @@ func (s *Server) readyRail(r *http.Request, body map[string]any) {
 	if s.cfg.LiveRail == nil {
 		return
 	}
+	s.readyBlocked(r, body)
 	h, degraded := s.cfg.LiveRail.Health(r.Context())
 	body["rail"] = h
 	if len(degraded) > 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -26,6 +27,7 @@ type paymentView struct {
 	Type                string            `json:"type"`
 	DestinationAddress  string            `json:"destinationAddress"`
 	Memo                string            `json:"memo,omitempty"`
+	MemoType            string            `json:"memoType,omitempty"`
 	PurposeCode         string            `json:"purposeCode,omitempty"`
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
@@ -44,6 +46,7 @@ type paymentView struct {
 	Metadata            map[string]string `json:"metadata,omitempty"`
 	// SettledAt is when the money moved: for a live payout the close time
 	// of the Stellar ledger that applied it, which Network describes.
+	Attention *attentionView `json:"attention,omitempty"`
 	SettledAt string         `json:"settledAt,omitempty"`
 	Network   *networkTxView `json:"network,omitempty"`
 	Version   int64          `json:"version"`
@@ -104,6 +107,7 @@ func viewPayment(p store.Payment) paymentView {
 	v := paymentView{
 		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), AmountMinor: p.Amount,
 		Currency: p.Currency, Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo,
+		MemoType:    payout.MemoTypeOf(p.Memo, p.MemoType),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName,
 		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID,
 		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), FiraID: p.FiraID, Metadata: p.Metadata,
@@ -121,8 +125,17 @@ func viewPayment(p store.Payment) paymentView {
 	if p.SettledAt != nil {
 		v.SettledAt = ts(*p.SettledAt)
 	}
+	if p.Attention != "" && p.AttentionAt != nil {
+		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}
+	}
 	if p.InvoiceAmount > 0 {
 		v.InvoiceAmount = amountJSON(p.InvoiceAmount, p.Currency)
 	}
 	return v
+}
+
+// attentionView is why a payout waits for a person, and since when.
+type attentionView struct {
+	Reason string `json:"reason"`
+	Since  string `json:"since"`
 }

@@ -29,6 +29,9 @@ type walletView struct {
 	// Network is a live vault's account on the network (exists, trustline,
 	// XLM), when a live rail is configured.
 	Network any `json:"network,omitempty"`
+	// Blocked is the live vault's transaction in flight with no known
+	// outcome, which later payouts from it wait for.
+	Blocked *blockedView `json:"blocked,omitempty"`
 	// Quarantine says why a quarantined vault signs nothing until an
 	// operator releases it.
 	Quarantine *quarantineView `json:"quarantine,omitempty"`
@@ -88,13 +91,19 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	blocked, err := s.blockedVaults(c.r.Context(), &c.p)
+	if err != nil {
+		return err
+	}
 	qs, err := s.db.UserQuarantines(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
 	out := make([]walletView, 0, len(vaults))
 	for _, v := range vaults {
-		out = append(out, withQuarantine(s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID])), qs))
+		view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
+		view.Blocked = blocked[v.ID]
+		out = append(out, withQuarantine(view, qs))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallets": out})
 	return nil
@@ -111,11 +120,17 @@ func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	blocked, err := s.blockedVaults(c.r.Context(), &c.p)
+	if err != nil {
+		return err
+	}
 	qs, err := s.db.UserQuarantines(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
-	view := withQuarantine(s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID])), qs)
+	view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
+	view.Blocked = blocked[v.ID]
+	view = withQuarantine(view, qs)
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": view})
 	return nil
 }

@@ -26,6 +26,10 @@ type Account struct {
 	Asset    txnbuild.CreditAsset
 	Address  string
 	Currency string
+
+	// SubEntries counts the account's trustlines, offers and signers,
+	// each of which raises the XLM it must keep (the base reserve).
+	SubEntries int64
 }
 
 // ledgerKeys are the base64 ledger keys of an account and, unless asset is
@@ -93,6 +97,7 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 		switch {
 		case e.KeyXDR == acctKey && d.Account != nil && d.Account.AccountId.Address() == address:
 			a.Exists, a.Seq, a.Native, a.Modified = true, int64(d.Account.SeqNum), int64(d.Account.Balance), e.LastModifiedLedger
+			a.SubEntries = int64(d.Account.NumSubEntries)
 		case e.KeyXDR == lineKey && d.TrustLine != nil && d.TrustLine.AccountId.Address() == address:
 			a.Trusts, a.Balance, a.Limit = true, int64(d.TrustLine.Balance), int64(d.TrustLine.Limit)
 		default:

@@ -7,9 +7,10 @@ import (
 )
 
 // Check verifies the invariants `payoutd check` promises: the audit chain is
-// intact, no vault is overdrawn, and every reservation is backed by a
-// payment that holds it. A quarantined vault is listed too, with why: it
-// waits for a person.
+// intact, every payout that owes a step has a job that will take it, no
+// vault is overdrawn, and every reservation is backed by a payment that
+// holds it. A quarantined vault is listed too, with why: it waits for a
+// person.
 func (db *DB) Check(ctx context.Context) ([]string, error) {
 	var problems []string
 	qs, err := db.Quarantines(ctx)
@@ -26,6 +27,11 @@ func (db *DB) Check(ctx context.Context) ([]string, error) {
 	if !v.Intact {
 		problems = append(problems, fmt.Sprintf("audit chain broken at seq %d: %s", v.BrokenAt, v.Reason))
 	}
+	stalled, err := db.stalledProblems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, stalled...)
 	for _, q := range ledgerChecks {
 		found, err := db.checkRows(ctx, q.sql, q.format)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -32,13 +32,14 @@ var migrations = []migration{
 	{6, paymentVersionBackfill, true},
 	{7, gstValueColumns, false},
 	{7, gstValueBackfill, true},
-	{8, submissionProofColumns, false},
+	{8, operatorColumns, false},
+	{9, submissionProofColumns, false},
 }
 
-// submissionProofColumns adds version 8's columns to stellar_submissions:
+// submissionProofColumns adds version 9's columns to stellar_submissions:
 // the ledger an envelope was signed at, the close time of the ledger that
 // applied it and the last refusal of a send. Envelopes signed before
-// version 8 keep signed_ledger 0, which no RPC history reaches back to: a
+// version 9 keep signed_ledger 0, which no RPC history reaches back to: a
 // refusal of one is final only on the account's sequence number.
 func submissionProofColumns(ctx context.Context, tx *Tx) error {
 	for _, c := range []struct{ column, def string }{

@@ -8,12 +8,10 @@ import (
 	"github.com/matryer/is"
 )
 
-// TestMigrateVersion8 builds a version-7 file whose stellar_submissions
-// lack version 8's columns and holds an envelope in flight, opens it
-// twice, and checks that the columns appear once and the old envelope
-// reads with signed ledger 0 (no RPC history covers it, so only the
-// account's sequence number can prove it never applied) and still counts
-// as a sequence number payoutd used.
+// TestMigrateVersion8 builds a version-7 file (today's schema without
+// version 8's payment columns, holding a payout), opens it twice, and
+// checks that the payout reads with no memo type and no attention, and can
+// be flagged.
 func TestMigrateVersion8(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
@@ -22,32 +20,39 @@ func TestMigrateVersion8(t *testing.T) {
 	is.NoErr(err)
 	_, err = db.x.Writer().Exec(`
 		INSERT INTO users VALUES ('usr_1', 'a@example.com', 1, 1);
-		INSERT INTO vaults (id, user_id, livemode, name, vault_type, currency, balance, reserved, address, is_default, created_at)
-		  VALUES ('vlt_1', 'usr_1', 1, 'USD vault', 'SETTLEMENT', 'USD', 0, 0, 'GVAULT', 1, 1);
-		INSERT INTO stellar_submissions (hash, vault_id, kind, seq, envelope, valid_until, created_at)
-		  VALUES ('h1', 'vlt_1', 'change_trust', 4294967296001, 'AAAA', 2, 1);
-		DROP INDEX stellar_submissions_vault;
-		ALTER TABLE stellar_submissions DROP COLUMN signed_ledger;
-		ALTER TABLE stellar_submissions DROP COLUMN closed_at;
-		ALTER TABLE stellar_submissions DROP COLUMN last_refusal;
+		INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, memo,
+		  created_at, updated_at) VALUES ('pay_1', 'usr_1', 1, 't1', 'SEND', 'UNKNOWN', 100, 'USD', 'GDEST', '0042', 1, 1);
+		ALTER TABLE payments DROP COLUMN memo_type;
+		ALTER TABLE payments DROP COLUMN attention;
+		ALTER TABLE payments DROP COLUMN attention_at;
 		PRAGMA user_version = 7;`)
 	is.NoErr(err)
 	is.NoErr(db.Close())
 
-	for range 2 { // the second open finds version 8 and does nothing
+	for range 2 { // the second open finds the current version and does nothing
 		db, err = Open(ctx, path, todaysSchema(t))
 		is.NoErr(err)
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		s, err := db.FindSubmission(ctx, "h1")
+		p, err := db.LoadPayment(ctx, "pay_1")
 		is.NoErr(err)
-		is.Equal(s.SignedLedger, int64(0))
-		is.True(s.ClosedAt.IsZero())
-		is.Equal(s.LastRefusal, "")
-		known, err := db.KnownSeq(ctx, "vlt_1")
-		is.NoErr(err)
-		is.Equal(known, int64(4294967296001))
+		is.Equal(p.Memo, "0042")
+		is.Equal(p.MemoType, "") // the memo decides, as before version 8
+		is.Equal(p.Attention, "")
 		is.NoErr(db.Close())
 	}
+	db, err = Open(ctx, path, todaysSchema(t))
+	is.NoErr(err)
+	defer db.Close()
+	err = db.WithTx(ctx, func(tx *Tx) error {
+		ok, err := tx.FlagPayment("pay_1", StatusUnknown, "JOB_FAILED: test")
+		is.True(ok)
+		return err
+	})
+	is.NoErr(err)
+	p, err := db.LoadPayment(ctx, "pay_1")
+	is.NoErr(err)
+	is.Equal(p.Attention, "JOB_FAILED: test")
+	is.True(p.AttentionAt != nil)
 }
