@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/metrics"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -59,13 +61,19 @@ func (f *stellarFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.DurationVar(&f.syncInterval, "stellar-sync-interval", durationEnv(getenv, "PAYOUTD_STELLAR_SYNC_INTERVAL", stellar.DefaultSyncInterval), "how often live vaults are compared with their accounts on chain (env PAYOUTD_STELLAR_SYNC_INTERVAL)")
 }
 
-// boolEnv reads a boolean variable: 1, true, yes or on (any case).
+// boolEnv reads a boolean variable as the flag package does (1, t, true,
+// 0, f, false, any case); checkEnvFlags refuses anything else.
 func boolEnv(getenv func(string) string, key string) bool {
-	switch strings.ToLower(getenv(key)) {
-	case "1", "true", "yes", "on":
-		return true
+	b, _ := strconv.ParseBool(getenv(key))
+	return b
+}
+
+// intEnv reads an integer variable; an unset or unparsable one is def.
+func intEnv(getenv func(string) string, key string, def int) int {
+	if n, err := strconv.Atoi(getenv(key)); err == nil {
+		return n
 	}
-	return false
+	return def
 }
 
 func durationEnv(getenv func(string) string, key string, def time.Duration) time.Duration {
@@ -80,11 +88,12 @@ func durationEnv(getenv func(string) string, key string, def time.Duration) time
 // the start, naming both. An unreachable server does not: serve starts,
 // live confirms answer 503 and /readyz says why until it answers. f must
 // have passed check.
-func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, log *slog.Logger) (*stellar.Rail, error) {
+func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, m *metrics.Metrics, log *slog.Logger) (*stellar.Rail, error) {
 	if f.rpc == "" {
 		return nil, nil
 	}
-	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
+	client := &http.Client{Timeout: 15 * time.Second, Transport: m.RPCTransport(nil)}
+	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: client,
 		Passphrase: f.passphrase, Assets: f.parsed, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
 		Rate: src.Rate}
 	switch err := rail.CheckNetwork(ctx); {
