@@ -165,3 +165,15 @@ func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logge
 	}
 	return &liveRates{src}, nil
 }
+
+// keepRates adds live quotes to the rate history the GST values are taken
+// from; a failure is logged, and the quote still serves the payouts.
+func keepRates(ctx context.Context, db *store.DB, q map[string]rates.Quote, log *slog.Logger) {
+	list := make([]store.Rate, 0, len(q))
+	for c, v := range q {
+		list = append(list, store.Rate{Currency: c, Rate: v.Rate.String(), AsOf: v.AsOf})
+	}
+	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.RecordRates(true, list) }); err != nil {
+		log.Warn("rates: could not keep the quotes in the rate history", "error", err.Error())
+	}
+}

@@ -29,7 +29,10 @@ CREATE TABLE IF NOT EXISTS profiles (
   setup_completed INTEGER NOT NULL DEFAULT 0,
   created_at      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
-  address         TEXT NOT NULL DEFAULT '' -- postal address, printed on FIRAs (version 5)
+  address         TEXT NOT NULL DEFAULT '', -- postal address, printed on FIRAs (version 5)
+  -- 1 when the user supplies from a special-category State, where the GST
+  -- registration threshold is ₹10 lakh instead of ₹20 lakh (version 7).
+  gst_special_category INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE IF NOT EXISTS kyc (
@@ -163,6 +166,9 @@ CREATE TABLE IF NOT EXISTS payments (
   -- The invoice's date (YYYY-MM-DD), '' when not given: GST time of supply
   -- (docs/tax.md; version 5).
   invoice_date         TEXT NOT NULL DEFAULT '',
+  -- The invoice's value in the payment's currency when it differs from the
+  -- amount paid, 0 when not given: the GST taxable value (version 7).
+  invoice_amount       INTEGER NOT NULL DEFAULT 0,
   metadata             TEXT NOT NULL DEFAULT '',  -- the client's key/value pairs as a JSON object; '' for none
   -- 1 at initiate, +1 at every change of the payment (version 6).
   version              INTEGER NOT NULL DEFAULT 1,
@@ -447,22 +453,57 @@ CREATE TABLE IF NOT EXISTS tax_days (
   PRIMARY KEY (user_id, day, cross_border)
 ) WITHOUT ROWID;
 
--- GST counts a receipt on its time of supply: the invoice date when the
--- payment has one, else its IST settlement day (docs/tax.md). tax_days
--- already holds every receipt on its settlement day, so only a receipt with
--- an invoice date is written here, as a move: +1 on the invoice date
--- (by_invoice counts it there) and -1 on its settlement day. The GST figures
--- are tax_days plus these rows, day by day; a payout without an invoice date
--- costs nothing here. Written beside tax_days by the same statements.
-CREATE TABLE IF NOT EXISTS gst_moves (
-  user_id      TEXT NOT NULL,
-  day          TEXT NOT NULL,    -- YYYY-MM-DD
-  cross_border INTEGER NOT NULL,
-  txn_count    INTEGER NOT NULL, -- net receipts moved onto (+) or off (-) the day
-  amount_inr   INTEGER NOT NULL,
-  igst_18      INTEGER NOT NULL,
-  by_invoice   INTEGER NOT NULL, -- receipts placed on this day by their invoice date
-  PRIMARY KEY (user_id, day, cross_border)
+-- GST counts a receipt on its time of supply (the invoice date when the
+-- payment has one, else its IST settlement day) at its GST taxable value:
+-- the invoice value (invoice_amount, else the amount) at the INR rate of
+-- that day (docs/tax.md). gst_values holds each settled payment's value,
+-- fixed when the payment is reconciled or left pending (store/gst_value.go);
+-- gst_days sums the RECONCILED ones per user, time of supply, kind, currency
+-- and rate, beside tax_days and by the same statements. A receipt settled
+-- before version 7 has no gst_values row and counts at its settlement value
+-- (store/tax_figures.go).
+CREATE TABLE IF NOT EXISTS gst_values (
+  payment_id     TEXT PRIMARY KEY,
+  user_id        TEXT NOT NULL,
+  livemode       INTEGER NOT NULL,
+  cross_border   INTEGER NOT NULL,
+  invoice_date   TEXT NOT NULL,    -- '' when none was given
+  day            TEXT NOT NULL,    -- time of supply, YYYY-MM-DD (IST)
+  currency       TEXT NOT NULL,
+  invoice_amount INTEGER NOT NULL, -- minor units of currency
+  rate           TEXT NOT NULL,    -- INR per unit of currency
+  rate_as_of     INTEGER NOT NULL, -- when the rate was true
+  rate_date      TEXT NOT NULL,    -- its IST date
+  rate_basis     TEXT NOT NULL,    -- settlement, recorded or fallback (store/gst_value.go)
+  value_inr      INTEGER NOT NULL, -- paise
+  created_at     INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS gst_days (
+  user_id        TEXT NOT NULL,
+  day            TEXT NOT NULL,    -- time of supply
+  cross_border   INTEGER NOT NULL,
+  currency       TEXT NOT NULL,
+  rate_date      TEXT NOT NULL,
+  rate           TEXT NOT NULL,
+  txn_count      INTEGER NOT NULL,
+  by_invoice     INTEGER NOT NULL, -- of txn_count, placed on day by their invoice date
+  invoice_amount INTEGER NOT NULL, -- minor units of currency
+  value_inr      INTEGER NOT NULL, -- paise
+  igst_18        INTEGER NOT NULL, -- Σ per-receipt 18% IGST of value_inr
+  PRIMARY KEY (user_id, day, cross_border, currency, rate_date, rate)
+) WITHOUT ROWID;
+-- Version 5 kept GST as moves against tax_days; gst_days replaces them.
+DROP TABLE IF EXISTS gst_moves;
+
+-- INR rates with the time each was true, per mode: every settlement's rate
+-- and every live quote loaded or fetched. A receipt whose time of supply is
+-- not its settlement day is valued at the latest rate on or before that day.
+CREATE TABLE IF NOT EXISTS inr_rates (
+  livemode INTEGER NOT NULL,
+  currency TEXT NOT NULL,
+  as_of    INTEGER NOT NULL,
+  rate     TEXT NOT NULL,
+  PRIMARY KEY (livemode, currency, as_of)
 ) WITHOUT ROWID;
 
 -- Reconciled payments not yet added to tax_days. A trigger below queues a

@@ -139,9 +139,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Metrics: m}
 	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log,
 		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies, metrics: m}
+	var live *liveRates
 	if c.mode == "live" {
-		live, err := newLiveRates(ctx, c.rates, c.liveRates, log)
-		if err != nil {
+		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
 			return err
 		}
 		cfg.Pipeline.LiveRate, hc.rateStatus = live.Rate, live.Status
@@ -157,6 +157,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer a.Close()
+	if live != nil {
+		// Live quotes become the rate history GST values are taken from.
+		live.Keep(func(q map[string]rates.Quote) { keepRates(ctx, a.DB, q, log) })
+	}
 	if c.baseURL == "" {
 		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
 	}

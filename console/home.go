@@ -56,13 +56,7 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 		return
 	}
 	d.Reserve = reserve.Balance
-	from, to := taxes.ISTDays(fy.Start(), fy.End())
-	days, err := c.db.TaxDays(ctx, u.ID, from, to)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	d.Chart = receiptsChart(fy, days)
+	d.Chart = receiptsChart(fy, d.Year.Days)
 	if d.Attention, err = c.attention(r, u); err != nil {
 		c.fail(w, r, err)
 		return

@@ -83,7 +83,7 @@ func (c *Console) taxPage(w http.ResponseWriter, r *http.Request, u user, status
 		d.GSTIN = b.GSTIN
 		d.GST = append(d.GST, gstMonth{Period: period, Name: day(period + "-01")[2:], B: b})
 	}
-	_, _, _, err = taxes.ITR4(ctx, c.db, u.ID, fy)
+	_, err = taxes.ITR4Of(ctx, c.db, u.ID, fy, "")
 	var e *apperr.Error
 	switch {
 	case err == nil:
@@ -181,12 +181,12 @@ func (c *Console) handleITR4(w http.ResponseWriter, r *http.Request, u user) {
 		c.fail(w, r, input.FieldError("fy", err.Error()))
 		return
 	}
-	_, _, in, err := taxes.ITR4(r.Context(), c.db, u.ID, fy)
+	y, err := taxes.ITR4Of(r.Context(), c.db, u.ID, fy, "")
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	body, err := documents.BuildITR4(in)
+	body, err := documents.BuildITR4(y.Input)
 	if err != nil {
 		c.fail(w, r, err)
 		return

@@ -36,6 +36,21 @@ type FIRA struct {
 	GeneratedAt          time.Time
 	SettledAt            time.Time
 	Livemode             bool
+	// InvoiceDate is the payment's invoice date ("" when none), the date
+	// that decides the GST month; GST is the receipt's GST value at the rate
+	// of its time of supply, nil for an advice of a payout settled before
+	// GST values were kept.
+	InvoiceDate string
+	GST         *FIRAGST
+}
+
+// FIRAGST is a receipt's GST value as the advice prints it.
+type FIRAGST struct {
+	TimeOfSupply string // YYYY-MM-DD
+	Rate         string // INR per unit of the FIRA's currency
+	RateDate     string // YYYY-MM-DD, the IST date the rate was true
+	Basis        string // as GSTRate.Basis
+	ValueINR     int64  // paise
 }
 
 // errFIRAIncomplete is returned for a FIRA the PDF cannot be made
@@ -99,9 +114,50 @@ func firaSections(f FIRA) []firaSection {
 			{"Purpose code", f.PurposeCode, false},
 			{"Purpose", f.PurposeDescription, false},
 			{"Invoice reference", f.InvoiceRef, false},
+			{"Invoice date", firaDay(f.InvoiceDate), false},
 			{"Environment", mode, false},
 		}},
+		{"GST (time of supply)", firaGSTRows(f)},
 	}
+}
+
+// firaGSTRows say when the supply took place for GST and at what value:
+// the invoice date decides the month when there is one.
+func firaGSTRows(f FIRA) []firaRow {
+	basis := "settlement date"
+	if f.InvoiceDate != "" {
+		basis = "invoice date"
+	}
+	if f.GST == nil {
+		day := firaDate(f.SettledAt)
+		if f.InvoiceDate != "" {
+			day = firaDay(f.InvoiceDate)
+		}
+		return []firaRow{{"Time of supply", day + ", the " + basis, false},
+			{"GST value", "the amount credited (valued before payoutd kept GST values)", false}}
+	}
+	g := f.GST
+	rate := "₹" + g.Rate + " per " + f.ForeignCurrency + ", the rate of " + firaDay(g.RateDate)
+	switch g.Basis {
+	case "latestEarlier":
+		rate += " (the latest rate recorded before the time of supply)"
+	case "settlementRate":
+		rate += " (no rate was recorded on or before the time of supply; the settlement rate stands in)"
+	}
+	return []firaRow{
+		{"Time of supply", firaDay(g.TimeOfSupply) + ", the " + basis, false},
+		{"GST taxable value", "₹" + FormatINR(g.ValueINR), true},
+		{"GST exchange rate", rate, false},
+	}
+}
+
+// firaDay prints a YYYY-MM-DD date as the advice prints dates.
+func firaDay(d string) string {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return d
+	}
+	return t.Format("2 Jan 2006")
 }
 
 func firaCountry(f FIRA) string {

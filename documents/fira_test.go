@@ -41,6 +41,10 @@ func testFIRA() FIRA {
 		GeneratedAt:          time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
 		SettledAt:            time.Date(2026, 11, 21, 9, 58, 12, 0, time.UTC),
 		Livemode:             false,
+		// Invoiced a week before settlement: GST values USD 1,500.00 at
+		// that day's ₹83.10.
+		InvoiceDate: "2026-11-14",
+		GST:         &FIRAGST{TimeOfSupply: "2026-11-14", Rate: "83.10", RateDate: "2026-11-14", Basis: "timeOfSupply", ValueINR: 12465000},
 	}
 }
 

@@ -18,6 +18,11 @@ type GST3BInput struct {
 	// how many, having none, by their IST settlement date.
 	ByInvoiceDate, BySettlementDate int64
 	GeneratedAt                     time.Time
+	// Registration is the year's registration position; without a GSTIN
+	// the export says so and shows no tax to pay. Rates are the INR rates
+	// the month's exports were valued at.
+	Registration GSTRegistration
+	Rates        []GSTRate
 }
 
 // GST3B is the GET /tax/exports/gst3b body. The first four fields are the
@@ -31,6 +36,8 @@ type GST3B struct {
 	GeneratedAt     string               `json:"generatedAt"` // RFC 3339 UTC, milliseconds
 	SupDetails      GST3BSupDetails      `json:"sup_details"`
 	TimeOfSupply    TimeOfSupply         `json:"timeOfSupply"`
+	Registration    GSTRegistration      `json:"registration"`
+	Rates           []GSTRate            `json:"rates"`
 }
 
 // TimeOfSupply says which date placed the receipts in the period.
@@ -80,9 +87,14 @@ type GST3BTxval struct {
 
 // BuildGST3B lays the month's figures out as the export. The total is the
 // sum of the taxable values of the rows above it, as on the return; IGST is
-// not part of a taxable value so it is not added in.
+// not part of a taxable value so it is not added in. A supplier without a
+// GSTIN files no GSTR-3B: the figures are shown for review with no IGST.
 func BuildGST3B(in GST3BInput) GST3B {
-	zero := GST3BTaxed{TaxableValue: INR(in.ZeroRatedTaxable), IGST: INR(in.ZeroRatedIGST)}
+	igst := in.ZeroRatedIGST
+	if !in.Registration.Registered {
+		igst = 0
+	}
+	zero := GST3BTaxed{TaxableValue: INR(in.ZeroRatedTaxable), IGST: INR(igst)}
 	nilExempt := GST3BAmount{TaxableValue: INR(in.NilExemptTaxable)}
 	return GST3B{
 		Period: in.Period,
@@ -99,5 +111,14 @@ func BuildGST3B(in GST3BInput) GST3B {
 		},
 		TimeOfSupply: TimeOfSupply{ByInvoiceDate: in.ByInvoiceDate, BySettlementDate: in.BySettlementDate,
 			Rule: india.GSTTimeOfSupplyRule},
+		Registration: in.Registration,
+		Rates:        rates(in.Rates),
 	}
+}
+
+func rates(r []GSTRate) []GSTRate {
+	if r == nil {
+		return []GSTRate{}
+	}
+	return r
 }

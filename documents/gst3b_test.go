@@ -19,6 +19,10 @@ func testGST3BInput() GST3BInput {
 		ByInvoiceDate:    3,
 		BySettlementDate: 1,
 		GeneratedAt:      time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		Registration: GSTRegistration{Registered: true, Threshold: 2000000_00, Turnover: 38963090, OwesGST: true,
+			Message: "Registered for GST"},
+		Rates: []GSTRate{{Currency: "USD", Rate: "83.25", RateDate: "2026-10-01", TimeOfSupplyFrom: "2026-10-01",
+			TimeOfSupplyTo: "2026-10-03", Receipts: 4, InvoiceValue: "4500.00", TaxableValue: 37463040, Basis: "latestEarlier"}},
 	}
 }
 
@@ -40,7 +44,22 @@ func TestBuildGST3B(t *testing.T) {
 			`"generatedAt":"2026-11-21T10:00:00.000Z",`+
 			`"sup_details":{"osup_zero":{"txval":374630.40,"iamt":0.00,"csamt":0.00},`+
 			`"osup_nil_exmp":{"txval":15000.50}},`+
-			`"timeOfSupply":{"byInvoiceDate":3,"bySettlementDate":1,"rule":"`+india.GSTTimeOfSupplyRule+`"}}`)
+			`"timeOfSupply":{"byInvoiceDate":3,"bySettlementDate":1,"rule":"`+india.GSTTimeOfSupplyRule+`"},`+
+			`"registration":{"registered":true,"specialCategoryState":false,"threshold":2000000.00,"aggregateTurnover":389630.90,`+
+			`"crossedOn":null,"registerBy":null,"owesGst":true,"message":"Registered for GST"},`+
+			`"rates":[{"currency":"USD","rate":83.25,"rateDate":"2026-10-01","timeOfSupplyFrom":"2026-10-01",`+
+			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"taxableValue":374630.40,"basis":"latestEarlier"}]}`)
+	})
+
+	t.Run("NotRegisteredNoTax", func(t *testing.T) {
+		is := is.New(t)
+		in := testGST3BInput()
+		in.GSTIN, in.ZeroRatedIGST = "", 18000
+		in.Registration = GSTRegistration{Message: "Not registered"}
+		g := BuildGST3B(in)
+		is.Equal(g.OutwardSupplies.ZeroRated.IGST, INR(0))
+		is.Equal(g.SupDetails.OsupZero.Iamt, INR(0))
+		is.True(!g.Registration.Registered)
 	})
 
 	t.Run("IGSTWithoutLUT", func(t *testing.T) {

@@ -40,6 +40,16 @@ type ITR4Input struct {
 
 	// TaxesPaid fills TaxPaid and Schedule IT; nil leaves them to the filer.
 	TaxesPaid *ITR4TaxesPaid
+	// Interest fills IntrstPay and TotTaxPlusIntrstPay; nil leaves them to
+	// the filer.
+	Interest *ITR4Interest
+}
+
+// ITR4Interest is the interest on advance tax, whole rupees in paise:
+// default (s.234B; 2025 Act s.424) and deferment (s.234C; s.425).
+type ITR4Interest struct {
+	Default   int64
+	Deferment int64
 }
 
 // itr4Description is Form_ITR4.Description: the form's eligibility line as
@@ -72,6 +82,9 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 	if err := checkITR4TaxesPaid(in.TaxesPaid); err != nil {
 		return nil, err
 	}
+	if in.Interest != nil && (in.Interest.Default < 0 || in.Interest.Deferment < 0) {
+		return nil, fmt.Errorf("%w: interest must not be negative", ErrITR4Input)
+	}
 
 	mobile, mobileOK := indianMobile(in.Phone)
 	ret := itr4Return{
@@ -83,8 +96,8 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 			FormName:       "ITR-4",
 			Description:    itr4Description,
 			AssessmentYear: strconv.Itoa(ayStart),
-			SchemaVer:      "Ver1.0",
-			FormVer:        "Ver1.0",
+			SchemaVer:      itr4PayloadVersion,
+			FormVer:        itr4PayloadVersion,
 		},
 		PersonalInfo: itr4PersonalInfo{
 			AssesseeName: itr4AssesseeName{SurNameOrOrgName: strings.TrimSpace(in.Name)},
@@ -117,22 +130,38 @@ func BuildITR4(in ITR4Input) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// itr4Tax fills TaxComputation from the liability's whole-rupee lines.
-// Surcharge has no line: it only arises above ₹50 lakh of income, where
-// ITR-4 cannot be used (itr4CheckAmounts refuses it).
+// itr4Tax fills TaxComputation from the liability's whole-rupee lines and,
+// when known, the interest: TotTaxPlusIntrstPay = NetTaxLiability +
+// IntrstPay, exactly. Surcharge has no line: it only arises above ₹50 lakh
+// of income, where ITR-4 cannot be used (itr4CheckAmounts refuses it).
 func itr4Tax(in ITR4Input) itr4TaxComputation {
 	tax := rupeesHalfUp(in.TaxOnIncome)
 	rebate := min(rupeesHalfUp(in.Rebate87A), tax)
 	afterRebate := tax - rebate
 	cess := rupeesHalfUp(in.Cess)
-	return itr4TaxComputation{
+	t := itr4TaxComputation{
 		TotalTaxPayable:    tax,
 		Rebate87A:          rebate,
 		TaxPayableOnRebate: afterRebate,
 		EducationCess:      cess,
 		GrossTaxLiability:  afterRebate + cess,
-		NetTaxLiability:    afterRebate + cess, // no s.89 relief is known to payoutd
+		NetTaxLiability:    afterRebate + cess, // no relief for arrears of salary is known to payoutd
 	}
+	if in.Interest != nil {
+		ip := &itr4IntrstPay{IntrstPayUs234B: rupeesHalfUp(in.Interest.Default), IntrstPayUs234C: rupeesHalfUp(in.Interest.Deferment)}
+		total := t.NetTaxLiability + ip.IntrstPayUs234A + ip.IntrstPayUs234B + ip.IntrstPayUs234C + ip.LateFilingFee234F
+		t.IntrstPay, t.TotTaxPlusIntrstPay = ip, &total
+	}
+	return t
+}
+
+// itr4TotalTax is the tax the taxes paid are set against: TotTaxPlusIntrstPay
+// when the interest is known, else NetTaxLiability.
+func itr4TotalTax(t itr4TaxComputation) int64 {
+	if t.TotTaxPlusIntrstPay != nil {
+		return *t.TotTaxPlusIntrstPay
+	}
+	return t.NetTaxLiability
 }
 
 // itr4Schedule reports all receipts as received through banks: payoutd only

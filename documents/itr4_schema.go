@@ -25,7 +25,14 @@ type itr4Return struct {
 	TaxComputation   itr4TaxComputation   `json:"TaxComputation"`
 	ScheduleBP       itr4ScheduleBP       `json:"ScheduleBP"`
 	TaxPaid          *itr4TaxPaid         `json:"TaxPaid,omitempty"`
+	Refund           *itr4Refund          `json:"Refund,omitempty"`
 	ScheduleIT       *itr4ScheduleIT      `json:"ScheduleIT,omitempty"`
+}
+
+// itr4Refund carries the refund the lines work out; BankAccountDtls is the
+// filer's (leftForFiler).
+type itr4Refund struct {
+	RefundDue int64 `json:"RefundDue"`
 }
 
 // itr4CreationInfo leaves out SWCreatedBy, JSONCreatedBy, IntermediaryCity
@@ -68,12 +75,24 @@ type itr4IncomeDeductions struct {
 }
 
 type itr4TaxComputation struct {
-	TotalTaxPayable    int64 `json:"TotalTaxPayable"`
-	Rebate87A          int64 `json:"Rebate87A"`
-	TaxPayableOnRebate int64 `json:"TaxPayableOnRebate"`
-	EducationCess      int64 `json:"EducationCess"`
-	GrossTaxLiability  int64 `json:"GrossTaxLiability"`
-	NetTaxLiability    int64 `json:"NetTaxLiability"`
+	TotalTaxPayable     int64          `json:"TotalTaxPayable"`
+	Rebate87A           int64          `json:"Rebate87A"`
+	TaxPayableOnRebate  int64          `json:"TaxPayableOnRebate"`
+	EducationCess       int64          `json:"EducationCess"`
+	GrossTaxLiability   int64          `json:"GrossTaxLiability"`
+	NetTaxLiability     int64          `json:"NetTaxLiability"`
+	IntrstPay           *itr4IntrstPay `json:"IntrstPay,omitempty"`
+	TotTaxPlusIntrstPay *int64         `json:"TotTaxPlusIntrstPay,omitempty"`
+}
+
+// itr4IntrstPay is the interest block; the schema keeps the 1961 Act's
+// section numbers in its field names for every year. payoutd fills the
+// advance-tax interest; the late-return interest and fee are the filer's.
+type itr4IntrstPay struct {
+	IntrstPayUs234A   int64 `json:"IntrstPayUs234A"`
+	IntrstPayUs234B   int64 `json:"IntrstPayUs234B"`
+	IntrstPayUs234C   int64 `json:"IntrstPayUs234C"`
+	LateFilingFee234F int64 `json:"LateFilingFee234F"`
 }
 
 type itr4ScheduleBP struct {

@@ -4,15 +4,19 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/payoutd/payoutd/india"
 )
 
 // ITR4TaxesPaid is the year's tax paid by challan, as the liability counts
 // it: amounts are paise, the challans those not reversed, oldest first.
+// BalanceDue and RefundDue are the liability's exact figures, repeated in
+// the notes; the file works its own out from its whole-rupee lines.
 type ITR4TaxesPaid struct {
 	Advance        int64
 	SelfAssessment int64
-	BalanceDue     int64 // tax due less taxes paid, never negative
-	RefundDue      int64 // taxes paid beyond the tax due
+	BalanceDue     int64 // tax and interest less taxes paid, never negative
+	RefundDue      int64 // taxes paid beyond tax and interest
 	Challans       []ITR4Challan
 }
 
@@ -61,11 +65,14 @@ type itr4ExactTaxPaid struct {
 	RefundDue         INR `json:"refundDue"`
 }
 
-const itr4NoteTaxPaid = "Indicative figures only. payoutd computed them under section 44ADA from " +
-	"its reconciled payouts alone: they leave out any other income, deductions, TDS and TCS; " +
-	"taxes paid are the advance and self-assessment tax challans recorded in payoutd. Check them, " +
-	"complete the parts listed in leftForFiler, and validate the return with the income-tax " +
-	"department's utility before filing."
+// itr4NoteTaxPaid is the note once taxes paid are known, in the year's Act.
+func itr4NoteTaxPaid(a india.Act) string {
+	return "Indicative figures only. payoutd computed them under " + a.Presumptive + " from " +
+		"its reconciled payouts alone: they leave out any other income, deductions, TDS and TCS; " +
+		"taxes paid are the advance and self-assessment tax challans recorded in payoutd, and interest " +
+		"on advance tax is worked out from them. Check them, complete the parts listed in leftForFiler, " +
+		"and validate the return with the income-tax department's utility before filing."
+}
 
 // checkITR4TaxesPaid refuses figures no liability can produce.
 func checkITR4TaxesPaid(tp *ITR4TaxesPaid) error {
@@ -86,21 +93,26 @@ func checkITR4TaxesPaid(tp *ITR4TaxesPaid) error {
 	return nil
 }
 
-// itr4AddTaxPaid fills TaxPaid and Schedule IT from the liability's taxes
-// paid. Each TaxesPaid line is the liability's figure rounded half-up to the
-// rupee, and BalTaxPayable is its balance due, so the return and
-// GET /tax/liability agree to the rupee. Schedule IT rounds each challan on
-// its own; when challans carry paise the rounded rows may add up to a rupee
-// or so away from the lines, which a warning points out.
+// itr4AddTaxPaid fills TaxPaid, Refund and Schedule IT from the liability's
+// taxes paid. Every line is whole rupees (challans are), and BalTaxPayable
+// (or Refund.RefundDue) is the tax (TotTaxPlusIntrstPay, or NetTaxLiability
+// without interest) less TotalTaxesPaid, so the lines add up exactly and
+// agree with GET /tax/liability. A challan recorded with paise before they
+// were refused is rounded on its own in Schedule IT; if the rows then add
+// up to another rupee than the lines, a warning says so.
 func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
 	tp := in.TaxesPaid
 	if tp == nil {
 		return
 	}
 	adv, self := rupeesHalfUp(tp.Advance), rupeesHalfUp(tp.SelfAssessment)
+	total := itr4TotalTax(ret.TaxComputation)
 	ret.TaxPaid = &itr4TaxPaid{
 		TaxesPaid:     itr4TaxesPaidLines{AdvanceTax: adv, SelfAssessmentTax: self, TotalTaxesPaid: adv + self},
-		BalTaxPayable: rupeesHalfUp(tp.BalanceDue),
+		BalTaxPayable: max(total-adv-self, 0),
+	}
+	if refund := adv + self - total; refund > 0 {
+		ret.Refund = &itr4Refund{RefundDue: refund}
 	}
 	if len(tp.Challans) > 0 {
 		sched := &itr4ScheduleIT{TaxPayment: make([]itr4TaxPayment, 0, len(tp.Challans))}
@@ -117,7 +129,8 @@ func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
 				sched.TotalTaxPayments, adv, self))
 		}
 	}
-	notes.Note = itr4NoteTaxPaid
+	fy, _ := india.ParseFY(in.FY)
+	notes.Note = itr4NoteTaxPaid(india.ActOf(fy))
 	notes.ExactFigures.itr4ExactTaxPaid = &itr4ExactTaxPaid{AdvanceTax: INR(tp.Advance), SelfAssessmentTax: INR(tp.SelfAssessment),
 		TotalTaxesPaid: INR(tp.Advance + tp.SelfAssessment), BalanceDue: INR(tp.BalanceDue), RefundDue: INR(tp.RefundDue)}
 	for i, g := range notes.LeftForFiler {
@@ -126,8 +139,8 @@ func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
 				"TDS and TCS are not recorded by payoutd; add them, and TotalTaxesPaid and BalTaxPayable change with them"}
 		}
 	}
-	if tp.RefundDue > 0 {
-		notes.LeftForFiler = append(notes.LeftForFiler, itr4Gap{"ITR.ITR4.Refund.RefundDue",
-			fmt.Sprintf("taxes paid exceed the tax due by ₹%s (exactFigures.refundDue); claim it with the refund bank account", FormatINR(tp.RefundDue))})
+	if ret.Refund != nil {
+		notes.LeftForFiler = append(notes.LeftForFiler, itr4Gap{"ITR.ITR4.Refund.BankAccountDtls",
+			fmt.Sprintf("taxes paid exceed the tax and interest by ₹%s (Refund.RefundDue); claim it with the refund bank account", FormatINR(ret.Refund.RefundDue))})
 	}
 }

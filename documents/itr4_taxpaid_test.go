@@ -8,16 +8,16 @@ import (
 	"github.com/matryer/is"
 )
 
-// testITR4TaxesPaid: tax due ₹1,71,110 (testITR4Input, TaxDue) against
-// two advance challans and one self-assessment challan, ₹1,71,109.92 in all:
-// 8 paise remain due.
+// testITR4TaxesPaid: net tax ₹1,71,107 (testITR4Input) against two
+// advance challans and one self-assessment challan, ₹1,71,107 in all:
+// nothing remains due.
 func testITR4TaxesPaid() *ITR4TaxesPaid {
 	return &ITR4TaxesPaid{
-		Advance: 15000000, SelfAssessment: 2110992, BalanceDue: 8,
+		Advance: 15000000, SelfAssessment: 2110700,
 		Challans: []ITR4Challan{
 			{BSRCode: "0510002", PaidOn: "2025-12-12", Serial: "00412", Amount: 5000000},
 			{BSRCode: "6390340", PaidOn: "2026-03-14", Serial: "20662", Amount: 10000000},
-			{BSRCode: "0510002", PaidOn: "2026-07-20", Serial: "31007", Amount: 2110992},
+			{BSRCode: "0510002", PaidOn: "2026-07-20", Serial: "31007", Amount: 2110700},
 		},
 	}
 }
@@ -37,15 +37,15 @@ func TestBuildITR4TaxPaid(t *testing.T) {
 		is := is.New(t)
 		r, notes := decodeITR4(t, in)
 		is.Equal(path(r, "TaxPaid", "TaxesPaid", "AdvanceTax"), float64(150000))
-		is.Equal(path(r, "TaxPaid", "TaxesPaid", "SelfAssessmentTax"), float64(21110)) // 21,109.92
-		is.Equal(path(r, "TaxPaid", "TaxesPaid", "TotalTaxesPaid"), float64(171110))
-		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(0)) // 8 paise round to nothing
+		is.Equal(path(r, "TaxPaid", "TaxesPaid", "SelfAssessmentTax"), float64(21107))
+		is.Equal(path(r, "TaxPaid", "TaxesPaid", "TotalTaxesPaid"), float64(171107))
+		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(0))
 		rows := path(r, "ScheduleIT", "TaxPayment").([]any)
 		is.Equal(len(rows), 3)
 		is.Equal(rows[1], map[string]any{"BSRCode": "6390340", "DateDep": "2026-03-14", "SrlNoOfChaln": float64(20662), "Amt": float64(100000)})
 		is.Equal(rows[0].(map[string]any)["SrlNoOfChaln"], float64(412)) // an integer in the schema: leading zeros go
-		is.Equal(path(r, "ScheduleIT", "TotalTaxPayments"), float64(171110))
-		is.Equal(path(notes, "exactFigures", "balanceDue"), 0.08)
+		is.Equal(path(r, "ScheduleIT", "TotalTaxPayments"), float64(171107))
+		is.Equal(path(notes, "exactFigures", "balanceDue"), 0.0)
 		is.Equal(len(notes["warnings"].([]any)), 0)
 		for _, g := range notes["leftForFiler"].([]any) {
 			part := g.(map[string]any)["part"].(string)
@@ -64,24 +64,25 @@ func TestBuildITR4TaxPaid(t *testing.T) {
 	t.Run("NoChallansNoSchedule", func(t *testing.T) {
 		is := is.New(t)
 		in := testITR4Input()
-		in.TaxesPaid = &ITR4TaxesPaid{BalanceDue: in.TaxDue}
+		in.TaxesPaid = &ITR4TaxesPaid{BalanceDue: 17110700}
 		r, _ := decodeITR4(t, in)
 		is.Equal(path(r, "TaxPaid", "TaxesPaid", "TotalTaxesPaid"), float64(0))
-		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(171110))
+		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(171107)) // NetTaxLiability: no interest given
 		is.Equal(r["ScheduleIT"], nil)
 	})
 
 	t.Run("RefundDueForFiler", func(t *testing.T) {
 		is := is.New(t)
 		in := testITR4Input()
-		in.TaxesPaid = &ITR4TaxesPaid{Advance: 20000000, RefundDue: 2889000,
+		in.TaxesPaid = &ITR4TaxesPaid{Advance: 20000000, RefundDue: 2889300,
 			Challans: []ITR4Challan{{BSRCode: "0510002", PaidOn: "2026-03-01", Serial: "12345", Amount: 20000000}}}
 		r, notes := decodeITR4(t, in)
 		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(0))
-		is.Equal(path(notes, "exactFigures", "refundDue"), 28890.0)
+		is.Equal(path(r, "Refund", "RefundDue"), float64(28893))
+		is.Equal(path(notes, "exactFigures", "refundDue"), 28893.0)
 		found := false
 		for _, g := range notes["leftForFiler"].([]any) {
-			found = found || g.(map[string]any)["part"] == "ITR.ITR4.Refund.RefundDue"
+			found = found || g.(map[string]any)["part"] == "ITR.ITR4.Refund.BankAccountDtls"
 		}
 		is.True(found)
 	})

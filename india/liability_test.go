@@ -232,9 +232,8 @@ func TestRulesFor(t *testing.T) {
 		is.Equal(r.PresumptivePercent, int64(50))
 		is.Equal(r.PresumptiveReceiptsLimit, rs(50_00_000))
 		is.Equal(r.PresumptiveReceiptsLimitLowCash, rs(75_00_000))
-		r26, err := india.RulesFor(india.FY{StartYear: 2026})
-		is.NoErr(err)
-		is.Equal(r26.RegimeSection, "Income-tax Act 2025 s.202")
+		is.Equal(india.ActOf(india.FY{StartYear: 2026}).Regime, "s.202")
+		is.Equal(india.ActOf(india.FY{StartYear: 2025}).Regime, "s.115BAC")
 	})
 	t.Run("CopyIsPrivate", func(t *testing.T) {
 		is := is.New(t)

@@ -30,17 +30,8 @@ type SurchargeBand struct {
 // paise. The tables with their sources are in taxtables.go.
 type Rules struct {
 	FY FY
-	// Statutory homes of the rules; the Income-tax Act, 2025 renumbers them
-	// from FY 2026-27 ("tax year"), for labels and explanations.
-	RegimeSection      string
-	RebateSection      string
-	PresumptiveSection string
-	// AdvanceTaxSection holds the instalment schedule ((1)(a): four
-	// instalments; (1)(b) or (2): all by 15 March for s.44ADA), and
-	// AdvanceTaxMinimumSection the ₹10,000 floor below which none is due.
-	AdvanceTaxSection        string
-	AdvanceTaxMinimumSection string
-	RoundingSection          string // ₹10 rounding of income and of tax
+	// The statutory home of each rule is the year's Act (ActOf), not a field
+	// here, so one table of sections per Act serves every year.
 
 	Slabs []Slab // ascending From, the first From is 0
 

@@ -86,16 +86,8 @@ const rebateMarginalRelief = true
 // year from the last entry, marked provisional.
 var taxTables = []Rules{
 	{
-		FY:                 FY{StartYear: 2023},
-		RegimeSection:      "s.115BAC",
-		RebateSection:      "s.87A",
-		PresumptiveSection: "s.44ADA",
-		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
-		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
-		AdvanceTaxSection:        "s.211",
-		AdvanceTaxMinimumSection: "s.208",
-		RoundingSection:          "ss.288A and 288B",
-		Slabs:                    slabsFY2023,
+		FY:    FY{StartYear: 2023},
+		Slabs: slabsFY2023,
 		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; onlytech.com
 		// (Budget 2023 raised the limit from ₹5 L to ₹7 L).
 		RebateLimit:          7 * lakh,
@@ -111,16 +103,8 @@ var taxTables = []Rules{
 		PresumptiveCashMaxPercent:       presumptiveCashMax,
 	},
 	{
-		FY:                 FY{StartYear: 2024},
-		RegimeSection:      "s.115BAC",
-		RebateSection:      "s.87A",
-		PresumptiveSection: "s.44ADA",
-		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
-		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
-		AdvanceTaxSection:        "s.211",
-		AdvanceTaxMinimumSection: "s.208",
-		RoundingSection:          "ss.288A and 288B",
-		Slabs:                    slabsFY2024,
+		FY:    FY{StartYear: 2024},
+		Slabs: slabsFY2024,
 		// ₹25,000 if TI ≤ ₹7 L: mostpopularcalculators.com ; taxwinner.in.
 		RebateLimit:          7 * lakh,
 		RebateMax:            25_000 * paisePerRupee,
@@ -135,16 +119,8 @@ var taxTables = []Rules{
 		PresumptiveCashMaxPercent:       presumptiveCashMax,
 	},
 	{
-		FY:                 FY{StartYear: 2025},
-		RegimeSection:      "s.115BAC",
-		RebateSection:      "s.87A",
-		PresumptiveSection: "s.44ADA",
-		// s.211 schedule, s.208 ₹10,000 floor, ss.288A/288B rounding
-		// (Income-tax Act 1961): aaptaxlaw.com ; eztax.in ; scbc.co.
-		AdvanceTaxSection:        "s.211",
-		AdvanceTaxMinimumSection: "s.208",
-		RoundingSection:          "ss.288A and 288B",
-		Slabs:                    slabsFY2025,
+		FY:    FY{StartYear: 2025},
+		Slabs: slabsFY2025,
 		// ₹60,000 if TI ≤ ₹12 L (up from ₹25,000): incometaxmanagement.in/?p=3633 ;
 		// studycafe.in.
 		RebateLimit:          12 * lakh,
@@ -161,16 +137,8 @@ var taxTables = []Rules{
 	},
 	{
 		// Tax year 2026-27, the first under the Income-tax Act, 2025.
-		FY:                 FY{StartYear: 2026},
-		RegimeSection:      "Income-tax Act 2025 s.202", // upstox.com ; businesstoday.in
-		RebateSection:      "Income-tax Act 2025 s.156", // upstox.com
-		PresumptiveSection: "Income-tax Act 2025 s.58(2) Table Sl. No. 3",
-		// The same rules renumbered: s.408 (schedule, cabkgoyal.com), s.404
-		// (₹10,000 floor) and s.516 (rounding) (aubsp.com section map).
-		AdvanceTaxSection:        "Income-tax Act 2025 s.408",
-		AdvanceTaxMinimumSection: "Income-tax Act 2025 s.404",
-		RoundingSection:          "Income-tax Act 2025 s.516",
-		Slabs:                    slabsFY2025, // unchanged: Budget 2026
+		FY:    FY{StartYear: 2026},
+		Slabs: slabsFY2025, // unchanged: Budget 2026
 		// ₹60,000 if TI ≤ ₹12 L, now in s.156: upstox.com.
 		RebateLimit:          12 * lakh,
 		RebateMax:            60_000 * paisePerRupee,

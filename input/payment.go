@@ -12,17 +12,22 @@ import (
 // Initiate is what POST /payments/initiate and the console's new-payout
 // form take. Metadata is the API's alone (server checks it).
 type Initiate struct {
-	Amount              json.Number     `json:"amount"`
-	Currency            string          `json:"currency"`
-	DestinationAddress  string          `json:"destinationAddress"`
-	Memo                string          `json:"memo"`
-	PurposeCode         string          `json:"purposeCode"`
-	InvoiceRef          string          `json:"invoiceRef"`
-	CounterpartyName    string          `json:"counterpartyName"`
-	CounterpartyCountry string          `json:"counterpartyCountry"`
-	CounterpartyBank    string          `json:"counterpartyBank"`
-	InvoiceDate         string          `json:"invoiceDate"`
-	Metadata            json.RawMessage `json:"metadata"`
+	Amount              json.Number `json:"amount"`
+	Currency            string      `json:"currency"`
+	DestinationAddress  string      `json:"destinationAddress"`
+	Memo                string      `json:"memo"`
+	PurposeCode         string      `json:"purposeCode"`
+	InvoiceRef          string      `json:"invoiceRef"`
+	CounterpartyName    string      `json:"counterpartyName"`
+	CounterpartyCountry string      `json:"counterpartyCountry"`
+	CounterpartyBank    string      `json:"counterpartyBank"`
+	InvoiceDate         string      `json:"invoiceDate"`
+	// InvoiceAmount is the invoice's value in the payment's currency when
+	// it differs from the amount paid: GST values the invoice, not the
+	// payment (docs/tax.md). Validate parses it into InvoiceMinor.
+	InvoiceAmount json.Number `json:"invoiceAmount"`
+	invoiceMinor  int64
+	Metadata      json.RawMessage `json:"metadata"`
 }
 
 // invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
@@ -65,8 +70,13 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), IsCountry),
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
 		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
+		validation.Field(&q.InvoiceAmount, AmountRule(q.Currency, &q.invoiceMinor)),
 	))
 }
+
+// InvoiceMinor is the validated invoice amount in minor units, 0 when none
+// was given.
+func (q *Initiate) InvoiceMinor() int64 { return q.invoiceMinor }
 
 // Confirm is what POST /payments/confirm and the console's confirmation
 // step take.

@@ -26,6 +26,9 @@ type ProfilePatch struct {
 	LUTValidUntil *string `json:"lutValidUntil"`
 	// Address is the postal address FIRAs print for the beneficiary.
 	Address *string `json:"address"`
+	// GSTSpecialCategoryState: the user supplies from a special-category
+	// State, where the GST registration threshold is ₹10 lakh.
+	GSTSpecialCategoryState *bool `json:"gstSpecialCategoryState"`
 }
 
 // maxAddressRunes bounds the postal address; the FIRA's worst-case test
@@ -93,5 +96,6 @@ func (q *ProfilePatch) Validate() (store.ProfilePatch, error) {
 		q.Name = &name
 	}
 	return store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
-		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address}, nil
+		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address,
+		GSTSpecialCategory: q.GSTSpecialCategoryState}, nil
 }

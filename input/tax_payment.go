@@ -74,6 +74,15 @@ func (q *TaxPayment) Validate(now time.Time) (int64, error) {
 	if err != nil && !errors.As(err, &fields) {
 		return 0, err
 	}
+	if fields["amount"] == nil && paise%100 != 0 {
+		// Challans (ITNS 280, e-Pay Tax) are paid in whole rupees, so a
+		// figure with paise is a typing error, and it would break the
+		// ITR-4's whole-rupee lines.
+		if fields == nil {
+			fields = validation.Errors{}
+		}
+		fields["amount"] = errors.New("must be whole rupees: tax is paid by challan in whole rupees")
+	}
 	if fields["fy"] == nil && fields["kind"] == nil && fields["paidOn"] == nil {
 		fy, _ := india.ParseFY(q.FY)
 		on, _ := time.Parse(time.DateOnly, q.PaidOn)

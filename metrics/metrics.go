@@ -25,17 +25,17 @@ import (
 type Metrics struct {
 	reg *prometheus.Registry
 
-	requests     *prometheus.CounterVec
-	latency      *prometheus.HistogramVec
-	rateLimited  *prometheus.CounterVec
-	transitions  *prometheus.CounterVec
-	toCompleted  *prometheus.HistogramVec
-	jobErrors    *prometheus.CounterVec
-	deliveries   *prometheus.CounterVec
-	rpcCalls     *prometheus.CounterVec
-	rpcLatency   *prometheus.HistogramVec
-	storageFull  func() bool
-	vaultsHeld   func() (quarantined, blocked int, err error)
+	requests    *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	rateLimited *prometheus.CounterVec
+	transitions *prometheus.CounterVec
+	toCompleted *prometheus.HistogramVec
+	jobErrors   *prometheus.CounterVec
+	deliveries  *prometheus.CounterVec
+	rpcCalls    *prometheus.CounterVec
+	rpcLatency  *prometheus.HistogramVec
+	storageFull func() bool
+	vaultsHeld  func() (quarantined, blocked int, err error)
 }
 
 // New builds the registry: the Go runtime's and the process's own

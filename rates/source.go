@@ -34,6 +34,7 @@ type Source struct {
 
 	mu     sync.RWMutex
 	quotes map[string]Quote
+	keep   func(map[string]Quote) // see Keep
 	origin string
 	err    error // the last refresh's failure, shown by /readyz
 }
@@ -177,6 +178,9 @@ func (s *Source) Poll(ctx context.Context, client *http.Client, url string, inte
 // cannot replace a fresher file. It clears the last refresh's failure.
 func (s *Source) merge(q map[string]Quote, origin string) {
 	s.mu.Lock()
+	if keep := s.keep; keep != nil {
+		defer keep(q) // after the unlock below
+	}
 	defer s.mu.Unlock()
 	if s.quotes == nil {
 		s.quotes = map[string]Quote{}
@@ -187,6 +191,22 @@ func (s *Source) merge(q map[string]Quote, origin string) {
 		}
 	}
 	s.origin, s.err = origin, nil
+}
+
+// Keep hands keep the quotes in hand now and every document's quotes merged
+// from then on (the process keeps them as rate history: a GST value is
+// taken at the rate of its time of supply). keep runs outside the lock.
+func (s *Source) Keep(keep func(map[string]Quote)) {
+	s.mu.Lock()
+	s.keep = keep
+	now := make(map[string]Quote, len(s.quotes))
+	for c, q := range s.quotes {
+		now[c] = q
+	}
+	s.mu.Unlock()
+	if len(now) > 0 {
+		keep(now)
+	}
 }
 
 // Quote returns currency's rate and its as-of time; ErrStale (with the

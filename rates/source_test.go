@@ -111,3 +111,21 @@ func TestSourceRefusesFutureAsOf(t *testing.T) {
 	q, _ = s.Quote("USD")
 	is.Equal(q.Rate.String(), "83.50")
 }
+
+// TestKeep: Keep gets the quotes in hand at once and every document merged
+// after, the rate history GST values are taken from.
+func TestKeep(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	s := &Source{Now: func() time.Time { return now }}
+	if err := s.Load([]byte(`{"asOf":"2026-11-21T09:00:00Z","rates":{"USD":"83.25"}}`), "test", now); err != nil {
+		t.Fatal(err)
+	}
+	var kept []map[string]Quote
+	s.Keep(func(q map[string]Quote) { kept = append(kept, q) })
+	if err := s.Load([]byte(`{"asOf":"2026-11-21T09:30:00Z","rates":{"USD":"83.30","EUR":"90.10"}}`), "test", now); err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != 2 || kept[0]["USD"].Rate.String() != "83.25" || kept[1]["EUR"].Rate.String() != "90.10" {
+		t.Fatalf("kept %v", kept)
+	}
+}

@@ -2,11 +2,12 @@ package server
 
 import (
 	"errors"
+	"github.com/payoutd/payoutd/apperr"
 	"log/slog"
 	"net/http"
 
-	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 )
 
 // Codes that only the HTTP layer produces.
@@ -34,7 +35,7 @@ func statusOf(code string) int {
 		return http.StatusForbidden
 	case apperr.ErrNotFound, apperr.ErrPaymentNotFound, apperr.ErrWalletNotFound, apperr.ErrProfileNotFound, apperr.ErrFIRANotFound:
 		return http.StatusNotFound
-	case apperr.ErrInvalidState, apperr.ErrConflict, apperr.ErrIdempotencyRunning, errITR4NotApplicable:
+	case apperr.ErrInvalidState, apperr.ErrConflict, apperr.ErrIdempotencyRunning, taxes.ErrITR4NotApplicable:
 		return http.StatusConflict
 	case errBodyTooLarge:
 		return http.StatusRequestEntityTooLarge

@@ -29,13 +29,17 @@ type firaView struct {
 	SettledAt          string      `json:"settledAt"`
 	// SettlementDate is the Indian (IST) date of SettledAt, the date that
 	// decides the financial year and, without an invoice date, the GST month.
-	SettlementDate string          `json:"settlementDate"`
-	RateAsOf       string          `json:"rateAsOf"`
-	Remitter       firaRemitter    `json:"remitter"`
-	Beneficiary    firaBeneficiary `json:"beneficiary"`
-	Issuer         string          `json:"issuer"`
-	GeneratedAt    string          `json:"generatedAt"`
-	DownloadURL    string          `json:"downloadUrl"`
+	SettlementDate string `json:"settlementDate"`
+	RateAsOf       string `json:"rateAsOf"`
+	// InvoiceDate is the payment's invoice date (null when none), the date
+	// that decides the GST month; GST is the receipt's GST value.
+	InvoiceDate *string         `json:"invoiceDate"`
+	GST         *firaGSTView    `json:"gst"`
+	Remitter    firaRemitter    `json:"remitter"`
+	Beneficiary firaBeneficiary `json:"beneficiary"`
+	Issuer      string          `json:"issuer"`
+	GeneratedAt string          `json:"generatedAt"`
+	DownloadURL string          `json:"downloadUrl"`
 }
 
 // firaRemitter is who sent the money, as the payout named them.
@@ -57,11 +61,42 @@ type firaBeneficiary struct {
 	WalletAddress string `json:"walletAddress"`
 }
 
+// firaGSTView is the receipt's GST value: the invoice value at the INR rate
+// of its time of supply (invoice date, else settlement date), with that
+// rate and its date. Null for an advice of a payout settled before GST
+// values were kept.
+type firaGSTView struct {
+	TimeOfSupply      string      `json:"timeOfSupply"`
+	TimeOfSupplyBasis string      `json:"timeOfSupplyBasis"` // invoiceDate or settlementDate
+	InvoiceValue      json.Number `json:"invoiceValue"`
+	Rate              json.Number `json:"rate"`
+	RateDate          string      `json:"rateDate"`
+	RateBasis         string      `json:"rateBasis"` // as a GST summary rate's basis
+	TaxableValue      json.Number `json:"taxableValue"`
+}
+
+func viewFIRAGST(g *store.GSTValue) *firaGSTView {
+	if g == nil {
+		return nil
+	}
+	v := &firaGSTView{TimeOfSupply: g.Day, TimeOfSupplyBasis: "settlementDate", InvoiceValue: amountJSON(g.InvoiceAmount, g.Currency),
+		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: g.Basis(), TaxableValue: inr(g.ValueINR)}
+	if g.ByInvoice() {
+		v.TimeOfSupplyBasis = "invoiceDate"
+	}
+	return v
+}
+
 // viewFIRA renders f. Its rateAsOf is when its rate was true: a live rate's
 // recorded as-of time, else the settlement, when the sandbox table's rate
 // was fixed.
 func (s *Server) viewFIRA(f store.FIRA) firaView {
+	var invoiceDate *string
+	if f.InvoiceDate != "" {
+		invoiceDate = &f.InvoiceDate
+	}
 	return firaView{
+		InvoiceDate: invoiceDate, GST: viewFIRAGST(f.GST),
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), AmountForeignMinor: f.AmountForeign,
 		ForeignCurrency: f.ForeignCurrency, AmountINR: inr(f.AmountINR), AmountINRPaise: f.AmountINR, SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,

@@ -32,6 +32,13 @@ func firaEnv(t *testing.T) (e *env, full, bare, unlisted, pending, domestic stri
 			t.Fatalf("PATCH %s: %d %s", path, r.Status, r.Body)
 		}
 	}
+	// The rate history holds ₹83.10 for 14 November, the invoice date of
+	// the first payout: its GST value is taken at that rate.
+	if err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+		return tx.RecordRates(false, []store.Rate{{Currency: "USD", Rate: "83.10", AsOf: ist(2026, time.November, 14, 10, 0)}})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	// One at a time, so the FIRAs are generated in this order.
 	pay := func(usd string, extra map[string]any) string {
 		id := e.pay(usd, extra)
@@ -39,7 +46,7 @@ func firaEnv(t *testing.T) (e *env, full, bare, unlisted, pending, domestic stri
 		return id
 	}
 	full = pay("1500.00", map[string]any{"counterpartyCountry": "US", "counterpartyBank": "JPMorgan Chase Bank, N.A., New York",
-		"counterpartyName": "Acme Inc", "purposeCode": "P0802", "invoiceRef": "INV-2026-0042"})
+		"counterpartyName": "Acme Inc", "purposeCode": "P0802", "invoiceRef": "INV-2026-0042", "invoiceDate": "2026-11-14"})
 	bare = pay("20.00", map[string]any{"counterpartyCountry": "GB", "invoiceRef": "INV-2"})
 	unlisted = pay("30.00", map[string]any{"counterpartyCountry": "DE", "purposeCode": "P9999", "invoiceRef": "INV-3"})
 	pending = pay("40.00", map[string]any{"counterpartyCountry": "SG"})

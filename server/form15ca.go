@@ -3,11 +3,9 @@ package server
 import (
 	"net/http"
 
+	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
 )
-
-// form15caThreshold is INR 5,00,000 in paise: at or above it, part C.
-const form15caThreshold = 5_00_000_00
 
 // form15caRule says who files the form and why this payment needs none: the
 // payer of a sum to a non-resident files it (rule 37BB), and a payment here
@@ -50,15 +48,15 @@ func (s *Server) handleForm15CA(w http.ResponseWriter, c *call, id string) error
 	}
 	cur, _ := money.Lookup(p.Currency)
 	inrCur, _ := money.Lookup("INR")
+	part, ca := india.Form15CAPart(inr)
 	v := form15caView{
-		Part: "A", RemittanceAmount: money.Format(p.Amount, cur), Currency: p.Currency, RemittanceINR: money.Format(inr, inrCur),
+		Part: part, RequiresCA: ca, RemittanceAmount: money.Format(p.Amount, cur), Currency: p.Currency, RemittanceINR: money.Format(inr, inrCur),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, BeneficiaryName: p.CounterpartyName,
 		BeneficiaryCountry: p.CounterpartyCountry, BeneficiaryBank: p.CounterpartyBank, SettlementTxRef: p.SettlementRef,
-		Note: form15caRule + "Part A, for a remittance below INR 5,00,000; no Form 15CB.",
+		Note: form15caRule + "Part A, for a remittance not exceeding INR 5,00,000; no Form 15CB.",
 	}
-	if inr >= form15caThreshold {
-		v.Part, v.RequiresCA = "C", true
-		v.Note = form15caRule + "Part C, for INR 5,00,000 or above, with a chartered accountant's certificate in Form 15CB " +
+	if ca {
+		v.Note = form15caRule + "Part C, for more than INR 5,00,000, with a chartered accountant's certificate in Form 15CB " +
 			"(Part B instead if an order under s.197 or s.195(2)/(3) covers it; Part D if the sum is not chargeable to tax)."
 	}
 	writeJSON(w, http.StatusOK, v)

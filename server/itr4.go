@@ -2,18 +2,14 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/payoutd/payoutd/apperr"
 	"net/http"
 	"net/url"
 
-	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/taxes"
 )
-
-// errITR4NotApplicable: ITR-4 is not the return to file (409).
-const errITR4NotApplicable = taxes.ErrITR4NotApplicable
 
 type itr4PrefillView struct {
 	FinancialYear            string              `json:"financialYear"`
@@ -29,53 +25,47 @@ type itr4PrefillView struct {
 	SlabsFinancialYear       string              `json:"slabsFinancialYear"`
 	ExportURL                string              `json:"exportUrl"`
 	Notes                    documents.ITR4Notes `json:"notes"`
+	Act                      actView             `json:"act"`
 	AsOf                     string              `json:"asOf"`
 }
 
-// itr4Year is the prologue of the prefill and the export (taxes.ITR4).
-func (s *Server) itr4Year(c *call) (india.FY, india.Liability, store.TaxTotals, documents.ITR4Input, error) {
-	fy, err := s.fyParam(c.r)
+// itr4Year is the prologue of the prefill and the export: the year's
+// figures, refused with 409 when ITR-4 is not the right return.
+func (s *Server) itr4Year(c *call) (taxes.ITR4, error) {
+	fy, payOn, err := s.requestedYear(c)
 	if err != nil {
-		return fy, india.Liability{}, store.TaxTotals{}, documents.ITR4Input{}, err
+		return taxes.ITR4{}, err
 	}
-	l, t, in, err := taxes.ITR4(c.r.Context(), s.db, c.p.UserID, fy)
-	return fy, l, t, in, err
+	return taxes.ITR4Of(c.r.Context(), s.db, c.p.UserID, fy, payOn)
 }
 
-// handleITR4Prefill summarises the year's 44ADA figures, with the notes on
-// what the file leaves for the filer, and links the ITR-4 JSON file.
-// Transactions are the reconciled receipts settled in the year (IST);
-// earliest and latest are their settlement times, null when none.
+// handleITR4Prefill summarises the year's presumptive figures, with the
+// notes on what the file leaves for the filer and the schema it follows,
+// and links the ITR-4 JSON file. Transactions are the reconciled receipts
+// settled in the year (IST); earliest and latest are their settlement
+// times, null when none.
 func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
-	ctx := c.r.Context()
-	fy, l, t, in, err := s.itr4Year(c)
+	y, err := s.itr4Year(c)
 	if err != nil {
 		return err
 	}
-	notes, err := documents.BuildITR4Notes(in)
+	notes, err := documents.BuildITR4Notes(y.Input)
 	if err != nil {
 		return err
 	}
-	u, err := s.db.UnreconciledReceipts(ctx, c.p.UserID, fy.Start(), fy.End())
-	if err != nil {
-		return err
-	}
-	unrec := viewUnreconciled(u)
-	asOf, err := taxes.AsOf(ctx, s.db, c.p.UserID)
-	if err != nil {
-		return err
-	}
-	if unrec.TransactionCount > 0 {
-		notes.Warnings = append(notes.Warnings, unrec.Message)
+	in, l := y.Year, y.Year.Liability
+	if in.Unreconciled.Count > 0 {
+		notes.Warnings = append(notes.Warnings, taxes.UnreconciledMessage(in.Unreconciled))
 	}
 	v := itr4PrefillView{
-		FinancialYear: fy.String(), AssessmentYear: fy.AssessmentYear(), Section: "44ADA",
+		FinancialYear: in.FY.String(), AssessmentYear: in.FY.AssessmentYear(), Section: "44ADA",
 		GrossReceipts: inr(l.GrossReceipts), PresumptiveTaxableIncome: inr(l.PresumptiveIncome),
-		TransactionCount: t.All.Count, Unreconciled: unrec, Provisional: l.Provisional,
-		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(fy), Notes: notes, AsOf: ts(asOf),
+		TransactionCount: in.Totals.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
+		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(in.FY), Notes: notes,
+		Act: actView{Name: in.Act.Name, YearTerm: in.Act.Year}, AsOf: ts(in.AsOf),
 	}
-	if t.First != nil {
-		first, last := ts(*t.First), ts(*t.Last)
+	if in.First != nil {
+		first, last := ts(*in.First), ts(*in.Last)
 		v.EarliestTransaction, v.LatestTransaction = &first, &last
 	}
 	writeJSON(w, http.StatusOK, v)
@@ -97,17 +87,29 @@ func (s *Server) handleITR4Export(w http.ResponseWriter, c *call) error {
 	if !c.p.has("compliance:read") && !c.p.has("tax:read") {
 		return apperr.Errorf(apperr.ErrInsufficientScope, "this operation needs scope tax:read or compliance:read")
 	}
-	fy, _, _, in, err := s.itr4Year(c)
+	y, err := s.itr4Year(c)
 	if err != nil {
 		return err
 	}
-	body, err := documents.BuildITR4(in)
+	body, err := documents.BuildITR4(y.Input)
 	if err != nil {
 		return err
 	}
+	fy := y.Year.FY
 	prefill := s.cfg.BaseURL + "/api/v1/compliance/itr4/prefill?" + url.Values{"fy": {fy.String()}}.Encode()
 	w.Header().Set("Link", "<"+prefill+`>; rel="describedby"`)
+	schema := documents.ITR4SchemaFor(fy)
+	w.Header().Set("ITR4-Schema", schemaHeader(schema))
 	w.Header().Set("Content-Disposition", `attachment; filename="ITR4-`+fy.AssessmentYear()+`.json"`)
 	writeRaw(w, http.StatusOK, body)
 	return nil
+}
+
+// schemaHeader names the published schema the file follows, and says when
+// it is provisional: "ITR-4_2026_Main_V1.1.json; provisional".
+func schemaHeader(s documents.ITR4Schema) string {
+	if s.Provisional {
+		return s.File + "; provisional"
+	}
+	return s.File
 }

@@ -27,6 +27,7 @@ type paymentView struct {
 	PurposeCode         string            `json:"purposeCode,omitempty"`
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
+	InvoiceAmount       json.Number       `json:"invoiceAmount,omitempty"`
 	CounterpartyName    string            `json:"counterpartyName,omitempty"`
 	CounterpartyCountry string            `json:"counterpartyCountry,omitempty"`
 	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
@@ -62,6 +63,9 @@ func viewPayment(p store.Payment) paymentView {
 	}
 	if p.AmountINR != nil {
 		v.AmountINR, v.AmountINRPaise = inr(*p.AmountINR), p.AmountINR
+	}
+	if p.InvoiceAmount > 0 {
+		v.InvoiceAmount = amountJSON(p.InvoiceAmount, p.Currency)
 	}
 	return v
 }

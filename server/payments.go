@@ -27,8 +27,8 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
-		InvoiceDate: q.InvoiceDate,
-		Metadata:    metadata,
+		InvoiceDate: q.InvoiceDate, InvoiceAmount: q.InvoiceMinor(),
+		Metadata: metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		created, err := payout.Initiate(tx, s.cfg.Rates, p)

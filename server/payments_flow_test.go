@@ -363,3 +363,27 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusInitiated)
 }
+
+// TestForm15CABoundary: a remittance not exceeding ₹5 lakh is Part A (rule
+// 37BB), so exactly ₹5,00,000.00 is Part A and a paisa more is Part C.
+func TestForm15CABoundary(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	for _, c := range []struct {
+		amount, part string
+		ca           bool
+	}{
+		{"500000.00", "A", false},
+		{"500000.01", "C", true},
+	} {
+		t.Run(c.amount, func(t *testing.T) {
+			is := is.New(t)
+			r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": c.amount, "currency": "INR",
+				"destinationAddress": testAddress})
+			is.Equal(r.Status, 201)
+			m := e.req("GET", "/api/v1/payments/"+r.JSON(t)["id"].(string)+"/form15ca", nil).JSON(t)
+			is.Equal(m["remittanceInr"], c.amount)
+			is.Equal(m["part"], c.part)
+			is.Equal(m["requiresCA"], c.ca)
+		})
+	}
+}

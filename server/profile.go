@@ -88,28 +88,31 @@ func (s *Server) handleProfileFull(w http.ResponseWriter, c *call) error {
 
 // profileRecord is the raw snake_case row PATCH /profile answers with.
 type profileRecord struct {
-	ID             string `json:"id"`
-	Email          string `json:"email"`
-	Name           string `json:"name"`
-	Phone          string `json:"phone"`
-	CountryCode    string `json:"country_code"`
-	HomeCurrency   string `json:"home_currency"`
-	GSTIN          string `json:"gstin"`
-	PAN            string `json:"pan"`
-	LUTNumber      string `json:"lut_number"`
-	LUTValidUntil  string `json:"lut_valid_until"`
-	Address        string `json:"address"`
-	WalletAddress  string `json:"wallet_address"`
-	WalletProvider string `json:"wallet_provider"`
-	SetupCompleted bool   `json:"setup_completed"`
-	CreatedAt      string `json:"created_at"`
-	UpdatedAt      string `json:"updated_at"`
+	ID            string `json:"id"`
+	Email         string `json:"email"`
+	Name          string `json:"name"`
+	Phone         string `json:"phone"`
+	CountryCode   string `json:"country_code"`
+	HomeCurrency  string `json:"home_currency"`
+	GSTIN         string `json:"gstin"`
+	PAN           string `json:"pan"`
+	LUTNumber     string `json:"lut_number"`
+	LUTValidUntil string `json:"lut_valid_until"`
+	Address       string `json:"address"`
+	// GSTSpecialCategory: the user supplies from a special-category State
+	// (GST registration threshold ₹10 lakh instead of ₹20 lakh).
+	GSTSpecialCategory bool   `json:"gst_special_category_state"`
+	WalletAddress      string `json:"wallet_address"`
+	WalletProvider     string `json:"wallet_provider"`
+	SetupCompleted     bool   `json:"setup_completed"`
+	CreatedAt          string `json:"created_at"`
+	UpdatedAt          string `json:"updated_at"`
 }
 
 func recordOf(p store.Profile) profileRecord {
 	return profileRecord{ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CountryCode: p.CountryCode,
 		HomeCurrency: p.HomeCurrency, GSTIN: p.GSTIN, PAN: p.PAN, LUTNumber: p.LUTNumber, LUTValidUntil: p.LUTValidUntil,
-		Address: p.Address, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
+		Address: p.Address, GSTSpecialCategory: p.GSTSpecialCategory, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
 		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
 }
 

@@ -2,12 +2,11 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"net/http"
+	"time"
 
-	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/taxes"
 )
@@ -29,11 +28,47 @@ func (s *Server) fyParam(r *http.Request) (india.FY, error) {
 	if v == "" {
 		v = india.FYOf(now).String()
 	}
-	fy, err := input.SupportedFY(v, now)
+	fy, err := supportedFY(v, now)
 	if err != nil {
 		return fy, fieldError("fy", err.Error())
 	}
 	return fy, nil
+}
+
+// supportedFY parses a financial year "YYYY-YY" and refuses one outside
+// india.SupportedYears(now); the error is the fy field's message, the same
+// for ?fy= and for a request body's fy.
+func supportedFY(v string, now time.Time) (india.FY, error) {
+	fy, err := india.ParseFY(v)
+	if err != nil {
+		return fy, errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
+	}
+	if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
+		return fy, errors.New("financial year " + fy.String() + " is not supported: supported years are " +
+			first.String() + " to " + last.String())
+	}
+	return fy, nil
+}
+
+// payOnParam reads ?payOn=YYYY-MM-DD, the day the balance is supposed paid
+// for the interest shown; "" (absent) means today. It must fall between the
+// year's first day and ten years after it ended.
+func payOnParam(r *http.Request, fy india.FY) (string, error) {
+	v := r.URL.Query().Get("payOn")
+	if v == "" {
+		return "", nil
+	}
+	if _, err := time.Parse(time.DateOnly, v); err != nil {
+		return "", fieldError("payOn", "must be a date in the form YYYY-MM-DD")
+	}
+	first, last := india.DateOf(fy.Start()), india.DateOf(india.FY{StartYear: fy.StartYear + 10}.End().Add(-time.Millisecond))
+	switch {
+	case v < first:
+		return "", fieldError("payOn", "must not be before the year began ("+first+")")
+	case v > last:
+		return "", fieldError("payOn", "must not be more than ten years after the year ended (latest "+last+")")
+	}
+	return v, nil
 }
 
 type instalmentView struct {
@@ -44,6 +79,10 @@ type instalmentView struct {
 	Past       bool        `json:"past"`
 	PaidByDate json.Number `json:"paidByDate"` // advance tax paid on or before dueDate
 	Shortfall  json.Number `json:"shortfall"`  // amount − paidByDate, never negative
+	// Interest for deferment on the shortfall against this instalment,
+	// counting the balance as paid on payOn, and the amount it runs on.
+	InterestBase json.Number `json:"interestBase"`
+	Interest     json.Number `json:"interest"`
 }
 
 type computationView struct {
@@ -65,17 +104,50 @@ type unreconciledView struct {
 
 func viewUnreconciled(u store.Unreconciled) unreconciledView {
 	v := unreconciledView{TransactionCount: u.Count, TotalINR: inr(u.AmountINR), PaymentIDs: u.PaymentIDs,
-		Message: "No settled receipt is waiting for reconciliation."}
+		Message: taxes.UnreconciledMessage(u)}
 	if v.PaymentIDs == nil {
 		v.PaymentIDs = []string{}
 	}
-	if u.Count > 0 {
-		v.Message = fmt.Sprintf("%d settled receipt(s) worth ₹%s are not reconciled yet and are left out of these figures. "+
-			"Inspect each with GET /api/v1/ledger/reconciliation/{paymentId} and resolve it with "+
-			"POST /api/v1/ledger/reconciliation/{paymentId}/resolve; paymentIds lists the oldest.",
-			u.Count, documents.FormatINR(u.AmountINR))
-	}
 	return v
+}
+
+// actView names the Act a year's figures and notes follow.
+type actView struct {
+	Name string `json:"name"`
+	// YearTerm is "FY" under the 1961 Act and "tax year" under the 2025 Act.
+	YearTerm string `json:"yearTerm"`
+}
+
+// interestView is the interest on advance tax if the balance is paid on
+// payOn: deferment (s.234C; s.425 from tax year 2026-27) and default
+// (s.234B; s.424), with the sections of the year's Act.
+type interestView struct {
+	PayOn     string              `json:"payOn"`
+	Deferment defermentView       `json:"deferment"`
+	Default   defaultInterestView `json:"default"`
+	Total     json.Number         `json:"total"`
+	Note      string              `json:"note"`
+}
+
+type defermentView struct {
+	Section string      `json:"section"`
+	Amount  json.Number `json:"amount"`
+}
+
+type defaultInterestView struct {
+	Section     string              `json:"section"`
+	Applies     bool                `json:"applies"` // advance tax paid is below 90% of the tax
+	AdvancePaid json.Number         `json:"advancePaid"`
+	Periods     []defaultPeriodView `json:"periods"`
+	Amount      json.Number         `json:"amount"`
+}
+
+type defaultPeriodView struct {
+	From     string      `json:"from"`
+	To       string      `json:"to"`
+	Months   int64       `json:"months"`
+	Base     json.Number `json:"base"`
+	Interest json.Number `json:"interest"`
 }
 
 type liabilityView struct {
@@ -105,60 +177,86 @@ type liabilityView struct {
 	Note               string           `json:"note"`
 	Warnings           []string         `json:"warnings,omitempty"`
 	TaxPaid            *taxPaidView     `json:"taxPaid"`
-	BalanceDue         json.Number      `json:"balanceDue"`
-	RefundDue          json.Number      `json:"refundDue"`
-	AsOf               string           `json:"asOf"`
+	Interest           interestView     `json:"interest"`
+	// BalanceDue is netTax + interest.total − taxPaid.total, never
+	// negative; RefundDue the excess when more was paid.
+	BalanceDue json.Number `json:"balanceDue"`
+	RefundDue  json.Number `json:"refundDue"`
+	Act        actView     `json:"act"`
+	AsOf       string      `json:"asOf"`
 }
 
-// requestedYear is the ?fy= year of the request (default current) with its
-// liability and totals: the prologue of the ITR-4 endpoints.
-func (s *Server) requestedYear(c *call) (india.FY, india.Liability, store.TaxTotals, error) {
+// requestedYear is the ?fy= year of the request (default current) and the
+// ?payOn= day: the prologue of every income-tax endpoint.
+func (s *Server) requestedYear(c *call) (india.FY, string, error) {
 	fy, err := s.fyParam(c.r)
 	if err != nil {
-		return fy, india.Liability{}, store.TaxTotals{}, err
+		return fy, "", err
 	}
-	l, t, err := taxes.Liability(c.r.Context(), s.db, c.p.UserID, fy)
-	return fy, l, t, err
+	payOn, err := payOnParam(c.r, fy)
+	return fy, payOn, err
 }
 
 func (s *Server) handleTaxLiability(w http.ResponseWriter, c *call) error {
-	fy, err := s.fyParam(c.r)
+	fy, payOn, err := s.requestedYear(c)
 	if err != nil {
 		return err
 	}
-	y, err := taxes.ReadYear(c.r.Context(), s.db, c.p.UserID, fy)
+	in, err := taxes.YearOf(c.r.Context(), s.db, c.p.UserID, fy, payOn)
 	if err != nil {
 		return err
 	}
-	l, t, unrec, asOf := y.Liability, y.Totals, viewUnreconciled(y.Unreconciled), ts(y.AsOf)
+	writeJSON(w, http.StatusOK, viewLiability(in))
+	return nil
+}
+
+func viewLiability(in taxes.Year) liabilityView {
+	l := in.Liability
 	v := liabilityView{
-		FinancialYear: fy.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
+		FinancialYear: in.FY.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
 		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), IncomeBasis: "presumptive",
 		TaxableIncome: inr(l.TaxableIncome), EstimatedTaxDue: inr(l.EstimatedTaxDue),
 		AdvanceTaxRequired: l.AdvanceTaxDue, AdvanceTaxNote: l.AdvanceTaxNote(), AdvanceTaxSchedule: []instalmentView{},
 		Computation: computationView{TaxOnIncome: inr(l.TaxOnIncome), Rebate87A: inr(l.Rebate87A),
 			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess), NetTax: inr(l.NetTax)},
-		TransactionCount: t.All.Count, Unreconciled: unrec, Provisional: l.Provisional,
-		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, AsOf: asOf,
+		TransactionCount: in.Totals.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
+		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, Warnings: in.Warnings,
+		TaxPaid: &taxPaidView{Advance: inr(in.Paid.Advance), SelfAssessment: inr(in.Paid.SelfAssessment),
+			Total: inr(in.Paid.Total), Challans: len(in.Challans)},
+		Interest:   viewInterest(in),
+		BalanceDue: inr(in.Paid.BalanceDue), RefundDue: inr(in.Paid.RefundDue),
+		Act:  actView{Name: in.Act.Name, YearTerm: in.Act.Year},
+		AsOf: ts(in.AsOf),
 	}
 	if l.Presumptive {
 		p := inr(l.PresumptiveIncome)
 		v.PresumptiveIncome = &p
 	} else {
 		v.Regime, v.IncomeBasis = "BOOKS", "illustrative"
-		v.Warnings = append(v.Warnings, l.PresumptiveUnavailable())
 	}
-	if l.Provisional {
-		v.Warnings = append(v.Warnings, l.ProvisionalNote())
+	for i, paid := range in.Paid.Instalments {
+		iv := instalmentView{DueDate: paid.DueDate, PercentDue: paid.PercentDue, Amount: inr(paid.Amount), Past: paid.Past,
+			Paid: paid.Paid(), PaidByDate: inr(paid.PaidByDate), Shortfall: inr(paid.Shortfall), InterestBase: inr(0), Interest: inr(0)}
+		if i < len(in.Interest.Instalments) {
+			iv.InterestBase, iv.Interest = inr(in.Interest.Instalments[i].Base), inr(in.Interest.Instalments[i].Interest)
+		}
+		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, iv)
 	}
-	if unrec.TransactionCount > 0 {
-		v.Warnings = append(v.Warnings, unrec.Message)
+	return v
+}
+
+func viewInterest(in taxes.Year) interestView {
+	i, a := in.Interest, in.Act
+	v := interestView{PayOn: in.PayOn, Total: inr(i.Total), Note: in.Liability.InterestNote(),
+		Deferment: defermentView{Section: a.InterestDeferment, Amount: inr(i.Deferment)},
+		Default: defaultInterestView{Section: a.InterestDefault, Applies: i.DefaultApplies, AdvancePaid: inr(i.AdvancePaid),
+			Periods: []defaultPeriodView{}, Amount: inr(i.Default)}}
+	if in.Liability.Presumptive {
+		v.Deferment.Section = a.DefermentPresumptive
 	}
-	for _, in := range l.AdvanceTaxSchedule {
-		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, instalmentView{DueDate: in.DueDate, PercentDue: in.PercentDue,
-			Amount: inr(in.Amount), Past: in.Past})
+	for _, p := range i.Periods {
+		v.Default.Periods = append(v.Default.Periods, defaultPeriodView{From: p.From, To: p.To, Months: p.Months,
+			Base: inr(p.Base), Interest: inr(p.Interest)})
 	}
-	attachTaxPaid(&v, y.Paid, len(y.Challans))
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	return v
 }

@@ -58,11 +58,12 @@ func TestTaxAbove44ADALimit(t *testing.T) {
 	is := is.New(t)
 	m := e.getExact(liab)
 	why := at(m, "warnings.0")
-	for _, want := range []string{"is not available", "ITR-3 (ITR-4 is not the right return)", "tax audit", "s.44AB",
-		"books of account (s.44AA)", "four instalments (Income-tax Act 2025 s.408(1)(a))"} {
+	// Tax year 2026-27 is under the Income-tax Act, 2025: its sections only.
+	for _, want := range []string{"is not available", "ITR-3 (ITR-4 is not the right return)", "tax audit", "(s.63)",
+		"books of account (s.62)", "four instalments (s.408(1))", "s.58(2) Table Sl. No. 3"} {
 		is.True(strings.Contains(why, want))
 	}
-	is.True(strings.Contains(at(m, "advanceTaxNote"), "s.234C"))
+	is.True(strings.Contains(at(m, "advanceTaxNote"), "s.425"))
 
 	// ITR-4 is refused with the same words the liability uses.
 	for _, path := range []string{"/api/v1/compliance/itr4/prefill?fy=2026-27", "/api/v1/compliance/itr4/prefill/export?fy=2026-27",
@@ -109,7 +110,7 @@ func TestTaxNextYear(t *testing.T) {
 	})
 	is := is.New(t)
 	m := e.getExact(liab)
-	is.True(strings.Contains(at(m, "warnings.0"), "Provisional: the income-tax slabs for FY 2027-28 are not enacted yet"))
+	is.True(strings.Contains(at(m, "warnings.0"), "Provisional: the income-tax slabs for tax year 2027-28 are not enacted yet"))
 	p := e.getExact(itr)
 	is.True(strings.Contains(at(p, "notes.warnings.0"), "Provisional"))
 	for _, path := range []string{"/api/v1/tax/exports/itr4", "/api/v1/compliance/itr4/prefill/export"} {

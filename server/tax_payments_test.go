@@ -127,21 +127,22 @@ func TestTaxPaymentsLiability(t *testing.T) {
 		is.Equal(drawn["reversedAt"], nil)
 		is.Equal(reserve(), "226000.00")
 		e.ledgerBalanced()
-		check(t, "20000.00", "0.00", "20000.00", "11200.00", "0.00", "20000.00", "11200.00", false, 1)
+		// Paid on 20 March, the rest is 11,200 short of 15 March: 1% interest (s.234C).
+		check(t, "20000.00", "0.00", "20000.00", "11312.00", "0.00", "20000.00", "11200.00", false, 1)
 	})
 
 	t.Run("AfterDueDateLeavesShortfall", func(t *testing.T) {
 		// Paid on 16 March: advance tax of the year, but late for 15 March.
 		e.recordTax(challan("2025-26", "advance", json.Number("11200"), "2026-03-16", "00102", false)) // a JSON number
 		is.New(t).Equal(reserve(), "226000.00")                                                        // not from the reserve
-		check(t, "31200.00", "0.00", "31200.00", "0.00", "0.00", "20000.00", "11200.00", false, 2)
+		check(t, "31200.00", "0.00", "31200.00", "112.00", "0.00", "20000.00", "11200.00", false, 2)   // the interest remains
 	})
 
 	clock.Set(ist(2026, time.July, 1, 12, 0))
 	var extra map[string]any
-	t.Run("OnePaisaOverIsRefund", func(t *testing.T) {
-		extra = e.recordTax(challan("2025-26", "self_assessment", "0.01", "2026-06-30", "00103", false))
-		check(t, "31200.00", "0.01", "31200.01", "0.00", "0.01", "20000.00", "11200.00", false, 3)
+	t.Run("OneRupeeOverIsRefund", func(t *testing.T) {
+		extra = e.recordTax(challan("2025-26", "self_assessment", "113.00", "2026-06-30", "00103", false))
+		check(t, "31200.00", "113.00", "31313.00", "0.00", "1.00", "20000.00", "11200.00", false, 3)
 	})
 
 	t.Run("ReverseRestoresReserveAndBalance", func(t *testing.T) {
@@ -157,7 +158,10 @@ func TestTaxPaymentsLiability(t *testing.T) {
 		is.True(rev["reversedAt"] != nil)
 		is.Equal(reserve(), "246000.00") // exactly as before the draw
 		e.ledgerBalanced()
-		check(t, "11200.00", "0.00", "11200.00", "20000.00", "0.00", "0.00", "31200.00", false, 1)
+		// Balance paid today (1 July): ₹312 for 15 March (s.234C) and, with
+		// under 90% paid as advance tax, 1% a month for April to July on
+		// ₹20,000 (s.234B): ₹800.
+		check(t, "11200.00", "0.00", "11200.00", "21112.00", "0.00", "0.00", "31200.00", false, 1)
 
 		again := e.req("DELETE", "/api/v1/tax/payments/"+drawn["id"].(string), nil)
 		is.Equal(again.Status, http.StatusConflict)
@@ -167,7 +171,7 @@ func TestTaxPaymentsLiability(t *testing.T) {
 
 	t.Run("OnTimeInFull", func(t *testing.T) {
 		e.recordTax(challan("2025-26", "advance", "20000", "2026-03-15", "00104", true)) // on the due date
-		check(t, "31200.00", "0.00", "31200.00", "0.00", "0.00", "20000.00", "11200.00", false, 2)
+		check(t, "31200.00", "0.00", "31200.00", "112.00", "0.00", "20000.00", "11200.00", false, 2)
 		e.recordTax(challan("2025-26", "advance", "11200.00", "2026-03-01", "00105", true))
 		check(t, "42400.00", "0.00", "42400.00", "0.00", "11200.00", "31200.00", "0.00", true, 3)
 		is.New(t).Equal(reserve(), "214800.00")
@@ -178,7 +182,7 @@ func TestTaxPaymentsLiability(t *testing.T) {
 		is := is.New(t)
 		var before int
 		is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM tax_payments").Scan(&before))
-		r := e.req("POST", "/api/v1/tax/payments", challan("2025-26", "advance", "214800.01", "2026-03-02", "00106", true))
+		r := e.req("POST", "/api/v1/tax/payments", challan("2025-26", "advance", "214801.00", "2026-03-02", "00106", true))
 		is.Equal(r.Status, http.StatusBadRequest)
 		is.Equal(r.errCode(t), "ERR_INSUFFICIENT_FUNDS")
 		var after int
@@ -304,6 +308,9 @@ func TestTaxPaymentValidation(t *testing.T) {
 		{"AmountZero", "amount", with("amount", "0")},
 		{"AmountNegative", "amount", with("amount", "-5.00")},
 		{"AmountThreeDecimals", "amount", with("amount", "1000.001")},
+		// Challans are whole rupees: ₹30,000.50 cannot have been paid.
+		{"AmountWithPaise", "amount", with("amount", "30000.50")},
+		{"AmountNumberWithPaise", "amount", with("amount", 30000.5)},
 		{"AmountExponent", "amount", with("amount", "1e3")},
 		{"AmountText", "amount", with("amount", "ten")},
 		{"AmountMissing", "amount", with("amount", nil)},

@@ -54,24 +54,41 @@ type FIRA struct {
 	// RateAsOf is when the live rate the payout was valued at was true
 	// (settlement_rates); zero when none was recorded.
 	RateAsOf time.Time
+	// InvoiceDate is the payment's invoice date ("" when none), the date
+	// that decides its GST month; GST is its GST value at the rate of the
+	// time of supply, nil for a payout settled before GST values were kept.
+	InvoiceDate string
+	GST         *GSTValue
 }
 
 const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
 	f.foreign_currency, f.amount_inr, f.settlement_rate, f.purpose_code, f.purpose_description, f.invoice_ref,
 	f.settlement_ref, f.settled_at, f.generated_at, f.beneficiary_name, f.beneficiary_email, f.remitter_name,
-	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id, sr.as_of`
+	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id, sr.as_of, coalesce(p.invoice_date, ''),
+	g.payment_id IS NOT NULL, coalesce(g.cross_border, 0), coalesce(g.day, ''), coalesce(g.currency, ''),
+	coalesce(g.invoice_amount, 0), coalesce(g.rate, ''), coalesce(g.rate_as_of, 0), coalesce(g.rate_date, ''),
+	coalesce(g.rate_basis, ''), coalesce(g.value_inr, 0)`
 
-const firaFrom = ` FROM firas f LEFT JOIN settlement_rates sr ON sr.payment_id = f.payment_id `
+const firaFrom = ` FROM firas f LEFT JOIN settlement_rates sr ON sr.payment_id = f.payment_id
+	LEFT JOIN payments p ON p.id = f.payment_id LEFT JOIN gst_values g ON g.payment_id = f.payment_id `
 
 func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	var f FIRA
 	var settled, generated int64
 	var rateAsOf sql.NullInt64
+	var hasGST bool
+	var g GSTValue
+	var gstAsOf int64
 	err := row.Scan(&f.ID, &f.PaymentID, &f.UserID, &f.Livemode, &f.Status, &f.RemittingBank, &f.RemittingCountry,
 		&f.AmountForeign, &f.ForeignCurrency, &f.AmountINR, &f.SettlementRate, &f.PurposeCode, &f.PurposeDescription,
 		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail, &f.RemitterName,
-		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID, &rateAsOf)
+		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID, &rateAsOf, &f.InvoiceDate,
+		&hasGST, &g.CrossBorder, &g.Day, &g.Currency, &g.InvoiceAmount, &g.Rate, &gstAsOf, &g.RateDate, &g.RateBasis, &g.ValueINR)
 	f.SettledAt, f.GeneratedAt = fromMS(settled), fromMS(generated)
+	if hasGST {
+		g.PaymentID, g.InvoiceDate, g.RateAsOf = f.PaymentID, f.InvoiceDate, fromMS(gstAsOf)
+		f.GST = &g
+	}
 	if at := nullMS(rateAsOf); at != nil {
 		f.RateAsOf = *at
 	}
@@ -155,7 +172,7 @@ func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
 
 // FindFIRA returns the user's FIRA; another user's is not found.
 func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
-	f, err := scanFIRA(db.r.QueryRowContext(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
+	f, err := scanFIRA(db.queryRow(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
 	return f, notFound(err, apperr.ErrFIRANotFound, "FIRA")
 }
 

@@ -34,5 +34,14 @@ func (f FIRA) Document() documents.FIRA {
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
+		InvoiceDate: f.InvoiceDate, GST: f.GST.document(),
 	}
+}
+
+// document is the GST value as the advice prints it; nil stays nil.
+func (v *GSTValue) document() *documents.FIRAGST {
+	if v == nil {
+		return nil
+	}
+	return &documents.FIRAGST{TimeOfSupply: v.Day, Rate: v.Rate, RateDate: v.RateDate, Basis: v.Basis(), ValueINR: v.ValueINR}
 }

@@ -46,7 +46,7 @@ func (tx *Tx) enqueueSandboxReview(userID string) error {
 // SandboxKYCReview takes the sandbox provider's steps that are due for one
 // user and says how long until its next one (0: nothing left to do).
 func (tx *Tx) SandboxKYCReview(userID string) (KYC, time.Duration, error) {
-	k, err := tx.AdvanceSandboxKYC(userID)
+	k, err := tx.advanceSandboxKYC(userID)
 	if err != nil {
 		return k, 0, err
 	}
@@ -79,7 +79,7 @@ func (db *DB) CurrentKYC(ctx context.Context, userID, requestID string) (KYC, er
 	}
 	var k KYC
 	err = db.WithTx(ctx, func(tx *Tx) (err error) {
-		k, err = tx.AdvanceSandboxKYC(userID)
+		k, err = tx.advanceSandboxKYC(userID)
 		return err
 	}, WithActor(SandboxProviderActor, requestID))
 	return k, err
@@ -103,11 +103,11 @@ func SandboxDecision(id KYCIdentity) (approve bool, reason string) {
 	return true, ""
 }
 
-// AdvanceSandboxKYC performs the sandbox provider's steps that are due for
+// advanceSandboxKYC performs the sandbox provider's steps that are due for
 // one user: DOCS_SUBMITTED → UNDER_REVIEW after SandboxReviewPickup, then the
 // decision after SandboxReviewDecide. Live users have no provider here and
 // are left waiting in DOCS_SUBMITTED.
-func (tx *Tx) AdvanceSandboxKYC(userID string) (KYC, error) {
+func (tx *Tx) advanceSandboxKYC(userID string) (KYC, error) {
 	k, err := tx.KYCStatus(userID)
 	if err != nil {
 		return k, err

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -30,6 +30,8 @@ var migrations = []migration{
 	{5, paymentMetadataColumn, false},
 	{6, paymentVersionColumns, false},
 	{6, paymentVersionBackfill, true},
+	{7, gstValueColumns, false},
+	{7, gstValueBackfill, true},
 }
 
 // paymentVersionColumns adds the payment's version and review reason to a
@@ -63,6 +65,57 @@ func paymentVersionBackfill(ctx context.Context, tx *Tx) error {
 	_, err := tx.exec(`UPDATE payments SET version = max(1, (SELECT count(*) FROM audit_log a
 		WHERE a.resource_id = payments.id AND a.resource_type = 'payment'))`)
 	return err
+}
+
+// gstValueColumns adds version 7's columns: a payment's invoice amount and
+// the profile's special-category flag (GST valued at the time-of-supply
+// rate, and the registration threshold).
+func gstValueColumns(ctx context.Context, tx *Tx) error {
+	return addColumns(ctx, tx, []columnDef{
+		{"payments", "invoice_amount", "INTEGER NOT NULL DEFAULT 0"},
+		{"profiles", "gst_special_category", "INTEGER NOT NULL DEFAULT 0"},
+	})
+}
+
+// gstValueBackfill seeds the rate history with every settled payout's rate
+// and fills gst_days (gst_moves is gone) with the reconciled receipts
+// already in tax_days, the same statement a rebuild runs; queued ones are
+// added by the next refresh, and users without refresh state are rebuilt by
+// it. Receipts settled before version 7 keep their settlement value: they
+// have no gst_values row.
+func gstValueBackfill(ctx context.Context, tx *Tx) error {
+	if _, err := tx.exec(`INSERT OR IGNORE INTO inr_rates (livemode, currency, as_of, rate)
+		SELECT p.livemode, p.currency, coalesce(sr.as_of, p.settled_at), p.settlement_rate FROM payments p
+		LEFT JOIN settlement_rates sr ON sr.payment_id = p.id
+		WHERE p.settled_at IS NOT NULL AND p.settlement_rate != ''`); err != nil {
+		return err
+	}
+	_, err := tx.exec(gstDayInsert + gstDaySelect + `FROM reconciliations r JOIN payments p ON p.id = r.payment_id` +
+		gstJoin + `WHERE r.status = 'RECONCILED' AND r.user_id IN (SELECT user_id FROM tax_refresh_state)
+		AND NOT EXISTS (SELECT 1 FROM tax_pending t WHERE t.payment_id = r.payment_id)` + gstDayGroup)
+	return err
+}
+
+type columnDef struct{ table, column, decl string }
+
+// addColumns adds each column its table lacks; a table not there yet is
+// left to schema.sql, which creates it with the column.
+func addColumns(ctx context.Context, tx *Tx, cols []columnDef) error {
+	for _, c := range cols {
+		var tables, columns int
+		if err := tx.queryRow(`SELECT
+			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
+			(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
+			return err
+		}
+		if tables == 0 || columns == 1 {
+			continue
+		}
+		if _, err := tx.exec("ALTER TABLE " + c.table + " ADD COLUMN " + c.column + " " + c.decl); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // complianceColumns adds version 5's columns to the tables a file already
@@ -167,7 +220,7 @@ func firaBeneficiaryColumns(ctx context.Context, tx *Tx) error {
 
 func (db *DB) migrate(ctx context.Context, schema string) error {
 	var version int
-	if err := db.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	if err := db.queryRow(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if version > SchemaVersion {

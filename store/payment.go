@@ -13,19 +13,22 @@ import (
 
 // Payment is one outbound payout.
 type Payment struct {
-	ID                  string
-	UserID              string
-	Livemode            bool
-	TxnID               string
-	Type                string
-	Status              string
-	Amount              int64
-	Currency            string
-	DestinationAddress  string
-	Memo                string
-	PurposeCode         string
-	InvoiceRef          string
-	InvoiceDate         string // YYYY-MM-DD or "": decides the GST month when set
+	ID                 string
+	UserID             string
+	Livemode           bool
+	TxnID              string
+	Type               string
+	Status             string
+	Amount             int64
+	Currency           string
+	DestinationAddress string
+	Memo               string
+	PurposeCode        string
+	InvoiceRef         string
+	InvoiceDate        string // YYYY-MM-DD or "": decides the GST month when set
+	// InvoiceAmount is the invoice's value in Currency's minor units when it
+	// differs from Amount (0: the amount is the invoice value); GST values it.
+	InvoiceAmount       int64
 	CounterpartyName    string
 	CounterpartyCountry string
 	CounterpartyBank    string
@@ -54,7 +57,7 @@ const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, curren
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
 	invoice_date, metadata, version, review_reason,
-	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), '')`
+	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
@@ -64,7 +67,7 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID, &p.InvoiceAmount)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
@@ -81,10 +84,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, version, invoice_amount) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata), p.Version)
+		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.InvoiceAmount)
 	if isUniqueViolation(err) {
 		return Payment{}, apperr.Errorf(apperr.ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}

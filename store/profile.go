@@ -1,42 +1,46 @@
 package store
 
 import (
+	"github.com/payoutd/payoutd/apperr"
+
 	"context"
 	"time"
-
-	"github.com/payoutd/payoutd/apperr"
 )
 
 // Profile is a user's profile row, with the GST/LUT fields.
 // Email is the contact address; the account's identity
 // (users.email, what keys are created for) never changes through it.
 type Profile struct {
-	UserID         string
-	Email          string
-	Name           string
-	Phone          string
-	CountryCode    string
-	HomeCurrency   string
-	GSTIN          string
-	PAN            string
-	LUTNumber      string
-	LUTValidUntil  string // YYYY-MM-DD or ""
-	Address        string // postal address, free text; printed on FIRAs
-	WalletAddress  string
-	WalletProvider string
-	SetupCompleted bool
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	UserID        string
+	Email         string
+	Name          string
+	Phone         string
+	CountryCode   string
+	HomeCurrency  string
+	GSTIN         string
+	PAN           string
+	LUTNumber     string
+	LUTValidUntil string // YYYY-MM-DD or ""
+	Address       string // postal address, free text; printed on FIRAs
+	// GSTSpecialCategory: the user supplies from a special-category State,
+	// where the GST registration threshold is ₹10 lakh, not ₹20 lakh.
+	GSTSpecialCategory bool
+	WalletAddress      string
+	WalletProvider     string
+	SetupCompleted     bool
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
 }
 
 const profileCols = `user_id, email, name, phone, country_code, home_currency, gstin, pan, lut_number, lut_valid_until,
-	wallet_address, wallet_provider, setup_completed, created_at, updated_at, address`
+	wallet_address, wallet_provider, setup_completed, created_at, updated_at, address, gst_special_category`
 
 func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 	var p Profile
 	var created, updated int64
 	err := row.Scan(&p.UserID, &p.Email, &p.Name, &p.Phone, &p.CountryCode, &p.HomeCurrency, &p.GSTIN, &p.PAN,
-		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated, &p.Address)
+		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated, &p.Address,
+		&p.GSTSpecialCategory)
 	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
 	return p, notFound(err, apperr.ErrProfileNotFound, "profile")
 }
@@ -44,7 +48,7 @@ func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 // FindProfile reads a user's profile whether or not setup was completed;
 // callers that need a completed profile check SetupCompleted.
 func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
-	return scanProfile(db.r.QueryRowContext(ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+	return scanProfile(db.queryRow(ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
 }
 
 func (tx *Tx) findProfile(userID string) (Profile, error) {
@@ -55,6 +59,7 @@ func (tx *Tx) findProfile(userID string) (Profile, error) {
 // already validated by the caller (format rules live with the HTTP request).
 type ProfilePatch struct {
 	Name, Email, Phone, CountryCode, HomeCurrency, GSTIN, PAN, LUTNumber, LUTValidUntil, Address *string
+	GSTSpecialCategory                                                                           *bool
 }
 
 // UpdateProfile applies the patch and audits what changed. A name completes
@@ -82,6 +87,10 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 	set("lut_number", &p.LUTNumber, patch.LUTNumber)
 	set("lut_valid_until", &p.LUTValidUntil, patch.LUTValidUntil)
 	set("address", &p.Address, patch.Address)
+	if v := patch.GSTSpecialCategory; v != nil && *v != p.GSTSpecialCategory {
+		changes["gst_special_category"] = map[string]bool{"from": p.GSTSpecialCategory, "to": *v}
+		p.GSTSpecialCategory = *v
+	}
 	if p.GSTIN != "" && p.PAN != "" && p.GSTIN[2:12] != p.PAN {
 		field := "pan"
 		if patch.GSTIN != nil {
@@ -100,9 +109,10 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 	}
 	p.UpdatedAt = tx.now
 	_, err = tx.exec(`UPDATE profiles SET name = ?, email = ?, phone = ?, country_code = ?, home_currency = ?,
-		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, address = ?, setup_completed = ?, updated_at = ? WHERE user_id = ?`,
+		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, address = ?, gst_special_category = ?, setup_completed = ?,
+		updated_at = ? WHERE user_id = ?`,
 		p.Name, p.Email, p.Phone, p.CountryCode, p.HomeCurrency, p.GSTIN, p.PAN, p.LUTNumber, p.LUTValidUntil, p.Address,
-		p.SetupCompleted, ms(tx.now), userID)
+		p.GSTSpecialCategory, p.SetupCompleted, ms(tx.now), userID)
 	if err != nil {
 		return p, err
 	}

@@ -92,7 +92,7 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 		now := tx.now
 		r.Status, r.ReconciledAt, r.ResolvedBy = Reconciled, &now, "auto"
 	}
-	inserted, err := tx.recordReconciliation(r, p.CounterpartyCountry, p.InvoiceDate)
+	inserted, err := tx.recordReconciliation(r, p)
 	if err != nil {
 		return r, err
 	}
@@ -111,10 +111,11 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 
 // recordReconciliation inserts r unless the payment already has a record,
 // and reports whether it did. It is the only code of the service that inserts
-// reconciliations: a RECONCILED one is added to its tax day here, in the
-// same transaction (addTaxDay), where a trigger once queued it for the next
-// refresh to look up again.
-func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry, invoiceDate string) (bool, error) {
+// reconciliations: the payment's GST value is fixed here (valueForGST), and
+// a RECONCILED one is added to its tax and GST days in the same transaction
+// (addTaxDay), where a trigger once queued it for the next refresh to look
+// up again.
+func (tx *Tx) recordReconciliation(r Reconciliation, p Payment) (bool, error) {
 	var reconciledAt any
 	if r.ReconciledAt != nil {
 		reconciledAt = ms(*r.ReconciledAt)
@@ -130,8 +131,12 @@ func (tx *Tx) recordReconciliation(r Reconciliation, counterpartyCountry, invoic
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
+	v, err := tx.valueForGST(p)
+	if err != nil {
+		return true, err
+	}
 	if r.Status == Reconciled {
-		return true, tx.addTaxDay(r, counterpartyCountry, invoiceDate)
+		return true, tx.addTaxDay(r, p.CounterpartyCountry, v)
 	}
 	return true, nil
 }
@@ -143,7 +148,7 @@ func (tx *Tx) findRecon(userID, paymentID string) (Reconciliation, error) {
 
 // FindReconciliation reads the user's reconciliation record for a payment.
 func (db *DB) FindReconciliation(ctx context.Context, userID, paymentID string) (Reconciliation, error) {
-	r, err := scanRecon(db.r.QueryRowContext(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
+	r, err := scanRecon(db.queryRow(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
 	return r, notFound(err, apperr.ErrNotFound, "reconciliation record")
 }
 

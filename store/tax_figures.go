@@ -1,14 +1,11 @@
 package store
 
 import (
-	"fmt"
 	"strconv"
-)
+	"strings"
 
-// IGSTPercent is the IGST rate a cross-border service receipt attracts when
-// no valid LUT covers it (18% for IT and consulting is an assumption,
-// not a confirmed rate).
-const IGSTPercent = 18
+	"github.com/payoutd/payoutd/india"
+)
 
 // A receipt's tax day, kind and IGST as SQL over its settlement time (ms),
 // counterparty country and INR: the IST settlement day (19800 s =
@@ -18,7 +15,9 @@ const IGSTPercent = 18
 // addition both use these, so they cannot disagree.
 func taxDayOf(settledAt string) string    { return "date(" + settledAt + " / 1000 + 19800, 'unixepoch')" }
 func crossBorderOf(country string) string { return country + " NOT IN ('', 'IN')" }
-func igstOf(inr string) string            { return "(" + inr + " * " + strconv.Itoa(IGSTPercent) + " + 50) / 100" }
+func igstOf(inr string) string {
+	return "(" + inr + " * " + strconv.Itoa(india.IGSTPercent) + " + 50) / 100"
+}
 
 // taxDaySelect sums reconciled receipts into tax_days rows; the INR is what
 // the ledger credited (the amount the reconciliation matched). The FROM and
@@ -44,52 +43,54 @@ const taxDayAdd = `
 var taxDayAddOne = taxDayInsert + `VALUES (?1, ` + taxDayOf("?2") + `, ` + crossBorderOf("?3") + `, 1, ?4, ` +
 	igstOf("?4") + `, ?2, ?2)` + taxDayAdd
 
-// gst_moves rows of invoiced receipts: +1 on the invoice date, -1 on the
-// IST settlement day. Both halves share the cross-border and IGST
-// expressions of tax_days, so adding a move to tax_days can only shift a
-// receipt between days, never change it.
-const gstMoveInsert = `INSERT INTO gst_moves (user_id, day, cross_border, txn_count, amount_inr, igst_18, by_invoice) `
+// gst_days rows: a reconciled receipt's GST figures from its gst_values
+// row (g, LEFT JOINed), or, for a receipt settled before version 7 without
+// one, from its settlement: its invoice date or settlement day, its
+// settlement rate and the INR credited.
+var (
+	gstDayOf      = `coalesce(g.day, CASE WHEN p.invoice_date != '' THEN p.invoice_date ELSE ` + taxDayOf("r.settled_at") + ` END)`
+	gstRateDateOf = `coalesce(g.rate_date, ` + taxDayOf("r.settled_at") + `)`
+	gstValueOfRow = `coalesce(g.value_inr, r.amount_inr)`
+)
 
-const gstMoveAdd = `
-	ON CONFLICT (user_id, day, cross_border) DO UPDATE SET
+const gstDayInsert = `INSERT INTO gst_days (user_id, day, cross_border, currency, rate_date, rate, txn_count, by_invoice,
+	invoice_amount, value_inr, igst_18) `
+
+// gstDaySelect sums the receipts of a FROM … WHERE clause (aliases r, p)
+// that the caller appends, followed by gstDayGroup.
+var gstDaySelect = `SELECT r.user_id, ` + gstDayOf + `, ` + crossBorderOf("p.counterparty_country") + `,
+	coalesce(g.currency, p.currency), ` + gstRateDateOf + `, coalesce(g.rate, p.settlement_rate), count(*),
+	sum(p.invoice_date != ''), sum(coalesce(g.invoice_amount, p.amount)), sum(` + gstValueOfRow + `),
+	sum(` + igstOf(gstValueOfRow) + `) `
+
+const gstJoin = ` LEFT JOIN gst_values g ON g.payment_id = r.payment_id `
+
+const gstDayGroup = ` GROUP BY 1, 2, 3, 4, 5, 6`
+
+const gstDayAdd = `
+	ON CONFLICT (user_id, day, cross_border, currency, rate_date, rate) DO UPDATE SET
 		txn_count = txn_count + excluded.txn_count,
-		amount_inr = amount_inr + excluded.amount_inr,
-		igst_18 = igst_18 + excluded.igst_18,
-		by_invoice = by_invoice + excluded.by_invoice`
+		by_invoice = by_invoice + excluded.by_invoice,
+		invoice_amount = invoice_amount + excluded.invoice_amount,
+		value_inr = value_inr + excluded.value_inr,
+		igst_18 = igst_18 + excluded.igst_18`
 
-// gstMoveAddOne moves one receipt: ?1 user, ?2 settled_at, ?3 counterparty
-// country, ?4 INR, ?5 invoice date. When the two days are the same, the
-// second row updates the first and only by_invoice changes.
-var gstMoveAddOne = gstMoveInsert + `VALUES
-	(?1, ?5, ` + crossBorderOf("?3") + `, 1, ?4, ` + igstOf("?4") + `, 1),
-	(?1, ` + taxDayOf("?2") + `, ` + crossBorderOf("?3") + `, -1, -?4, -` + igstOf("?4") + `, 0)` + gstMoveAdd
-
-// gstMoveSelect moves the invoiced receipts of a FROM … WHERE clause
-// (aliases r and p) that the caller appends, followed by gstMoveGroup.
-var gstMoveSelect = `SELECT user_id, day, cb, sum(n), sum(amt), sum(igst), sum(inv) FROM (
-	SELECT r.user_id, p.invoice_date AS day, ` + crossBorderOf("p.counterparty_country") + ` AS cb, 1 AS n,
-		r.amount_inr AS amt, ` + igstOf("r.amount_inr") + ` AS igst, 1 AS inv %[1]s AND p.invoice_date != ''
-	UNION ALL
-	SELECT r.user_id, ` + taxDayOf("r.settled_at") + `, ` + crossBorderOf("p.counterparty_country") + `, -1,
-		-r.amount_inr, -` + igstOf("r.amount_inr") + `, 0 %[1]s AND p.invoice_date != ''
-) GROUP BY user_id, day, cb`
+var gstDayAddOne = gstDayInsert + `VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ` + igstOf("?9") + `)` + gstDayAdd
 
 // addTaxDay adds one receipt, reconciled by this transaction's insert, to
-// its tax day, and moves it to its invoice date for GST when it has one. A
-// user without refresh state gets the rows as well: their next refresh
-// rebuilds every day from reconciliations anyway.
-func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry, invoiceDate string) error {
+// its tax day, and to its GST day at its GST value. A user without refresh
+// state gets the rows as well: their next refresh rebuilds every day from
+// reconciliations anyway.
+func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry string, v GSTValue) error {
 	if _, err := tx.exec(taxDayAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR); err != nil {
 		return err
 	}
-	if invoiceDate == "" {
-		return nil
-	}
-	_, err := tx.exec(gstMoveAddOne, r.UserID, ms(r.SettledAt), counterpartyCountry, r.AmountINR, invoiceDate)
+	_, err := tx.exec(gstDayAddOne, r.UserID, v.Day, v.CrossBorder, v.Currency, v.RateDate, v.Rate,
+		v.ByInvoice(), v.InvoiceAmount, v.ValueINR)
 	return err
 }
 
-// RefreshTaxFigures brings the user's maintained tax aggregates (tax_days and gst_moves) up
+// RefreshTaxFigures brings the user's maintained tax aggregates (tax_days and gst_days) up
 // to date from RECONCILED reconciliations only, and stamps asOf. A payout
 // reconciled when it settles is already in its day (recordReconciliation);
 // one reconciled later by hand waits in tax_pending (queued, and the user
@@ -133,7 +134,8 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 	if err != nil {
 		return err
 	}
-	if _, err = tx.exec(gstMoveInsert+fmt.Sprintf(gstMoveSelect, from)+gstMoveAdd, userID, userID); err != nil {
+	if _, err = tx.exec(gstDayInsert+gstDaySelect+strings.Replace(from, "WHERE", gstJoin+"WHERE", 1)+
+		gstDayGroup+gstDayAdd, userID); err != nil {
 		return err
 	}
 	_, err = tx.exec("DELETE FROM tax_pending WHERE user_id = ?", userID)
@@ -144,7 +146,7 @@ func (tx *Tx) addPendingTaxDays(userID string) error {
 // rows (the reconciliations_user index range), emptying the queue they
 // already include.
 func (tx *Tx) rebuildTaxDays(userID string) error {
-	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM gst_moves WHERE user_id = ?",
+	for _, q := range []string{"DELETE FROM tax_days WHERE user_id = ?", "DELETE FROM gst_days WHERE user_id = ?",
 		"DELETE FROM tax_pending WHERE user_id = ?"} {
 		if _, err := tx.exec(q, userID); err != nil {
 			return err
@@ -155,6 +157,6 @@ func (tx *Tx) rebuildTaxDays(userID string) error {
 	if _, err := tx.exec(taxDayInsert+taxDaySelect+from+` GROUP BY 2, 3`, userID); err != nil {
 		return err
 	}
-	_, err := tx.exec(gstMoveInsert+fmt.Sprintf(gstMoveSelect, from), userID, userID)
+	_, err := tx.exec(gstDayInsert+gstDaySelect+strings.Replace(from, "WHERE", gstJoin+"WHERE", 1)+gstDayGroup, userID)
 	return err
 }

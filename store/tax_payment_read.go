@@ -54,11 +54,19 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 // TaxPaymentsOfYear returns the payments of a financial year that count
 // (not reversed), oldest challan first: the liability's and the ITR-4's.
 func (db *DB) TaxPaymentsOfYear(ctx context.Context, userID, fy string) ([]TaxPayment, error) {
-	return db.taxPayments(ctx, "WHERE user_id = ? AND fy = ? AND reversed_at IS NULL ORDER BY paid_on, created_at, id", userID, fy)
+	return taxPaymentsOfYear(ctx, db.r, userID, fy)
+}
+
+func taxPaymentsOfYear(ctx context.Context, q reader, userID, fy string) ([]TaxPayment, error) {
+	return taxPayments(ctx, q, "WHERE user_id = ? AND fy = ? AND reversed_at IS NULL ORDER BY paid_on, created_at, id", userID, fy)
 }
 
 func (db *DB) taxPayments(ctx context.Context, tail string, args ...any) ([]TaxPayment, error) {
-	rows, err := db.query(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments "+tail, args...)
+	return taxPayments(ctx, db.r, tail, args...)
+}
+
+func taxPayments(ctx context.Context, q reader, tail string, args ...any) ([]TaxPayment, error) {
+	rows, err := q.QueryContext(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments "+tail, args...)
 	if err != nil {
 		return nil, err
 	}

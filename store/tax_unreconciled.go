@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"time"
 )
 
@@ -24,15 +23,16 @@ const pendingOnly = "status = '" + PendingReconciliation + "'"
 // UnreconciledReceipts sums the user's PENDING_RECONCILIATION receipts
 // settled in [from, to). It reads the partial index reconciliations_pending
 // alone (it covers both queries), never the reconciled history.
-func (db *DB) UnreconciledReceipts(ctx context.Context, userID string, from, to time.Time) (Unreconciled, error) {
+func (s *Snapshot) UnreconciledReceipts(userID string, from, to time.Time) (Unreconciled, error) {
+	ctx, db := s.ctx, s.q
 	var u Unreconciled
-	err := db.queryRow(ctx, `SELECT count(*), coalesce(sum(amount_inr), 0) FROM reconciliations
+	err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(amount_inr), 0) FROM reconciliations
 		WHERE user_id = ? AND `+pendingOnly+` AND settled_at >= ? AND settled_at < ?`,
 		userID, ms(from), ms(to)).Scan(&u.Count, &u.AmountINR)
 	if err != nil || u.Count == 0 {
 		return u, err
 	}
-	rows, err := db.query(ctx, `SELECT payment_id FROM reconciliations
+	rows, err := db.QueryContext(ctx, `SELECT payment_id FROM reconciliations
 		WHERE user_id = ? AND `+pendingOnly+` AND settled_at >= ? AND settled_at < ? ORDER BY settled_at, payment_id LIMIT ?`,
 		userID, ms(from), ms(to), unreconciledSample)
 	if err != nil {

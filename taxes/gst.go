@@ -2,61 +2,172 @@ package taxes
 
 import (
 	"context"
+	"encoding/json"
+	"sort"
 	"time"
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
 
-// Profile is what the GST and ITR-4 figures need from the profile. A user
-// without a profile row has no GSTIN and no LUT.
-func Profile(ctx context.Context, db *store.DB, userID string) (store.Profile, error) {
-	p, err := db.FindProfile(ctx, userID)
-	if apperr.Code(err) == apperr.ErrProfileNotFound {
-		return store.Profile{UserID: userID}, nil
-	}
-	return p, err
+// GST is the GST position of a span of days (a financial year or a GST
+// month), read in one snapshot. Amounts are paise except RateUsed's
+// InvoiceAmount.
+type GST struct {
+	From, To string // IST days, both inclusive
+	Profile  store.Profile
+	LUT      india.LUT
+	// Split classifies the span's receipts at their GST values;
+	// Registration is the threshold test of the financial year up to To.
+	Split        india.ReceiptSplit
+	Registration *india.Registration
+	Rates        []RateUsed
+	Unreconciled store.Unreconciled
+	AsOf         time.Time
 }
 
-// GSTTotals sums the user's GST days (invoice date, else IST settlement
-// day) over [start, end); income-tax slabs play no part.
-func GSTTotals(ctx context.Context, db *store.DB, userID string, start, end time.Time, lut store.LUTWindow) (store.GSTTotals, error) {
-	from, to := ISTDays(start, end)
-	days, err := db.GSTDays(ctx, userID, from, to)
+// RateUsed is one INR rate the cross-border receipts of the span were
+// valued at, with the times of supply valued at it.
+type RateUsed struct {
+	Currency      string
+	Rate          string // INR per unit
+	RateDate      string // the IST date the rate was true
+	SupplyFrom    string // the earliest and latest time of supply valued at it
+	SupplyTo      string
+	Count         int64
+	InvoiceAmount int64 // minor units of Currency
+	ValueINR      int64
+}
+
+// GSTOf reads and computes the GST position of the IST days of [start,
+// end) for userID. The registration test runs over the financial year of
+// start up to the span's end, so a month knows whether the year's turnover
+// had already crossed the threshold.
+func GSTOf(ctx context.Context, db *store.DB, userID string, start, end time.Time) (GST, error) {
+	var g GST
+	err := db.Snapshot(ctx, func(s *store.Snapshot) error {
+		var err error
+		g, err = gst(s, userID, start, end)
+		return err
+	})
+	return g, err
+}
+
+func gst(s *store.Snapshot, userID string, start, end time.Time) (GST, error) {
+	g := GST{}
+	g.From, g.To = Days(start, end)
+	yearFrom, _ := Days(india.FYOf(start).Start(), end)
+	p, err := s.Profile(userID)
 	if err != nil {
-		return store.GSTTotals{}, err
+		return g, err
 	}
-	return store.SumGSTDays(days, lut), nil
+	g.Profile, g.LUT = p, india.LUTOf(p.LUTNumber, p.LUTValidUntil)
+	days, err := s.GSTDays(userID, yearFrom, g.To)
+	if err != nil {
+		return g, err
+	}
+	receipts := store.ReceiptDaysOfGST(days)
+	g.Registration = india.RegistrationOf(p.GSTIN, p.GSTSpecialCategory, receipts)
+	first := sort.Search(len(days), func(i int) bool { return days[i].Day >= g.From })
+	g.Split = india.SplitReceipts(receipts[first:], g.LUT, g.Registration)
+	g.Rates = ratesUsed(days[first:])
+	g.Unreconciled, g.AsOf, err = leftOutAndAsOf(s, userID, start, end)
+	return g, err
+}
+
+// ratesUsed groups the cross-border GST days by currency, rate and rate
+// date, in the order of the rate's date.
+func ratesUsed(days []store.GSTDay) []RateUsed {
+	type key struct{ currency, rate, date string }
+	at := map[key]int{}
+	out := []RateUsed{}
+	for _, d := range days {
+		if !d.CrossBorder {
+			continue
+		}
+		k := key{d.Currency, d.Rate, d.RateDate}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, RateUsed{Currency: d.Currency, Rate: d.Rate, RateDate: d.RateDate, SupplyFrom: d.Day})
+		}
+		r := &out[i]
+		r.SupplyTo = max(r.SupplyTo, d.Day)
+		r.SupplyFrom = min(r.SupplyFrom, d.Day)
+		r.Count += d.Count
+		r.InvoiceAmount += d.InvoiceAmount
+		r.ValueINR += d.ValueINR
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].RateDate != out[j].RateDate {
+			return out[i].RateDate < out[j].RateDate
+		}
+		return out[i].Currency < out[j].Currency
+	})
+	return out
 }
 
 // GST3B is one GST month (IST) of cross-border receipts as GSTR-3B Table
 // 3.1(b): exports are zero-rated supplies whether made under a LUT (IGST 0)
 // or with IGST paid, so both go in the row, with the IGST of those no LUT
-// covered. The GSTIN is the profile's, "" when none is set. A period that
-// is not a month is refused (ERR_VALIDATION on period).
+// covered. Without a GSTIN the export says the user is not registered and
+// shows no tax to pay. A period that is not a month is refused
+// (ERR_VALIDATION on period).
 func GST3B(ctx context.Context, db *store.DB, userID, period string) (documents.GST3B, error) {
 	start, end, err := india.ParsePeriod(period)
 	if err != nil {
 		return documents.GST3B{}, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{"period": "must be a month in the form YYYY-MM, e.g. 2026-04"}}
 	}
-	prof, err := Profile(ctx, db, userID)
+	g, err := GSTOf(ctx, db, userID, start, end)
 	if err != nil {
 		return documents.GST3B{}, err
 	}
-	t, err := GSTTotals(ctx, db, userID, start, end, store.LUTWindowOf(prof.LUTNumber, prof.LUTValidUntil))
-	if err != nil {
-		return documents.GST3B{}, err
+	t := g.Split
+	reg := RegistrationView(g.Registration)
+	if !reg.Registered {
+		reg.Message = "Not registered for GST (no GSTIN on the profile): a GSTR-3B is filed only once registered, so this export " +
+			"shows the month's exports for review and no tax to pay. " + reg.Message
 	}
 	return documents.BuildGST3B(documents.GST3BInput{
 		Period:           period,
-		GSTIN:            prof.GSTIN,
-		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR,
+		GSTIN:            g.Profile.GSTIN,
+		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR + t.Unregistered.AmountINR,
 		ZeroRatedIGST:    t.Liable.IGST,
 		ByInvoiceDate:    t.ByInvoiceDate,
 		BySettlementDate: t.BySettlementDate,
 		GeneratedAt:      db.Now(),
+		Registration:     reg,
+		Rates:            RatesView(g.Rates),
 	}), nil
 }
+
+// RegistrationView is the registration position as the API shows it.
+func RegistrationView(r *india.Registration) documents.GSTRegistration {
+	v := documents.GSTRegistration{Registered: r.Registered, SpecialCategory: r.SpecialCategory, Threshold: documents.INR(r.Threshold),
+		Turnover: documents.INR(r.Turnover), OwesGST: r.OwesGST, Message: r.Message}
+	if r.CrossedOn != "" {
+		v.CrossedOn, v.RegisterBy = &r.CrossedOn, &r.RegisterBy
+	}
+	return v
+}
+
+// RatesView is the rates used as the API shows them.
+func RatesView(rs []RateUsed) []documents.GSTRate {
+	out := make([]documents.GSTRate, 0, len(rs))
+	for _, r := range rs {
+		cur, _ := money.Lookup(r.Currency)
+		out = append(out, documents.GSTRate{Currency: r.Currency, Rate: json.Number(r.Rate), RateDate: r.RateDate,
+			TimeOfSupplyFrom: r.SupplyFrom, TimeOfSupplyTo: r.SupplyTo, Receipts: r.Count,
+			InvoiceValue: json.Number(money.Format(r.InvoiceAmount, cur)), TaxableValue: documents.INR(r.ValueINR), Basis: r.Basis()})
+	}
+	return out
+}
+
+// Basis names how a rate relates to the times of supply it valued:
+// timeOfSupply, latestEarlier or settlementRate (documents.GSTRate).
+func (r RateUsed) Basis() string { return india.RateBasis(r.RateDate, r.SupplyFrom, r.SupplyTo) }

@@ -1,96 +1,137 @@
-// Package taxes reads a user's tax figures as the API and the console both
-// show them: the year's liability from reconciled receipts with the taxes
-// paid against it, a GST month, and the ITR-4 input. The reads are store's
-// and the rules india's; this package only puts them together once, so
-// the two front ends cannot drift apart.
+// Package figures is where a user's tax and GST figures are put together:
+// it reads what the store keeps, in one snapshot per answer, and computes
+// with package india. The API and the console both call it, so they show
+// the same numbers and the same sentences without computing them twice.
 package taxes
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
 )
 
-// Year is a financial year's indicative position.
+// Year is a financial year's income-tax position, read in one snapshot.
+// Amounts are paise.
 type Year struct {
-	FY           india.FY
-	Liability    india.Liability
-	Totals       store.TaxTotals // the year's reconciled receipts
-	Paid         india.TaxPaid
-	Challans     []store.TaxPayment // the year's challans that count (not reversed)
-	Unreconciled store.Unreconciled // settled receipts the figures leave out
-	// AsOf is when the figures were last recomputed; before the first
-	// reconciliation there is nothing to recompute, so it is now.
-	AsOf time.Time
+	FY        india.FY
+	Act       india.Act
+	Liability india.Liability
+	// Interest is owed if the balance is paid on PayOn; Paid sets the
+	// challans against the tax and that interest (india.ComputePosition).
+	Interest india.Interest
+	Paid     india.TaxPaid
+	PayOn    string
+	Challans []store.TaxPayment
+	// Totals splits the year's reconciled receipts (by settlement day);
+	// Days are the aggregates they were summed from.
+	Totals       india.ReceiptSplit
+	Days         []store.TaxDay
+	First, Last  *time.Time // settlement times of the earliest and latest receipt
+	Unreconciled store.Unreconciled
+	AsOf         time.Time
+	// Warnings, in this order when they apply: why presumptive taxation is
+	// not available, the provisional-year label, the unreconciled receipts.
+	Warnings []string
 }
 
-// ISTDays turns the half-open instant range [start, end) into the IST days
-// it spans, both inclusive, the keys of the tax aggregates.
-func ISTDays(start, end time.Time) (string, string) {
-	return start.In(india.IST).Format(time.DateOnly), end.Add(-time.Millisecond).In(india.IST).Format(time.DateOnly)
-}
-
-// Totals sums the user's maintained aggregates over [start, end).
-func Totals(ctx context.Context, db *store.DB, userID string, start, end time.Time, lut store.LUTWindow) (store.TaxTotals, error) {
-	from, to := ISTDays(start, end)
-	days, err := db.TaxDays(ctx, userID, from, to)
-	if err != nil {
-		return store.TaxTotals{}, err
-	}
-	return store.SumTaxDays(days, lut), nil
-}
-
-// Liability computes the indicative liability of a financial year from the
-// user's reconciled receipts, all of which arrived through a bank (no
-// cash), with instalments before today marked past.
-func Liability(ctx context.Context, db *store.DB, userID string, fy india.FY) (india.Liability, store.TaxTotals, error) {
-	t, err := Totals(ctx, db, userID, fy.Start(), fy.End(), store.LUTWindow{})
-	if err != nil {
-		return india.Liability{}, t, err
-	}
-	l, err := india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: t.All.AmountINR, Today: db.Now()})
-	return l, t, err
-}
-
-// Paid sets the year's recorded challans against its liability.
-func Paid(ctx context.Context, db *store.DB, userID string, l india.Liability) (india.TaxPaid, []store.TaxPayment, error) {
-	ps, err := db.TaxPaymentsOfYear(ctx, userID, l.FY.String())
-	if err != nil {
-		return india.TaxPaid{}, nil, err
-	}
-	in := make([]india.TaxPayment, 0, len(ps))
-	for _, p := range ps {
-		in = append(in, india.TaxPayment{Kind: p.Kind, PaidOn: p.PaidOn, Amount: p.Amount})
-	}
-	tp, err := india.ApplyTaxPaid(l.EstimatedTaxDue, l.AdvanceTaxSchedule, in)
-	return tp, ps, err
-}
-
-// AsOf is when the user's figures were last recomputed (now before the
-// first reconciliation).
-func AsOf(ctx context.Context, db *store.DB, userID string) (time.Time, error) {
-	at, ok, err := db.TaxRefreshedAt(ctx, userID)
-	if err != nil || !ok {
-		return db.Now(), err
-	}
-	return at, nil
-}
-
-// ReadYear is everything GET /tax/liability shows of a year.
+// ReadYear is YearOf with the balance paid today.
 func ReadYear(ctx context.Context, db *store.DB, userID string, fy india.FY) (Year, error) {
-	y := Year{FY: fy}
-	var err error
-	if y.Liability, y.Totals, err = Liability(ctx, db, userID, fy); err != nil {
-		return y, err
+	return YearOf(ctx, db, userID, fy, "")
+}
+
+// YearOf reads and computes fy's income-tax position for userID, if the
+// balance is paid on payOn (YYYY-MM-DD; "" is today in India).
+func YearOf(ctx context.Context, db *store.DB, userID string, fy india.FY, payOn string) (Year, error) {
+	var in Year
+	err := db.Snapshot(ctx, func(s *store.Snapshot) error {
+		var err error
+		in, err = year(s, userID, fy, payOn)
+		return err
+	})
+	return in, err
+}
+
+func year(s *store.Snapshot, userID string, fy india.FY, payOn string) (Year, error) {
+	now := s.Now()
+	if payOn == "" {
+		payOn = india.DateOf(now)
 	}
-	if y.Unreconciled, err = db.UnreconciledReceipts(ctx, userID, fy.Start(), fy.End()); err != nil {
-		return y, err
+	from, to := Days(fy.Start(), fy.End())
+	days, err := s.TaxDays(userID, from, to)
+	if err != nil {
+		return Year{}, err
 	}
-	if y.AsOf, err = AsOf(ctx, db, userID); err != nil {
-		return y, err
+	in := Year{FY: fy, Act: india.ActOf(fy), PayOn: payOn, Days: days, Totals: india.SplitReceipts(store.ReceiptDaysOfTax(days), india.LUT{}, nil)}
+	for _, d := range days {
+		if first := d.FirstSettledAt; in.First == nil || first.Before(*in.First) {
+			in.First = &first
+		}
+		if last := d.LastSettledAt; in.Last == nil || last.After(*in.Last) {
+			in.Last = &last
+		}
 	}
-	y.Paid, y.Challans, err = Paid(ctx, db, userID, y.Liability)
-	return y, err
+	// Every receipt payoutd sees arrived through a bank: none is cash.
+	if in.Liability, err = india.Compute(india.LiabilityInput{FY: fy, GrossReceipts: in.Totals.All.AmountINR, Today: now}); err != nil {
+		return Year{}, err
+	}
+	if in.Challans, err = s.TaxPaymentsOfYear(userID, fy.String()); err != nil {
+		return Year{}, err
+	}
+	paid := make([]india.TaxPayment, 0, len(in.Challans))
+	for _, p := range in.Challans {
+		paid = append(paid, india.TaxPayment{Kind: p.Kind, PaidOn: p.PaidOn, Amount: p.Amount})
+	}
+	pos, err := india.ComputePosition(in.Liability, paid, payOn)
+	if err != nil {
+		return Year{}, err
+	}
+	in.Interest, in.Paid = pos.Interest, pos.Paid
+	if in.Unreconciled, in.AsOf, err = leftOutAndAsOf(s, userID, fy.Start(), fy.End()); err != nil {
+		return Year{}, err
+	}
+	if msg := in.Liability.PresumptiveUnavailable(); msg != "" {
+		in.Warnings = append(in.Warnings, msg)
+	}
+	if msg := in.Liability.ProvisionalNote(); msg != "" {
+		in.Warnings = append(in.Warnings, msg)
+	}
+	if in.Unreconciled.Count > 0 {
+		in.Warnings = append(in.Warnings, UnreconciledMessage(in.Unreconciled))
+	}
+	return in, nil
+}
+
+// leftOutAndAsOf reads what the figures of [from, to) leave out and when
+// they were computed (the refresh time, or now before the first one).
+func leftOutAndAsOf(s *store.Snapshot, userID string, from, to time.Time) (store.Unreconciled, time.Time, error) {
+	u, err := s.UnreconciledReceipts(userID, from, to)
+	if err != nil {
+		return u, time.Time{}, err
+	}
+	at, ok, err := s.TaxRefreshedAt(userID)
+	if !ok {
+		at = s.Now()
+	}
+	return u, at, err
+}
+
+// UnreconciledMessage says what the figures leave out and how to resolve it.
+func UnreconciledMessage(u store.Unreconciled) string {
+	if u.Count == 0 {
+		return "No settled receipt is waiting for reconciliation."
+	}
+	return fmt.Sprintf("%d settled receipt(s) worth ₹%s are not reconciled yet and are left out of these figures. "+
+		"Inspect each with GET /api/v1/ledger/reconciliation/{paymentId} and resolve it with "+
+		"POST /api/v1/ledger/reconciliation/{paymentId}/resolve; paymentIds lists the oldest.",
+		u.Count, documents.FormatINR(u.AmountINR))
+}
+
+// Days turns the half-open instant range [start, end) into the IST days it
+// spans, both inclusive: the keys of the maintained aggregates.
+func Days(start, end time.Time) (string, string) {
+	return india.DateOf(start), india.DateOf(end.Add(-time.Millisecond))
 }

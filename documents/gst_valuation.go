@@ -1,0 +1,36 @@
+package documents
+
+import "encoding/json"
+
+// GSTRate is one INR rate cross-border receipts were valued at for GST,
+// with the times of supply it valued: the GST summary and the GSTR-3B
+// export list them so every taxable value can be traced to a rate and its
+// date (CGST Rules r.34(2)).
+type GSTRate struct {
+	Currency         string      `json:"currency"`
+	Rate             json.Number `json:"rate"`     // INR per unit of currency, exact
+	RateDate         string      `json:"rateDate"` // the IST date the rate was true
+	TimeOfSupplyFrom string      `json:"timeOfSupplyFrom"`
+	TimeOfSupplyTo   string      `json:"timeOfSupplyTo"`
+	Receipts         int64       `json:"receipts"`
+	InvoiceValue     json.Number `json:"invoiceValue"` // in currency
+	TaxableValue     INR         `json:"taxableValue"`
+	// Basis: "timeOfSupply" when the rate is of the time of supply itself,
+	// "latestEarlier" when none was recorded for it and the latest earlier
+	// rate was used, "settlementRate" when none was recorded on or before it
+	// and the settlement's (later) rate stood in.
+	Basis string `json:"basis"`
+}
+
+// GSTRegistration is the registration position of the financial year up to
+// the figures' last day.
+type GSTRegistration struct {
+	Registered      bool    `json:"registered"`
+	SpecialCategory bool    `json:"specialCategoryState"`
+	Threshold       INR     `json:"threshold"`
+	Turnover        INR     `json:"aggregateTurnover"`
+	CrossedOn       *string `json:"crossedOn"`
+	RegisterBy      *string `json:"registerBy"`
+	OwesGST         bool    `json:"owesGst"`
+	Message         string  `json:"message"`
+}
