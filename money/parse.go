@@ -8,16 +8,20 @@ import "fmt"
 //
 // The text is one or more ASCII digits, optionally followed by a dot and one
 // or more digits; leading zeros are allowed ("007" is 7). Signs, exponents,
-// spaces, ".5" and "5." are ErrFormat. Digits beyond cur.Exponent are
-// ErrTooManyDecimals unless they are all zeros: the value is still exact, so
-// "10.500" USD is 1050 and "100.0" JPY is 100. Zero is ErrNotPositive, and
-// more than MaxMajor major units is ErrTooLarge.
+// spaces, ".5" and "5." are ErrFormat. More decimals than cur.Exponent are
+// ErrTooManyDecimals, zeros included ("10.500" USD, "100.0" JPY): the API
+// document's pattern for each currency allows exactly that many, and the
+// server accepts what the document says. Zero is ErrNotPositive, and more
+// than MaxMajor major units is ErrTooLarge.
 //
 // Errors match the sentinels with errors.Is; their text names the currency
 // and is meant to be shown as a field error.
 func Parse(text string, cur Currency) (int64, error) {
 	if cur.Exponent < 0 || cur.Exponent > maxExponent {
 		return 0, ErrInvalid
+	}
+	if _, frac, ok := splitDecimal(text); ok && len(frac) > cur.Exponent {
+		return 0, detail(ErrTooManyDecimals, fmt.Sprintf("has more decimal places than %s allows (%d)", cur.Code, cur.Exponent))
 	}
 	v, err := scaled(text, cur.Exponent, MaxMajor)
 	switch err {

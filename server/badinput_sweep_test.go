@@ -845,7 +845,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 	add(&sweepSpec{pattern: "GET /api/v1/payments/{a}/{b}", tmpl: "/api/v1/payments/payouts/{id}", own: fx.firaPay, other: fx.otherPay,
 		extra: []sweepCase{
 			{name: "UnknownSubresource", path: "/api/v1/payments/" + fx.firaPay + "/zzz", want: []int{404}, code: apperr.ErrNotFound},
-			{name: "RetryWithGET", path: "/api/v1/payments/" + fx.firaPay + "/retry", want: []int{404}},
+			{name: "RetryWithGET", path: "/api/v1/payments/" + fx.firaPay + "/retry", want: []int{405}, code: "ERR_METHOD_NOT_ALLOWED"},
 			{name: "PayoutsStatus", path: "/api/v1/payments/payouts/status", want: []int{404}},
 		}})
 	add(&sweepSpec{pattern: "GET /api/v1/payments/{a}/{b}", tmpl: "/api/v1/payments/{txnId}/status", own: fx.firaTxn, other: fx.otherTxn,
@@ -1126,7 +1126,7 @@ func sweepMiscPaths(fx *sweepFixtures) []sweepCase {
 		c("OldVersion", "GET", "/api/v0/payments", 404),
 		c("QuickStartSubpath", "POST", "/v1/payments/x", 404),
 		c("QuickStartGET", "GET", "/v1/payments", 404, 405),
-		c("RepeatedQuery", "GET", "/api/v1/payments?page=1&page=abc", 200),
+		c("RepeatedQuery", "GET", "/api/v1/payments?page=1&page=abc", 400),
 		c("SemicolonQuery", "GET", "/api/v1/payments?page=1;limit=5", 200, 400),
 	}
 }

@@ -62,6 +62,7 @@ func TestContract(t *testing.T) {
 		{"Events", flowEvents},
 		{"WebhookManagement", flowWebhookManagement},
 		{"Sweeps", func(t *testing.T, f *fixtures) { sweeps(t, f) }},
+		{"AcceptsWhatItSays", flowStrict},
 		{"RateLimited", func(t *testing.T, f *fixtures) { rateLimitSweep(t, c) }},
 		{"Unready", func(t *testing.T, f *fixtures) { flowUnready(t, c) }},
 		{"LiveRail", func(t *testing.T, f *fixtures) { flowLiveRail(t, c, f.e) }},

@@ -133,6 +133,9 @@ func closeObjects(v any) any {
 			if k == "example" || k == "examples" {
 				continue // examples are data, not schemas
 			}
+			if k == "if" || k == "then" || k == "else" {
+				continue // conditions on part of an object (AmountDecimals), not objects of their own
+			}
 			x[k] = closeObjects(e)
 		}
 		if props, ok := x["properties"].(map[string]any); ok && props != nil {

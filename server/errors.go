@@ -37,6 +37,8 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case apperr.ErrInvalidState, apperr.ErrConflict, apperr.ErrIdempotencyRunning, taxes.ErrITR4NotApplicable:
 		return http.StatusConflict
+	case errMethodNotAllowed:
+		return http.StatusMethodNotAllowed
 	case errBodyTooLarge:
 		return http.StatusRequestEntityTooLarge
 	case errUnsupportedType:

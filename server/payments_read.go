@@ -64,8 +64,16 @@ func (s *Server) handlePaymentList(w http.ResponseWriter, c *call) error {
 	return nil
 }
 
-// handlePaymentSubresource dispatches GET /payments/payouts/{id},
-// /payments/{id}/status and /payments/{id}/form15ca.
+// isPaymentSubresource reports whether a GET of /payments/{a}/{b} is one
+// of the three paths that pattern serves: /payments/payouts/{id},
+// /payments/{id}/status and /payments/{id}/form15ca (they overlap for
+// ServeMux, "payouts/status", so one route dispatches them).
+func isPaymentSubresource(r *http.Request) bool {
+	a, b := r.PathValue("a"), r.PathValue("b")
+	return a == "payouts" || b == "status" || b == "form15ca"
+}
+
+// handlePaymentSubresource dispatches the paths isPaymentSubresource admits.
 func (s *Server) handlePaymentSubresource(w http.ResponseWriter, c *call) error {
 	a, b := c.r.PathValue("a"), c.r.PathValue("b")
 	switch {
@@ -73,10 +81,8 @@ func (s *Server) handlePaymentSubresource(w http.ResponseWriter, c *call) error 
 		return s.handlePaymentGet(w, c, b)
 	case b == "status":
 		return s.handlePaymentStatus(w, c, a)
-	case b == "form15ca":
-		return s.handleForm15CA(w, c, a)
 	}
-	return errNoRoute
+	return s.handleForm15CA(w, c, a)
 }
 
 // handlePaymentStatus looks up by txnId and answers null, not 404, when

@@ -18,17 +18,21 @@ type call struct {
 
 // routeOpts describe what the shared middleware does for a route.
 type routeOpts struct {
-	scope      string // required scope; "" = any authenticated caller
-	limitName  string // rate-limit bucket name and key into Config.Limits
-	perUser    bool   // limit per user (initiate, confirm) rather than per key
-	idempotent bool   // honours Idempotency-Key
-	media      string // accepted request media type when a body is sent
+	scope      string   // required scope; "" = any authenticated caller
+	limitName  string   // rate-limit bucket name and key into Config.Limits
+	perUser    bool     // limit per user (initiate, confirm) rather than per key
+	idempotent bool     // honours Idempotency-Key
+	media      string   // accepted request media type when a body is sent
+	query      []string // the query parameters it takes; any other is 400
+	// only, when set, is the part of the pattern's paths the route serves;
+	// the rest are answered as no route would answer them (404 or 405).
+	only func(r *http.Request) bool
 }
 
 type apiHandler func(w http.ResponseWriter, c *call) error
 
-// api registers an authenticated JSON route: auth → scope → body → idempotency
-// replay → rate limit → handler → error mapping.
+// api registers an authenticated JSON route: auth → scope → body →
+// idempotency replay → rate limit → query names → handler → error mapping.
 func (s *Server) api(pattern string, o routeOpts, h apiHandler) {
 	if o.media == "" {
 		o.media = "application/json"
@@ -44,6 +48,10 @@ func (s *Server) api(pattern string, o routeOpts, h apiHandler) {
 }
 
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h apiHandler) error {
+	if o.only != nil && !o.only(r) {
+		s.noRoute(w, r)
+		return nil
+	}
 	p, err := s.authenticateLimited(w, r, func() (principal, error) { return s.authenticate(r.Context(), r) })
 	if err != nil {
 		return err
@@ -79,6 +87,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		}
 	}
 	if err := s.rateLimit(w, p, o); err != nil {
+		return err
+	}
+	// Not stored under an Idempotency-Key: the key names the body's
+	// request, which the query string is no part of.
+	if err := checkQuery(r, o.query); err != nil {
 		return err
 	}
 	if c.idem == nil {

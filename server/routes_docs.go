@@ -17,7 +17,7 @@ func (s *Server) docsRoutes() {
 		// build defect (the contract test catches it), never a runtime one.
 		panic(err)
 	}
-	s.mux.HandleFunc("GET /api/v1/openapi.json", a.ServeDocument)
+	s.mux.HandleFunc("GET /api/v1/openapi.json", s.noQuery(a.ServeDocument))
 	s.mux.HandleFunc("GET /docs", a.ServeReference)
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/docs", http.StatusFound)

@@ -8,23 +8,23 @@ package server
 // tax:write, like the sequestration policy.
 func (s *Server) taxRoutes() {
 	const cr, tr = "compliance:read", "tax:read"
-	s.api("GET /api/v1/compliance/fira", routeOpts{scope: cr}, s.handleFIRAList)
+	s.api("GET /api/v1/compliance/fira", routeOpts{scope: cr, query: listQuery("paymentId", "from", "to")}, s.handleFIRAList)
 	s.api("GET /api/v1/compliance/fira/{firaId}", routeOpts{scope: cr}, s.handleFIRAGet)
 	s.api("GET /api/v1/compliance/fira/{firaId}/pdf", routeOpts{scope: cr}, s.handleFIRAPDF)
-	s.api("GET /api/v1/compliance/gst/summary", routeOpts{scope: cr}, s.handleGSTSummary)
-	s.api("GET /api/v1/compliance/itr4/prefill", routeOpts{scope: cr}, s.handleITR4Prefill)
-	s.api("GET /api/v1/compliance/itr4/prefill/export", routeOpts{limitName: "itr4_export"}, s.handleITR4Export)
-	s.api("GET /api/v1/compliance/audit", routeOpts{scope: cr}, s.handleAuditList)
+	s.api("GET /api/v1/compliance/gst/summary", routeOpts{scope: cr, query: []string{"fy"}}, s.handleGSTSummary)
+	s.api("GET /api/v1/compliance/itr4/prefill", routeOpts{scope: cr, query: []string{"fy", "payOn"}}, s.handleITR4Prefill)
+	s.api("GET /api/v1/compliance/itr4/prefill/export", routeOpts{limitName: "itr4_export", query: []string{"fy", "payOn"}}, s.handleITR4Export)
+	s.api("GET /api/v1/compliance/audit", routeOpts{scope: cr, query: listQuery("from", "to", "action", "resourceId")}, s.handleAuditList)
 	s.api("GET /api/v1/compliance/audit/verify", routeOpts{scope: cr}, s.handleAuditVerify)
 
-	s.api("GET /api/v1/tax/liability", routeOpts{scope: tr}, s.handleTaxLiability)
-	s.api("GET /api/v1/tax/exports/gst3b", routeOpts{scope: tr}, s.handleGST3B)
-	s.api("GET /api/v1/tax/exports/itr4", routeOpts{limitName: "itr4_export"}, s.handleITR4Export)
+	s.api("GET /api/v1/tax/liability", routeOpts{scope: tr, query: []string{"fy", "payOn"}}, s.handleTaxLiability)
+	s.api("GET /api/v1/tax/exports/gst3b", routeOpts{scope: tr, query: []string{"period"}}, s.handleGST3B)
+	s.api("GET /api/v1/tax/exports/itr4", routeOpts{limitName: "itr4_export", query: []string{"fy", "payOn"}}, s.handleITR4Export)
 
 	// Challans of advance and self-assessment tax (docs/tax.md, "Tax payments").
 	const tw = "tax:write"
 	s.api("POST /api/v1/tax/payments", routeOpts{scope: tw, idempotent: true}, s.handleTaxPaymentCreate)
-	s.api("GET /api/v1/tax/payments", routeOpts{scope: tr}, s.handleTaxPaymentList)
+	s.api("GET /api/v1/tax/payments", routeOpts{scope: tr, query: listQuery("fy")}, s.handleTaxPaymentList)
 	s.api("GET /api/v1/tax/payments/{id}", routeOpts{scope: tr}, s.handleTaxPaymentGet)
 	s.api("DELETE /api/v1/tax/payments/{id}", routeOpts{scope: tw}, s.handleTaxPaymentReverse)
 }
