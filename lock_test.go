@@ -123,6 +123,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 		{"review", "approve", "pay_none"},
 		{"kyc", "list", "-master-key", masterKey},
 		{"kyc", "approve", "link@example.com", "-master-key", masterKey},
+		{"console-link", "--email", "link@example.com"},
 		{"migrate", "-master-key", masterKey},
 		{"check", "-master-key", masterKey},
 		{"backup", "--out", filepath.Join(t.TempDir(), "copy.db")},
