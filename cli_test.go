@@ -57,7 +57,7 @@ func TestHelp(t *testing.T) {
 			is := is.New(t)
 			out, _, code := runBinary(t, dir, args...)
 			is.Equal(code, 0)
-			for _, c := range []string{"serve", "keys", "review", "check", "migrate", "backup", "health", "bench"} {
+			for _, c := range []string{"serve", "keys", "review", "check", "migrate", "backup", "health", "bench", "payouts"} {
 				is.True(strings.Contains(out, "\n  "+c+" "))
 			}
 		})
@@ -81,6 +81,8 @@ func TestHelp(t *testing.T) {
 		{[]string{"health", "-h"}, []string{"usage: payoutd health", "-addr"}, []string{"-db", "-email"}},
 		{[]string{"help", "health"}, []string{"usage: payoutd health", "-addr"}, []string{"-db"}},
 		{[]string{"bench", "-h"}, []string{"-duration"}, []string{"-email"}},
+		{[]string{"payouts", "-h"}, []string{"usage: payoutd payouts list|show|resolve|retry", "-paid", "-unpaid", "-stellar-rpc", "-operator", "-db"},
+			[]string{"-email", "-addr", "-master-key"}},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -119,6 +121,8 @@ func TestAdminCommandsCreateNothing(t *testing.T) {
 		{"keys", "rotate", "key_x", "-db", db},
 		{"keys", "revoke", "key_x", "-db", db},
 		{"review", "approve", "pay_x", "-db", db},
+		{"payouts", "list", "-db", db},
+		{"payouts", "retry", "pay_x", "-db", db},
 		{"backup", "--out", filepath.Join(dir, "b.db"), "-db", db},
 	} {
 		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {

@@ -84,10 +84,13 @@ func (b *browserSession) hidden(name string) string {
 	return m[1]
 }
 
-// signIn opens a sign-in link and presses its button.
+// signIn opens a sign-in link and presses its button; a link refused on
+// opening has no button, and its status is returned.
 func (b *browserSession) signIn(link string) (int, string) {
 	b.t.Helper()
-	b.get(link)
+	if status, loc := b.get(link); status != http.StatusOK {
+		return status, loc
+	}
 	u, _ := url.Parse(link)
 	return b.post("/console/signin", url.Values{"token": {u.Query().Get("token")}}, true)
 }

@@ -79,7 +79,7 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 	vaults := make([]map[string]any, users)
 	for u, key := range keys {
 		vaults[u] = wallet(t, cur.url, key)
-		fake.Fund(vaults[u]["address"].(string), 10_0000000)
+		fake.Fund(vaults[u]["address"].(string), 20_0000000) // the reserve of the account and its trustline, and fees
 	}
 	for u, key := range keys {
 		addr := vaults[u]["address"].(string)

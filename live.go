@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/payoutd/payoutd/metrics"
@@ -143,7 +146,8 @@ func (l liveRates) Rate(currency string) (money.Rate, time.Time, error) {
 // Status is the rates' line in /readyz.
 func (l liveRates) Status() (any, bool) { return l.Source.Status() }
 
-// newLiveRates loads -rates FILE and starts fetching -rates-url. A live
+// newLiveRates loads -rates FILE, watching it for changes, and starts
+// fetching -rates-url. A live
 // process never falls back to the sandbox's indicative table: with no
 // fresh rate a settled payout waits for its value and /readyz says so.
 func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logger) (*liveRates, error) {
@@ -158,6 +162,13 @@ func newLiveRates(ctx context.Context, file string, f rateFlags, log *slog.Logge
 		if err := src.LoadFile(t); err != nil {
 			return nil, err
 		}
+		// The file is read again when it changes, or at once on SIGHUP.
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		go func() {
+			defer signal.Stop(hup)
+			src.WatchFile(ctx, t, rates.FileCheck, hup, log)
+		}()
 	}
 	if f.url != "" {
 		client := &http.Client{Timeout: 30 * time.Second}

@@ -80,7 +80,7 @@ func TestLiveEndToEnd(t *testing.T) {
 	is.Equal(net["network"], "testnet")
 	is.Equal(net["accountExists"], false) // the user sees what is missing
 
-	fake.Fund(addr, 10_0000000) // friendbot
+	fake.Fund(addr, 20_0000000) // friendbot: 2 XLM, the reserve of the account and its trustline and fees
 	wait.Until(t, 15*time.Second, "payoutd to open the vault's USDC trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 	fake.Trust(addr, testUSDC, 500_0000000) // a 500 USDC deposit
 	wait.Until(t, 15*time.Second, "the deposit to reach the vault's balance", func() bool { return wallet(t, p.url, key)["balance"] == "500.00" })

@@ -58,7 +58,7 @@ var commands map[string]commandFunc
 func init() {
 	commands = map[string]commandFunc{
 		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
-		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "console-link": consoleLinkCmd,
+		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "console-link": consoleLinkCmd, "payouts": payoutsCmd,
 	}
 }
 
@@ -72,6 +72,7 @@ commands:
   review     approve or reject a payout waiting in MANUAL_REVIEW
   kyc        review live users' KYC: list, show, documents, approve, reject
   console-link  print a one-time sign-in link to the console (/console/) for a user
+  payouts    finish what the machine cannot: list, show, resolve (paid or unpaid, with proof), retry
   check      verify the audit hash chain, the ledger's balance and the master key; read-only
   migrate    create or upgrade the database schema and exit
   backup     write a consistent copy of the database while the server runs; read-only

@@ -173,6 +173,13 @@ CREATE TABLE IF NOT EXISTS payments (
   -- 1 at initiate, +1 at every change of the payment (version 6).
   version              INTEGER NOT NULL DEFAULT 1,
   review_reason        TEXT NOT NULL DEFAULT '',  -- why compliance holds it, while MANUAL_REVIEW (version 6)
+  -- The memo type given at initiate ('id', 'text'; '' lets the memo decide;
+  -- version 8).
+  memo_type            TEXT NOT NULL DEFAULT '',
+  -- Why the payout waits for a person (its job gave up), and since when;
+  -- every move of the payout clears both (version 8).
+  attention            TEXT NOT NULL DEFAULT '',
+  attention_at         INTEGER,
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
@@ -623,6 +630,16 @@ CREATE TABLE IF NOT EXISTS stellar_submissions (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS stellar_submissions_open ON stellar_submissions (vault_id) WHERE state = 'OPEN';
 CREATE INDEX IF NOT EXISTS stellar_submissions_payment ON stellar_submissions (payment_id, attempt);
+
+-- Each live vault's last changeTrust and the XLM (stroops) its account held
+-- when it was signed: one that failed is not signed (and charged) again
+-- until that balance changes (stellar/trustline_backoff.go).
+CREATE TABLE IF NOT EXISTS trustline_attempts (
+  vault_id      TEXT PRIMARY KEY REFERENCES vaults(id),
+  hash          TEXT NOT NULL,
+  native_before INTEGER NOT NULL,
+  created_at    INTEGER NOT NULL
+);
 
 -- The as-of time of the rate a live payout was valued at (rates/source.go),
 -- printed on its FIRA. A live payout settled on chain while every rate in

@@ -23,7 +23,6 @@ type month struct {
 type chart struct {
 	Months []month
 	Max    int64
-	Total  int64
 	Width  int
 	Height int
 	Base   int // the y of the axis
@@ -38,7 +37,8 @@ const (
 )
 
 // receiptsChart groups the year's reconciled receipts (the same tax_days the
-// liability sums) by IST month.
+// liability sums) by IST month. It only draws: the year's total shown beside
+// it is the liability's gross receipts, the API's figure.
 func receiptsChart(fy india.FY, days []store.TaxDay) chart {
 	ch := chart{Width: chartWidth, Height: chartHeight, Base: chartBase}
 	start := fy.Start().In(india.IST)
@@ -52,7 +52,6 @@ func receiptsChart(fy india.FY, days []store.TaxDay) chart {
 		if i, ok := index[d.Day[:7]]; ok {
 			ch.Months[i].Paise += d.AmountINR
 			ch.Months[i].Count += d.Count
-			ch.Total += d.AmountINR
 		}
 	}
 	for _, m := range ch.Months {

@@ -53,7 +53,8 @@ type Console struct {
 	log      *slog.Logger
 	sessions *scs.SessionManager
 	views    *views
-	mux      *http.ServeMux
+	mux      *http.ServeMux // the pages, inside the browser session
+	handler  http.Handler
 }
 
 // New builds the console.
@@ -71,6 +72,12 @@ func New(cfg Config) (*Console, error) {
 	c := &Console{cfg: cfg, db: cfg.DB, log: cfg.Log, views: v, mux: http.NewServeMux()}
 	c.sessions = c.newSessions()
 	c.routes()
+	// The stylesheet is public and cached for good: it is served outside
+	// the session, so its response neither renews one nor sets a cookie.
+	top := http.NewServeMux()
+	top.HandleFunc("GET "+cssPath, c.handleCSS)
+	top.Handle(Prefix, c.sessions.LoadAndSave(c.mux))
+	c.handler = top
 	return c, nil
 }
 
@@ -80,17 +87,18 @@ func SignInURL(baseURL, token string) string {
 	return strings.TrimRight(baseURL, "/") + Prefix + "signin?token=" + token
 }
 
-// ServeHTTP loads and saves the browser session around every console route.
-func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c.sessions.LoadAndSave(c.mux).ServeHTTP(w, r)
-}
+// ServeHTTP serves the console; every page runs inside the browser session
+// (loaded before, saved after).
+func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.handler.ServeHTTP(w, r) }
+
+// cssPath is the stylesheet's address.
+const cssPath = Prefix + "assets/console.css"
 
 // routes lists every console route on one screen. Pages that show a user's
 // data go through c.page (signed in) and forms through c.form (signed in,
 // CSRF token checked).
 func (c *Console) routes() {
 	m := c.mux
-	m.HandleFunc("GET /console/assets/console.css", c.handleCSS)
 	m.HandleFunc("GET /console/signin", c.handleSignInPage)
 	m.HandleFunc("POST /console/signin", c.handleSignIn)
 	m.Handle("POST /console/signout", c.form(c.handleSignOut))

@@ -2,6 +2,7 @@ package console
 
 import (
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // (₹12,34,567.89) and as the FIRA prints them otherwise, times in IST.
 func funcs(cssVersion string) template.FuncMap {
 	return template.FuncMap{
-		"css":       func() string { return Prefix + "assets/console.css?v=" + cssVersion },
+		"css":       func() string { return cssPath + "?v=" + cssVersion },
 		"inr":       inr,
 		"amount":    amount,
 		"ist":       ist,
@@ -26,22 +27,25 @@ func funcs(cssVersion string) template.FuncMap {
 		"add":       func(a, b int) int { return a + b },
 		"field":     field,
 		"paise":     func(v documents.INR) int64 { return int64(v) },
+		"has":       func(list []string, v string) bool { return slices.Contains(list, v) },
 	}
 }
 
 // fieldView is one labelled input with its hint and error (template "input").
 type fieldView struct {
-	Name, Label, Value, Hint, Type, Class, Error string
-	Required                                     bool
+	Name, ID, Label, Value, Hint, Type, Class, Error string
+	Required                                         bool
 }
 
-// field builds an input of page p; opts are "req", "hint=…", "type=…" and
-// "class=…".
+// field builds an input of page p; opts are "req", "hint=…", "type=…",
+// "class=…" and "id=…" (the element's id when it is not the name).
 func field(p page, name, label, value string, opts ...string) fieldView {
-	f := fieldView{Name: name, Label: label, Value: value, Type: "text", Error: p.Errors[name]}
+	f := fieldView{Name: name, ID: name, Label: label, Value: value, Type: "text"}
 	for _, o := range opts {
 		k, v, _ := strings.Cut(o, "=")
 		switch k {
+		case "id":
+			f.ID = v
 		case "req":
 			f.Required = true
 		case "hint":
@@ -52,6 +56,7 @@ func field(p page, name, label, value string, opts ...string) fieldView {
 			f.Class = v
 		}
 	}
+	f.Error = p.Errors[f.ID]
 	return f
 }
 
@@ -120,7 +125,7 @@ var labels = map[string]string{
 	"purposeCode": "Purpose code", "invoiceRef": "Invoice reference", "invoiceDate": "Invoice date",
 	"counterpartyName": "Client name", "counterpartyCountry": "Client country", "counterpartyBank": "Client's bank",
 	"vaultId": "Vault", "fy": "Financial year", "kind": "Kind", "paidOn": "Paid on", "bsrCode": "BSR code",
-	"challanSerial": "Challan serial", "note": "Note", "url": "URL", "description": "Description",
+	"challanSerial": "Challan serial", "fromReserve": "Paid from the tax reserve:", "note": "Note", "url": "URL", "description": "Description",
 	"eventTypes": "Events", "name": "Name", "email": "E-mail", "phone": "Phone", "pan": "PAN", "gstin": "GSTIN",
 	"lutNumber": "LUT number", "lutValidUntil": "LUT valid until", "address": "Address", "scopes": "Scopes",
 	"decision": "Decision", "reason": "Reason", "countryCode": "Country", "homeCurrency": "Home currency",

@@ -138,6 +138,7 @@ type payoutData struct {
 	CanConfirm bool
 	CanRetry   bool
 	CanReview  bool
+	Reason     string // a refused review's reason, as typed
 	Estimate   *estimate
 }
 
@@ -145,6 +146,12 @@ type payoutData struct {
 // settlement reference, FIRA, the timeline from the audit log, and the
 // actions its state allows.
 func (c *Console) handlePayout(w http.ResponseWriter, r *http.Request, u user) {
+	c.payoutPage(w, r, u, http.StatusOK, nil)
+}
+
+// payoutPage shows the payout of the request's path, with a refused
+// review's messages next to its fields.
+func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, status int, formErr error) {
 	ctx := r.Context()
 	p, err := c.db.FindPayment(ctx, u.ID, r.PathValue("id"))
 	if err != nil {
@@ -152,7 +159,7 @@ func (c *Console) handlePayout(w http.ResponseWriter, r *http.Request, u user) {
 		return
 	}
 	d := payoutData{P: p, CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
-		CanReview: p.Status == store.StatusManualReview && !p.Livemode}
+		CanReview: p.Status == store.StatusManualReview && !p.Livemode, Reason: r.PostForm.Get("reason")}
 	rows, _, err := c.db.ListAudit(ctx, store.AuditFilter{UserID: u.ID, ResourceID: p.ID, Page: 1, Limit: 100})
 	if err != nil {
 		c.fail(w, r, err)
@@ -182,7 +189,9 @@ func (c *Console) handlePayout(w http.ResponseWriter, r *http.Request, u user) {
 	if p.AmountINR == nil {
 		d.Estimate = c.estimate(p.Amount, p.Currency)
 	}
-	c.render(w, r, http.StatusOK, "payout", page{Title: "Payout " + p.ID, Nav: "payouts", Data: d})
+	pg := page{Title: "Payout " + p.ID, Nav: "payouts", Data: d}
+	pg.setErrors(formErr)
+	c.render(w, r, status, "payout", pg)
 }
 
 // timelineOf reads an audit row of a payout: its action names the status
@@ -242,11 +251,15 @@ func (c *Console) handleReview(w http.ResponseWriter, r *http.Request, u user) {
 		return
 	}
 	q := input.Review{Decision: r.PostForm.Get("decision"), Reason: strings.TrimSpace(r.PostForm.Get("reason"))}
-	if err := q.Validate(); err != nil {
-		c.fail(w, r, err)
+	err := q.Validate()
+	if err == nil {
+		err = textFields(map[string]string{"reason": q.Reason})
+	}
+	if err != nil {
+		c.payoutPage(w, r, u, http.StatusBadRequest, err)
 		return
 	}
-	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
+	err = c.db.WithTx(r.Context(), func(tx *store.Tx) error {
 		_, err := payout.Review(tx, u.ID, id, q.Decision == "approve", q.Reason)
 		return err
 	}, c.txOpts(r, u))

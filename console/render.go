@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/kycpage"
 )
 
 //go:embed templates/*.html assets/console.css
@@ -31,10 +32,13 @@ type views struct {
 
 func loadViews() (*views, error) {
 	v := &views{pages: map[string]*template.Template{}}
-	var err error
-	if v.css, err = files.ReadFile("assets/console.css"); err != nil {
+	own, err := files.ReadFile("assets/console.css")
+	if err != nil {
 		return nil, err
 	}
+	// One stylesheet: the KYC page's (the palette and the shared form
+	// styles), then the console's own rules, which build on it.
+	v.css = append(append(kycpage.Stylesheet(), '\n'), own...)
 	sum := sha256.Sum256(v.css)
 	v.cssVersion = hex.EncodeToString(sum[:6])
 	base := template.New("base").Funcs(funcs(v.cssVersion))
@@ -71,21 +75,33 @@ type page struct {
 	Message   string // a problem page's text
 	RequestID string
 	Data      any
+	// signInForm marks the one page with a form before sign-in; no other
+	// page starts a session for a visitor who is not signed in.
+	signInForm bool
 }
 
 type fieldProblem struct{ Field, Message string }
 
 // setErrors shows an error's field messages next to their fields and, led
 // by the field's label, in the summary; an error that names no field shows
-// its message alone.
-func (p *page) setErrors(err error) {
+// its message alone. Fields are found by their API names, which are the
+// inputs' ids unless ids maps a name to the id it has on this page (where
+// two forms have a field of the same name).
+func (p *page) setErrors(err error, ids ...map[string]string) {
 	var e *apperr.Error
 	if !errors.As(err, &e) {
 		return
 	}
-	p.Errors = e.Fields
+	p.Errors = map[string]string{}
 	for _, f := range slices.Sorted(maps.Keys(e.Fields)) {
-		p.ErrorList = append(p.ErrorList, fieldProblem{f, labelOf(f) + " " + e.Fields[f]})
+		id := f
+		for _, m := range ids {
+			if v, ok := m[f]; ok {
+				id = v
+			}
+		}
+		p.Errors[id] = e.Fields[f]
+		p.ErrorList = append(p.ErrorList, fieldProblem{id, labelOf(f) + " " + e.Fields[f]})
 	}
 	if len(e.Fields) == 0 {
 		p.ErrorList = append(p.ErrorList, fieldProblem{"", e.Message})
@@ -114,7 +130,10 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 			p.Flash = c.sessions.PopString(ctx, keyFlash)
 		}
 	}
-	p.CSRF, p.RequestID = c.csrfToken(ctx), c.cfg.RequestID(r)
+	if p.User != nil || p.signInForm {
+		p.CSRF = c.csrfToken(ctx)
+	}
+	p.RequestID = c.cfg.RequestID(r)
 	t := c.views.pages[name]
 	var buf bytes.Buffer
 	if t == nil {

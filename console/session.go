@@ -133,14 +133,31 @@ type signInData struct {
 
 // handleSignInPage shows the sign-in step of a link (a button, so a link
 // previewer that fetches the URL does not spend it) or, without one, how
-// to get a link.
+// to get a link. A link that would be refused is refused here already,
+// without a form: only a live link starts a browser session before
+// sign-in (for the form's CSRF token).
 func (c *Console) handleSignInPage(w http.ResponseWriter, r *http.Request) {
-	token := r.URL.Query().Get("token")
-	if len(token) > 128 {
-		token = ""
+	q := r.URL.Query()
+	d := signInData{SignedOut: q.Has("signedout")}
+	if token := q.Get("token"); token != "" {
+		err := c.db.CheckConsoleLink(r.Context(), token)
+		if apperr.Code(err) == apperr.ErrUnauthorized {
+			c.refuseLink(w, r, err)
+			return
+		}
+		if err != nil {
+			c.internalError(w, r, err)
+			return
+		}
+		d.Token = token
 	}
-	c.render(w, r, http.StatusOK, "signin", page{Title: "Sign in",
-		Data: signInData{Token: token, SignedOut: r.URL.Query().Has("signedout")}})
+	c.render(w, r, http.StatusOK, "signin", page{Title: "Sign in", Data: d, signInForm: d.Token != ""})
+}
+
+// refuseLink says why a sign-in link was refused.
+func (c *Console) refuseLink(w http.ResponseWriter, r *http.Request, err error) {
+	c.render(w, r, http.StatusUnauthorized, "signin", page{Title: "Sign-in link refused",
+		Data: signInData{Problem: err.(*apperr.Error).Message}})
 }
 
 // handleSignIn spends the link and starts the session.
@@ -155,8 +172,7 @@ func (c *Console) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		return err
 	}, store.WithActor("console:signin", c.cfg.RequestID(r)))
 	if apperr.Code(err) == apperr.ErrUnauthorized {
-		c.render(w, r, http.StatusUnauthorized, "signin", page{Title: "Sign-in link refused",
-			Data: signInData{Problem: err.(*apperr.Error).Message}})
+		c.refuseLink(w, r, err)
 		return
 	}
 	if err != nil {

@@ -22,7 +22,14 @@ type settingsData struct {
 	WebhookForm  input.Webhook
 	KeyForm      input.APIKey
 	ResubmitLeft int
+	// errorIDs places the failed form's field errors where its fields'
+	// ids differ from their names.
+	errorIDs map[string]string
 }
+
+// keyFormIDs are the ids of the key form's fields that another form on
+// the page also has.
+var keyFormIDs = map[string]string{"name": "key-name"}
 
 // settingsPage reads everything the settings page shows and renders it
 // with the given status, a secret to show once, and a form's errors.
@@ -32,7 +39,7 @@ func (c *Console) settingsPage(w http.ResponseWriter, r *http.Request, u user, s
 		return
 	}
 	p := page{Title: "Settings", Nav: "settings", Data: d}
-	p.setErrors(err)
+	p.setErrors(err, d.errorIDs)
 	c.render(w, r, status, "settings", p)
 }
 

@@ -113,7 +113,7 @@ func (c *Console) handleKeyCreate(w http.ResponseWriter, r *http.Request, u user
 		}, c.txOpts(r, u))
 	}
 	if e, ok := asStoreError(err); ok && e.Code == apperr.ErrValidation {
-		c.settingsPage(w, r, u, http.StatusBadRequest, settingsData{KeyForm: q}, err)
+		c.settingsPage(w, r, u, http.StatusBadRequest, settingsData{KeyForm: q, errorIDs: keyFormIDs}, err)
 		return
 	}
 	if err != nil {

@@ -128,7 +128,11 @@ func (c *Console) handleTaxPayment(w http.ResponseWriter, r *http.Request, u use
 			return Prefix + "tax?fy=" + q.FY, err
 		})
 	}
-	if _, ok := asStoreError(err); ok {
+	e, ok := asStoreError(err)
+	if ok && e.Code == apperr.ErrInsufficientFunds && len(e.Fields) == 0 {
+		err = input.FieldError("fromReserve", e.Message) // the reserve holds less than the challan
+	}
+	if ok {
 		c.taxPage(w, r, u, http.StatusBadRequest, fy, q, key, err)
 		return
 	}

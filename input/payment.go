@@ -7,6 +7,7 @@ import (
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/payout"
 )
 
 // Initiate is what POST /payments/initiate and the console's new-payout
@@ -16,6 +17,7 @@ type Initiate struct {
 	Currency            string      `json:"currency"`
 	DestinationAddress  string      `json:"destinationAddress"`
 	Memo                string      `json:"memo"`
+	MemoType            string      `json:"memoType"`
 	PurposeCode         string      `json:"purposeCode"`
 	InvoiceRef          string      `json:"invoiceRef"`
 	CounterpartyName    string      `json:"counterpartyName"`
@@ -56,6 +58,25 @@ func invoiceDateRule(now time.Time) validation.Rule {
 	})
 }
 
+// memoFitsType checks a memo against an explicit memoType: an id is a
+// whole number that fits in 64 bits, a text at most 28 bytes. Without a
+// memoType any memo is accepted here (the live rail decides at confirm).
+func memoFitsType(typ string) validation.Rule {
+	return validation.By(func(v any) error {
+		memo, _ := v.(string)
+		if typ != payout.MemoID && typ != payout.MemoText {
+			return nil
+		}
+		if memo == "" {
+			return errors.New("is required when memoType is given")
+		}
+		if why := payout.CheckMemo(memo, typ); why != "" {
+			return errors.New(why)
+		}
+		return nil
+	})
+}
+
 // Validate checks the payout's fields and returns its amount in minor units.
 func (q *Initiate) Validate(now time.Time) (int64, error) {
 	var minor int64
@@ -63,7 +84,8 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.Amount, validation.Required, AmountRule(q.Currency, &minor)),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
 		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), IsStellarAddress),
-		validation.Field(&q.Memo, validation.RuneLength(0, 256)),
+		validation.Field(&q.Memo, validation.RuneLength(0, 256), memoFitsType(q.MemoType)),
+		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
 		validation.Field(&q.PurposeCode, IsPurposeCode),
 		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
 		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256)),

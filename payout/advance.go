@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -22,7 +23,7 @@ type AdvanceArgs struct {
 }
 
 // Kind is the stable job kind.
-func (AdvanceArgs) Kind() string { return "payment_advance" }
+func (AdvanceArgs) Kind() string { return store.AdvanceJobKind }
 
 // Enqueue inserts p's advance job in tx, the transaction that made p owe
 // the pipeline a step (confirm, retry, review approve): the job exists if
@@ -44,8 +45,19 @@ type AdvanceWorker struct {
 	P *Pipeline
 }
 
-// Work advances the payout until it rests.
-func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) error {
+// Work advances the payout until it rests. A failure on the job's last
+// attempt flags the payout for a person (giveUp) before River discards the
+// job.
+func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.P.Log.Error("payout job panicked", "payment", job.Args.PaymentID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", r)
+		}
+		if err != nil && job.Attempt >= job.MaxAttempts && !isSnooze(err) {
+			w.P.giveUp(ctx, job.Args.PaymentID, job.Attempt, err)
+		}
+	}()
 	return w.P.Advance(ctx, job.Args.PaymentID)
 }
 
@@ -91,7 +103,7 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 				return river.JobSnooze(st.after)
 			}
 			if p.Livemode {
-				return river.JobSnooze(pl.livePoll())
+				return river.JobSnooze(pl.liveWait(p))
 			}
 			return river.JobSnooze(pl.UnknownPoll)
 		}
@@ -200,7 +212,7 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 		if p.Status == store.StatusUnknown {
 			actor = "system:reconciliation"
 		}
-		return step{actor: actor, apply: func(tx *store.Tx, p *store.Payment) error { return pl.apply(tx, p, out) }}, nil
+		return step{actor: actor, apply: func(tx *store.Tx, p *store.Payment) error { return applyOutcome(tx, p, out) }}, nil
 	case store.StatusConfirmed:
 		if p.AmountINR == nil {
 			return pl.value(p)

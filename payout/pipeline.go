@@ -35,6 +35,10 @@ type Pipeline struct {
 	// vault's previous transaction, the outcome of its own) looks again;
 	// 0 means DefaultLivePoll.
 	LivePoll time.Duration
+	// WaitMax caps how long a live payout waits between two looks, its
+	// wait growing with the time it has waited (liveWait); 0 means
+	// DefaultWaitMax.
+	WaitMax time.Duration
 	// LiveRate is the live INR rate with its as-of time; an error (stale,
 	// none) leaves a settled live payout waiting for its value, looked at
 	// again every RateRecheck (0: DefaultRateRecheck).

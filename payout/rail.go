@@ -27,6 +27,10 @@ type Outcome struct {
 	// the transaction that records it (the live rail: the envelope's
 	// final state, ledger and fee).
 	Record func(tx *store.Tx) error
+	// Ref is the settlement reference when it is not the one the payout
+	// holds: an operator's resolve naming a transaction this database
+	// never stored.
+	Ref string
 }
 
 // Outcome states.

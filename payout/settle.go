@@ -37,9 +37,9 @@ func (pl *Pipeline) submit(ctx context.Context, rail Settlement, p store.Payment
 	return ref, false, err
 }
 
-// apply records a rail outcome: CONFIRMED with the settlement's ledger
+// applyOutcome records a rail outcome: CONFIRMED with the settlement's ledger
 // posting, FAILED, or UNKNOWN (the advance job then keeps asking).
-func (pl *Pipeline) apply(tx *store.Tx, p *store.Payment, out Outcome) error {
+func applyOutcome(tx *store.Tx, p *store.Payment, out Outcome) error {
 	if out.Record != nil && out.State != Unknown {
 		if err := out.Record(tx); err != nil {
 			return err

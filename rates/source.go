@@ -153,9 +153,7 @@ func (s *Source) Fetch(ctx context.Context, client *http.Client, url string) err
 		return nil
 	}()
 	if err != nil {
-		s.mu.Lock()
-		s.err = err
-		s.mu.Unlock()
+		s.failed(err)
 	}
 	return err
 }

@@ -51,6 +51,7 @@ func (s *Server) readyRail(r *http.Request, body map[string]any) {
 	if s.cfg.LiveRail == nil {
 		return
 	}
+	s.readyBlocked(r, body)
 	h, up := s.cfg.LiveRail.Health(r.Context())
 	body["rail"] = h
 	if !up {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/wire"
 )
@@ -24,6 +25,7 @@ type paymentView struct {
 	Type                string            `json:"type"`
 	DestinationAddress  string            `json:"destinationAddress"`
 	Memo                string            `json:"memo,omitempty"`
+	MemoType            string            `json:"memoType,omitempty"`
 	PurposeCode         string            `json:"purposeCode,omitempty"`
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
@@ -40,6 +42,7 @@ type paymentView struct {
 	AmountINRPaise      *int64            `json:"amountInrPaise,omitempty"`
 	FiraID              string            `json:"firaId,omitempty"`
 	Metadata            map[string]string `json:"metadata,omitempty"`
+	Attention           *attentionView    `json:"attention,omitempty"`
 	Version             int64             `json:"version"`
 	Livemode            bool              `json:"livemode"`
 	CreatedAt           string            `json:"createdAt"`
@@ -50,6 +53,7 @@ func viewPayment(p store.Payment) paymentView {
 	v := paymentView{
 		ID: p.ID, TxnID: p.TxnID, UserID: p.UserID, Amount: amountJSON(p.Amount, p.Currency), AmountMinor: p.Amount,
 		Currency: p.Currency, Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo,
+		MemoType:    payout.MemoTypeOf(p.Memo, p.MemoType),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName,
 		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID,
 		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), FiraID: p.FiraID, Metadata: p.Metadata,
@@ -64,8 +68,17 @@ func viewPayment(p store.Payment) paymentView {
 	if p.AmountINR != nil {
 		v.AmountINR, v.AmountINRPaise = inr(*p.AmountINR), p.AmountINR
 	}
+	if p.Attention != "" && p.AttentionAt != nil {
+		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}
+	}
 	if p.InvoiceAmount > 0 {
 		v.InvoiceAmount = amountJSON(p.InvoiceAmount, p.Currency)
 	}
 	return v
+}
+
+// attentionView is why a payout waits for a person, and since when.
+type attentionView struct {
+	Reason string `json:"reason"`
+	Since  string `json:"since"`
 }

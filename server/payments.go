@@ -25,7 +25,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	}
 	p := store.Payment{
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
-		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
+		DestinationAddress: q.DestinationAddress, Memo: q.Memo, MemoType: q.MemoType, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 		InvoiceDate: q.InvoiceDate, InvoiceAmount: q.InvoiceMinor(),
 		Metadata: metadata,

@@ -28,6 +28,9 @@ type walletView struct {
 	// Network is a live vault's account on the network (exists, trustline,
 	// XLM), when a live rail is configured.
 	Network any `json:"network,omitempty"`
+	// Blocked is the live vault's transaction in flight with no known
+	// outcome, which later payouts from it wait for.
+	Blocked *blockedView `json:"blocked,omitempty"`
 }
 
 // viewWallet renders a vault; hasKey is whether its signing key really opens
@@ -53,9 +56,15 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	blocked, err := s.blockedVaults(c.r.Context(), &c.p)
+	if err != nil {
+		return err
+	}
 	out := make([]walletView, 0, len(vaults))
 	for _, v := range vaults {
-		out = append(out, s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID])))
+		view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
+		view.Blocked = blocked[v.ID]
+		out = append(out, view)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallets": out})
 	return nil
@@ -72,7 +81,13 @@ func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))})
+	blocked, err := s.blockedVaults(c.r.Context(), &c.p)
+	if err != nil {
+		return err
+	}
+	view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
+	view.Blocked = blocked[v.ID]
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": view})
 	return nil
 }
 

@@ -22,6 +22,10 @@ type Account struct {
 	Asset    txnbuild.CreditAsset
 	Address  string
 	Currency string
+
+	// SubEntries counts the account's trustlines, offers and signers,
+	// each of which raises the XLM it must keep (the base reserve).
+	SubEntries int64
 }
 
 // accountKeys are the ledger keys of an account and its trustline for asset.
@@ -73,6 +77,7 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 		switch {
 		case d.Account != nil:
 			a.Exists, a.Seq, a.Native = true, int64(d.Account.SeqNum), int64(d.Account.Balance)
+			a.SubEntries = int64(d.Account.NumSubEntries)
 		case d.TrustLine != nil:
 			a.Trusts, a.Balance, a.Limit = true, int64(d.TrustLine.Balance), int64(d.TrustLine.Limit)
 		}

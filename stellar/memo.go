@@ -1,29 +1,31 @@
 package stellar
 
 import (
-	"fmt"
+	"errors"
 	"strconv"
 
 	"github.com/stellar/go-stellar-sdk/txnbuild"
+
+	"github.com/payoutd/payoutd/payout"
 )
 
 // MaxMemoText is Stellar's limit for MEMO_TEXT, in bytes.
-const MaxMemoText = 28
+const MaxMemoText = payout.MaxMemoText
 
-// Memo maps a payout's memo onto Stellar's memo types. A canonical decimal
-// uint64 becomes MEMO_ID, because anchors and exchanges route deposits by
-// that number and many refuse a text memo; anything else is MEMO_TEXT when
-// its UTF-8 bytes fit. A longer memo cannot travel and is an error, never
-// truncated: a cut memo would land the money in the wrong sub-account.
-func Memo(memo string) (txnbuild.Memo, error) {
-	if memo == "" {
-		return nil, nil
+// Memo maps a payout's memo onto Stellar's memo types: as the memoType
+// given at initiate, or by payout.MemoTypeOf's default (a canonical decimal
+// uint64 is MEMO_ID, anything else MEMO_TEXT). A memo that cannot travel as
+// its type is an error, never truncated.
+func Memo(memo, memoType string) (txnbuild.Memo, error) {
+	if why := payout.CheckMemo(memo, memoType); why != "" {
+		return nil, errors.New(why)
 	}
-	if id, err := strconv.ParseUint(memo, 10, 64); err == nil && strconv.FormatUint(id, 10) == memo {
+	switch payout.MemoTypeOf(memo, memoType) {
+	case payout.MemoID:
+		id, _ := strconv.ParseUint(memo, 10, 64)
 		return txnbuild.MemoID(id), nil
+	case payout.MemoText:
+		return txnbuild.MemoText(memo), nil
 	}
-	if len(memo) > MaxMemoText {
-		return nil, fmt.Errorf("is %d bytes; a Stellar text memo holds at most %d bytes (a number up to 18446744073709551615 is sent as a memo id)", len(memo), MaxMemoText)
-	}
-	return txnbuild.MemoText(memo), nil
+	return nil, nil
 }

@@ -124,7 +124,7 @@ func (r *Rail) refuse(p store.Payment) (field, why string) {
 	if _, err := r.Assets.For(p.Currency); err != nil {
 		return "currency", err.Error()
 	}
-	if _, err := Memo(p.Memo); err != nil {
+	if _, err := Memo(p.Memo, p.MemoType); err != nil {
 		return "memo", err.Error()
 	}
 	cur, _ := money.Lookup(p.Currency)
@@ -142,7 +142,7 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 		return store.Submission{}, mark, &payout.Refusal{Reason: field + " " + why}
 	}
 	asset, _ := r.Assets.For(p.Currency)
-	memo, _ := Memo(p.Memo)
+	memo, _ := Memo(p.Memo, p.MemoType)
 	cur, _ := money.Lookup(p.Currency)
 	stroops, _ := ToStroops(p.Amount, cur)
 	v, seed, err := r.vaultKey(ctx, p.VaultID)

@@ -77,6 +77,7 @@ var resultWords = map[string]string{
 	"tx_no_source_account":    "the vault's account does not exist on the network yet",
 	"tx_too_late":             "the transaction's time bound had passed",
 	"tx_insufficient_fee":     "the fee offered was below the network's current minimum",
+	"op_low_reserve":          "the vault's account holds too little XLM for the reserve of another entry (a trustline needs 0.5 XLM more)",
 }
 
 // Explain renders a result code with its meaning: "op_no_trust (the

@@ -109,6 +109,9 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 		return err
 	}
 	if acct.Exists && !acct.Trusts {
+		if waits, err := r.trustlineWaits(ctx, v.ID, acct); err != nil || waits {
+			return err
+		}
 		return r.openTrustline(ctx, v, asset, acct, mark)
 	}
 	// The mark and account just read serve the balance too: no second read.
@@ -138,6 +141,9 @@ func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset tx
 	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, State: store.SubmissionOpen, Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil}
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.RecordSubmission(sub, mark); err != nil {
+			return err
+		}
+		if err := tx.RecordTrustlineAttempt(v.ID, env.Hash, acct.Native); err != nil {
 			return err
 		}
 		return tx.Audit(v.UserID, v.Livemode, "vault.trustline_submitted", "vault", v.ID, map[string]any{"asset": asset.Code + ":" + asset.Issuer, "hash": env.Hash})
@@ -175,6 +181,9 @@ type NetworkState struct {
 	AssetBalance  string `json:"assetBalance"`
 	NativeBalance string `json:"nativeBalanceXlm"`
 	Reachable     bool   `json:"reachable"`
+	// TrustlineMissing says, while the account lacks the trustline, why
+	// and what opens it (trustline_backoff.go).
+	TrustlineMissing string `json:"trustlineMissing,omitempty"`
 }
 
 // Network reads the vault's account for the wallet view; an unreachable
@@ -192,5 +201,8 @@ func (r *Rail) Network(ctx context.Context, v store.Vault) (any, error) {
 	}
 	st.Reachable, st.AccountExists, st.Trustline = true, acct.Exists, acct.Trusts
 	st.AssetBalance, st.NativeBalance = stroopString(acct.Balance), stroopString(acct.Native)
+	if !acct.Trusts {
+		st.TrustlineMissing = r.trustlineMissing(ctx, v.ID, acct)
+	}
 	return st, nil
 }

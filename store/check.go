@@ -6,8 +6,9 @@ import (
 )
 
 // Check verifies the invariants `payoutd check` promises: the audit chain is
-// intact, no vault is overdrawn, and every reservation is backed by a
-// payment that holds it.
+// intact, every payout that owes a step has a job that will take it, no
+// vault is overdrawn, and every reservation is backed by a payment that
+// holds it.
 func (db *DB) Check(ctx context.Context) ([]string, error) {
 	var problems []string
 	v, err := db.VerifyAudit(ctx)
@@ -17,6 +18,11 @@ func (db *DB) Check(ctx context.Context) ([]string, error) {
 	if !v.Intact {
 		problems = append(problems, fmt.Sprintf("audit chain broken at seq %d: %s", v.BrokenAt, v.Reason))
 	}
+	stalled, err := db.stalledProblems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, stalled...)
 	for _, q := range ledgerChecks {
 		found, err := db.checkRows(ctx, q.sql, q.format)
 		if err != nil {

@@ -35,21 +35,9 @@ func (tx *Tx) CreateConsoleLink(u User) (token string, expires time.Time, err er
 // is unknown, already used or expired is refused (ErrUnauthorized, with a
 // message saying which), and refused again however often it is presented.
 func (tx *Tx) UseConsoleLink(token string) (User, error) {
-	var u User
-	var expires int64
-	var used sql.NullInt64
-	err := tx.queryRow(`SELECT l.user_id, u.email, u.livemode, l.expires_at, l.used_at
-		FROM console_links l JOIN users u ON u.id = l.user_id WHERE l.token_hash = ?`, HashSecret(token)).
-		Scan(&u.ID, &u.Email, &u.Livemode, &expires, &used)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return u, apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link is not valid")
-	case err != nil:
+	u, err := consoleLinkUser(tx.queryRow(consoleLinkQuery, HashSecret(token)), tx.now)
+	if err != nil {
 		return u, err
-	case used.Valid:
-		return u, apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link was already used; a link works once")
-	case tx.now.UnixMilli() >= expires:
-		return u, apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link has expired; links work for 15 minutes")
 	}
 	res, err := tx.exec("UPDATE console_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
 		ms(tx.now), HashSecret(token))
@@ -57,9 +45,43 @@ func (tx *Tx) UseConsoleLink(token string) (User, error) {
 		return u, err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return u, apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link was already used; a link works once")
+		return u, errLinkUsed()
 	}
 	return u, tx.Audit(u.ID, u.Livemode, "console.signed_in", "user", u.ID, nil)
+}
+
+// CheckConsoleLink says whether a sign-in token would be accepted now,
+// without spending it: the refusals are UseConsoleLink's.
+func (db *DB) CheckConsoleLink(ctx context.Context, token string) error {
+	_, err := consoleLinkUser(db.r.QueryRowContext(ctx, consoleLinkQuery, HashSecret(token)), db.Now())
+	return err
+}
+
+const consoleLinkQuery = `SELECT l.user_id, u.email, u.livemode, l.expires_at, l.used_at
+	FROM console_links l JOIN users u ON u.id = l.user_id WHERE l.token_hash = ?`
+
+func errLinkUsed() error {
+	return apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link was already used; a link works once")
+}
+
+// consoleLinkUser reads a link's row (consoleLinkQuery) and refuses a link
+// that is unknown, used or expired at now.
+func consoleLinkUser(row *sql.Row, now time.Time) (User, error) {
+	var u User
+	var expires int64
+	var used sql.NullInt64
+	err := row.Scan(&u.ID, &u.Email, &u.Livemode, &expires, &used)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return u, apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link is not valid")
+	case err != nil:
+		return u, err
+	case used.Valid:
+		return u, errLinkUsed()
+	case now.UnixMilli() >= expires:
+		return u, apperr.Errorf(apperr.ErrUnauthorized, "this sign-in link has expired; links work for 15 minutes")
+	}
+	return u, nil
 }
 
 // FindUser reads a user by id.

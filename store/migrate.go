@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -32,6 +32,7 @@ var migrations = []migration{
 	{6, paymentVersionBackfill, true},
 	{7, gstValueColumns, false},
 	{7, gstValueBackfill, true},
+	{8, operatorColumns, false},
 }
 
 // paymentVersionColumns adds the payment's version and review reason to a

@@ -23,6 +23,7 @@ type Payment struct {
 	Currency           string
 	DestinationAddress string
 	Memo               string
+	MemoType           string // as given at initiate: "id", "text" or "" (payout.MemoTypeOf decides)
 	PurposeCode        string
 	InvoiceRef         string
 	InvoiceDate        string // YYYY-MM-DD or "": decides the GST month when set
@@ -46,6 +47,10 @@ type Payment struct {
 	SettledAt           *time.Time
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
+	// Attention, when set, is why the payout waits for a person (its job
+	// gave up), since AttentionAt; any move of the payout clears it.
+	Attention   string
+	AttentionAt *time.Time
 }
 
 // CrossBorder: a counterparty country present and not India.
@@ -57,21 +62,22 @@ const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, curren
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
 	invoice_date, metadata, version, review_reason,
-	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount`
+	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount, memo_type, attention, attention_at`
 
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
-	var inr, settled sql.NullInt64
+	var inr, settled, attentionAt sql.NullInt64
 	var created, updated int64
 	var metadata string
 	err := row.Scan(&p.ID, &p.UserID, &p.Livemode, &p.TxnID, &p.Type, &p.Status, &p.Amount, &p.Currency,
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
-		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID, &p.InvoiceAmount)
+		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID, &p.InvoiceAmount,
+		&p.MemoType, &p.Attention, &attentionAt)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
-	p.SettledAt, p.CreatedAt, p.UpdatedAt = nullMS(settled), fromMS(created), fromMS(updated)
+	p.SettledAt, p.CreatedAt, p.UpdatedAt, p.AttentionAt = nullMS(settled), fromMS(created), fromMS(updated), nullMS(attentionAt)
 	p.Metadata = parseMetadata(metadata)
 	return p, err
 }
@@ -84,10 +90,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata, version, invoice_amount) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, version, invoice_amount, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.InvoiceAmount)
+		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.InvoiceAmount, p.MemoType)
 	if isUniqueViolation(err) {
 		return Payment{}, apperr.Errorf(apperr.ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
@@ -144,6 +150,7 @@ func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 	}
 	next := *p
 	next.Status, next.UpdatedAt, next.Version = to, tx.now, p.Version+1
+	next.Attention, next.AttentionAt = "", nil
 	if set != nil {
 		set(&next)
 	}

@@ -6,7 +6,8 @@ import (
 
 // writePaymentRow moves the row from the state `from` to next and the
 // status counts with it; a row no longer as `from` left it is
-// ERR_INVALID_STATE.
+// ERR_INVALID_STATE. A move clears the payout's attention: whatever a
+// person was asked to look at, the payout is moving again.
 func (tx *Tx) writePaymentRow(from, next Payment) error {
 	var inr, settled any
 	if next.AmountINR != nil {
@@ -39,9 +40,9 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 // so the other moves leave it out.
 const (
 	movePayment = `UPDATE payments SET status = ?1, reserved = ?2, attempt = ?3, failed_reason = ?4, settlement_ref = ?5,
-		settlement_rate = ?6, amount_inr = ?7, settled_at = ?8, updated_at = ?9, review_reason = ?14, version = ?15
-		WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
+		settlement_rate = ?6, amount_inr = ?7, settled_at = ?8, updated_at = ?9, review_reason = ?14, version = ?15,
+		attention = '', attention_at = NULL WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
 	movePaymentAndVault = `UPDATE payments SET status = ?1, reserved = ?2, attempt = ?3, failed_reason = ?4, settlement_ref = ?5,
 		settlement_rate = ?6, amount_inr = ?7, settled_at = ?8, updated_at = ?9, review_reason = ?14, version = ?15,
-		vault_id = nullif(?16, '') WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
+		vault_id = nullif(?16, ''), attention = '', attention_at = NULL WHERE id = ?10 AND status = ?11 AND attempt = ?12 AND updated_at = ?13`
 )

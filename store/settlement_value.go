@@ -43,7 +43,7 @@ func (tx *Tx) SettleAwaitingValue(p *Payment) error {
 // with a fresh rate. A guarded UPDATE: a second run finds it valued.
 func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
 	res, err := tx.exec(`UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?,
-		version = version + 1 WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
+		version = version + 1, attention = '', attention_at = NULL WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
 	if err != nil {
 		return err
 	}
@@ -52,6 +52,7 @@ func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time
 	}
 	reserved := p.Reserved
 	p.AmountINR, p.SettlementRate, p.Reserved, p.UpdatedAt, p.Version = &inr, rate, 0, tx.now, p.Version+1
+	p.Attention, p.AttentionAt = "", nil
 	if reserved > 0 {
 		if err := tx.adjustVault(p.VaultID, -reserved, -reserved); err != nil {
 			return err

@@ -28,7 +28,9 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 	}
 	resp.Hash = hex.EncodeToString(hash[:])
 	var fault Fault
-	if len(s.faults) > 0 {
+	// A resend of a dropped transaction leaves the queued faults to the
+	// next other send.
+	if len(s.faults) > 0 && !s.dropped[resp.Hash] {
 		fault, s.faults = s.faults[0], s.faults[1:]
 	}
 	switch fault {
@@ -60,7 +62,8 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 		return refuse(resp, xdr.TransactionResultCodeTxBadAuth)
 	case int64(env.Fee()) < fee:
 		return refuse(resp, xdr.TransactionResultCodeTxInsufficientFee)
-	case a.native < fee:
+	case a.native-a.minBalance(0) < fee:
+		// The fee may not come out of the reserve.
 		return refuse(resp, xdr.TransactionResultCodeTxInsufficientBalance)
 	}
 	resp.Status = "PENDING"
@@ -218,6 +221,9 @@ func (s *Server) changeTrust(src string, op xdr.ChangeTrustOp) (xdr.ChangeTrustR
 	if l := a.lines[k]; l != nil {
 		l.limit = int64(op.Limit)
 		return xdr.ChangeTrustResultCodeChangeTrustSuccess, nil
+	}
+	if a.native < a.minBalance(1) {
+		return xdr.ChangeTrustResultCodeChangeTrustLowReserve, nil
 	}
 	a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: int64(op.Limit)}
 	return xdr.ChangeTrustResultCodeChangeTrustSuccess, []func(){func() { delete(a.lines, k) }}

@@ -62,6 +62,10 @@ type Server struct {
 	// knows, closed at oldestAt (Unix seconds).
 	oldest   uint32
 	oldestAt int64
+	// forgotten keeps what Prune dropped, for the archive endpoint
+	// (Archive); archive is that endpoint once started.
+	forgotten map[string]*txRecord
+	archive   *httptest.Server
 }
 
 type account struct {
@@ -95,8 +99,13 @@ func New(passphrase string, start time.Time) *Server {
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.http.Close() }
+// Close stops the server (and its archive endpoint).
+func (s *Server) Close() {
+	s.http.Close()
+	if s.archive != nil {
+		s.archive.Close()
+	}
+}
 
 // Advance moves the network's clock; each ledger closes at the clock.
 func (s *Server) Advance(d time.Duration) {
@@ -112,6 +121,12 @@ func (s *Server) Advance(d time.Duration) {
 func (s *Server) Prune() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.forgotten == nil {
+		s.forgotten = map[string]*txRecord{}
+	}
+	for h, t := range s.txs {
+		s.forgotten[h] = t
+	}
 	s.txs = map[string]*txRecord{}
 	s.ledger++
 	s.oldest, s.oldestAt = s.ledger, s.now.Unix()

@@ -10,6 +10,11 @@
 // CHROMIUM (default /usr/bin/chromium). console_browser_test.go runs it
 // against a real payoutd. It prints "result {json}" with the payout and FIRA
 // it made; exit status 0 means every check passed.
+//
+// Nothing here assumes how fast the machine is: every action and
+// navigation may take up to `patience`, and what happens in the background
+// (a payout completing, a webhook delivered) is waited for by reloading
+// until the page shows it, within that bound, never by a fixed sleep.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -27,9 +32,10 @@ if (!base || !links.fresh || !links.expired || !links.other) {
 const artifacts = resolve(process.env.ARTIFACTS_DIR || 'artifacts');
 mkdirSync(artifacts, { recursive: true });
 
+const began = Date.now();
 function check(cond, what) {
   if (!cond) throw new Error('check failed: ' + what);
-  console.log('ok   ' + what);
+  console.log('ok   ' + what + ' (' + ((Date.now() - began) / 1000).toFixed(1) + ' s)');
 }
 
 const browser = await chromium.launch({
@@ -39,10 +45,16 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
+// patience bounds each action, navigation and background wait: generous,
+// so a loaded machine is slow rather than failing.
+const patience = 120_000;
+
 // Console errors are where Content-Security-Policy violations show up.
 const problems = [];
 async function newPage() {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  ctx.setDefaultTimeout(patience);
+  ctx.setDefaultNavigationTimeout(patience);
   const page = await ctx.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded')) problems.push(m.text());
@@ -53,10 +65,34 @@ async function newPage() {
 
 const heading = (page) => page.locator('h1').first().innerText();
 
+// navigate runs an action that loads another page and returns once that
+// page has loaded, so what follows reads the new page, not the old one.
+async function navigate(page, action) {
+  await Promise.all([page.waitForNavigation(), action()]);
+}
+
+// reloadUntil reloads the page until cond (run in Node on the page) holds.
+async function reloadUntil(page, what, cond) {
+  const deadline = Date.now() + patience;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('check failed: gave up waiting for ' + what);
+    await page.reload();
+  }
+}
+
 // visit checks the page with axe-core (no serious or critical violation),
 // checks that nothing is wider than a 375 px screen, and keeps screenshots
 // at 1280 and 375 px.
 async function visit(page, name) {
+  const markup = await page.evaluate(() => {
+    const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    return {
+      twice: ids.filter((id, i) => ids.indexOf(id) !== i),
+      orphans: [...document.querySelectorAll('label[for]')].map((l) => l.htmlFor).filter((f) => !document.getElementById(f)),
+    };
+  });
+  check(markup.twice.length === 0 && markup.orphans.length === 0,
+    `${name}: ids are unique and every label names a control (${JSON.stringify(markup)})`);
   await page.evaluate(axeSource);
   const res = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ['violations'] }));
   const bad = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -76,16 +112,18 @@ async function visit(page, name) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-// signIn opens a link and presses its Sign in button with the keyboard.
+// signIn opens a link and presses its Sign in button with the keyboard; a
+// link refused on opening has no button, and the refusal stays shown.
 async function signIn(page, link, name) {
   await page.goto(link);
+  if (await heading(page) === 'Sign-in link refused') return;
   check(await heading(page) === 'Sign in to the console', 'a link opens the sign-in step');
   if (name) await visit(page, name);
   for (let i = 0; i < 20; i++) {
     await page.keyboard.press('Tab');
     if (await page.evaluate(() => document.activeElement?.textContent?.trim() === 'Sign in')) break;
   }
-  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  await navigate(page, () => page.keyboard.press('Enter'));
 }
 
 const istToday = new Date(Date.now() + 330 * 60 * 1000).toISOString().slice(0, 10);
@@ -100,7 +138,7 @@ try {
   await visit(page, 'home');
 
   // A payout through the form: one step to say what, one to confirm.
-  await page.getByRole('link', { name: 'New payout', exact: true }).first().click();
+  await navigate(page, () => page.getByRole('link', { name: 'New payout', exact: true }).first().click());
   check(await heading(page) === 'New payout', 'New payout opens');
   await page.getByLabel('Amount').fill('250.00');
   await page.getByLabel('Destination address').fill('GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ');
@@ -109,28 +147,21 @@ try {
   await page.getByLabel('Purpose code').fill('P0802');
   await page.getByLabel('Invoice reference').fill('INV-CONSOLE-1');
   await page.getByLabel('Memo').fill('x'.repeat(300));
-  await page.getByRole('button', { name: 'Continue to confirm' }).click();
+  await navigate(page, () => page.getByRole('button', { name: 'Continue to confirm' }).click());
   check((await page.locator('#memo-error').innerText()).includes('256'),
     'a memo over 256 characters gets the API\'s message next to the field');
   await visit(page, 'payout-new-errors');
   await page.getByLabel('Memo').fill('Console invoice');
-  await page.getByRole('button', { name: 'Continue to confirm' }).click();
+  await navigate(page, () => page.getByRole('button', { name: 'Continue to confirm' }).click());
   check(await heading(page) === 'Confirm payout', 'the confirmation step shows what will be sent');
   check((await page.locator('main').innerText()).includes('INR estimate'), 'the confirmation shows an INR estimate');
   await visit(page, 'payout-confirm');
-  await page.getByRole('button', { name: /^Confirm and send/ }).click();
+  await navigate(page, () => page.getByRole('button', { name: /^Confirm and send/ }).click());
   const payoutID = new URL(page.url()).pathname.split('/').pop();
   check(payoutID.startsWith('pay_'), 'confirming leads to the payout ' + payoutID);
   result.payout = payoutID;
-  let status = '';
-  for (let i = 0; i < 150 && status !== 'COMPLETED'; i++) {
-    status = await page.locator('main .badge').first().innerText();
-    if (status !== 'COMPLETED') {
-      await page.waitForTimeout(200);
-      await page.reload();
-    }
-  }
-  check(status === 'COMPLETED', 'the payout reaches COMPLETED');
+  await reloadUntil(page, 'the payout to complete', async () => (await page.locator('main .badge').first().innerText()) === 'COMPLETED');
+  check(true, 'the payout reaches COMPLETED');
   check((await page.locator('.timeline li').count()) >= 5, 'the timeline lists each status from the audit log');
   await visit(page, 'payout');
 
@@ -141,45 +172,66 @@ try {
   check(readFileSync(pdfPath).subarray(0, 5).toString() === '%PDF-', 'the FIRA downloads as a PDF');
   result.fira = download.suggestedFilename().replace(/^FIRA-/, '').replace(/\.pdf$/, '');
 
-  await page.getByRole('link', { name: 'Payouts', exact: true }).click();
+  await navigate(page, () => page.getByRole('link', { name: 'Payouts', exact: true }).click());
   check(await page.locator(`a[href="/console/payouts/${payoutID}"]`).count() === 1, 'the payout is listed');
   await visit(page, 'payouts');
-  await page.getByRole('link', { name: 'FIRAs', exact: true }).click();
+  await navigate(page, () => page.getByRole('link', { name: 'FIRAs', exact: true }).click());
   await visit(page, 'firas');
-  await page.locator('table a.mono').first().click();
+  await navigate(page, () => page.locator('table a.mono').first().click());
   check((await heading(page)).startsWith('FIRA fira_'), 'a FIRA opens');
   await visit(page, 'fira');
 
+  // Settings: a webhook endpoint (its deliveries are looked at below) and an
+  // API key, each secret shown once.
+  await navigate(page, () => page.getByRole('link', { name: 'Settings', exact: true }).click());
+  await visit(page, 'settings');
+  await page.getByLabel('URL', { exact: true }).fill(base + '/console/webhook-sink');
+  await page.getByLabel(/^Description/).fill('browser test');
+  await navigate(page, () => page.getByRole('button', { name: 'Add endpoint' }).click());
+  check((await page.locator('#secret').innerText()).startsWith('whsec_'), 'a new webhook endpoint\'s secret is shown once');
+  await page.getByLabel(/^Label/).fill('browser-test');
+  await page.getByRole('checkbox', { name: 'payments:read' }).check();
+  await navigate(page, () => page.getByRole('button', { name: 'Create key' }).click());
+  check((await page.locator('#secret').innerText()).startsWith('sk_sandbox_'), 'a new API key\'s secret is shown once');
+  check((await page.locator('.table-wrap[aria-label="API keys"]').innerText()).includes('browser-test'), 'the key carries its label');
+
   // A challan: first with a wrong BSR code, then right.
-  await page.getByRole('link', { name: 'Tax', exact: true }).click();
-  check((await heading(page)).startsWith('Tax for '), 'Tax opens');
+  await navigate(page, () => page.getByRole('link', { name: 'Tax', exact: true }).click());
+  check((await heading(page)).startsWith('Tax: '), 'Tax opens');
   await visit(page, 'tax');
   await page.getByLabel('Amount (₹)').fill('1000');
   await page.getByLabel('Paid on').fill(istToday);
   await page.getByLabel('BSR code').fill('12');
   await page.getByLabel('Challan serial').fill('00017');
-  await page.getByRole('button', { name: 'Record challan' }).click();
+  await navigate(page, () => page.getByRole('button', { name: 'Record challan' }).click());
   const bsrError = (await page.locator('#bsrCode-error').textContent().catch(() => '(none: ' + page.url() + ')')).replace(/\s+/g, ' ').trim();
   check(bsrError === 'Error: must be the 7-digit BSR code on the challan',
     'a wrong BSR code is refused with the API\'s message next to it (' + bsrError + ')');
   await visit(page, 'tax-errors');
   await page.getByLabel('BSR code').fill('0510002');
-  await page.getByRole('button', { name: 'Record challan' }).click();
+  await navigate(page, () => page.getByRole('button', { name: 'Record challan' }).click());
   check((await page.locator('.flash').innerText()) === 'Challan recorded.', 'the challan is recorded');
   check((await page.locator('#challans').locator('..').innerText()).includes('0510002 / 00017'), 'the challan is listed');
 
   // Home now shows the receipt, the tax paid and the year's figures.
-  await page.getByRole('link', { name: 'Home', exact: true }).click();
+  await navigate(page, () => page.getByRole('link', { name: 'Home', exact: true }).click());
   const home = await page.locator('main').innerText();
   check(home.includes('1 reconciled receipt(s)') && home.includes('₹1,000.00'), 'Home shows the receipt and the challan');
   await visit(page, 'home-after');
 
-  await page.getByRole('link', { name: 'Settings', exact: true }).click();
-  await visit(page, 'settings');
-  await page.getByLabel('Label').fill('browser-test');
-  await page.getByRole('checkbox', { name: 'payments:read' }).check();
-  await page.getByRole('button', { name: 'Create key' }).click();
-  check((await page.locator('#secret').innerText()).startsWith('sk_sandbox_'), 'a new API key\'s secret is shown once');
+  // The challan's event reached the webhook endpoint: its deliveries page.
+  await navigate(page, () => page.getByRole('link', { name: 'Settings', exact: true }).click());
+  await navigate(page, () => page.getByRole('link', { name: base + '/console/webhook-sink' }).click());
+  check(await heading(page) === 'Webhook endpoint', 'an endpoint opens with its deliveries');
+  await reloadUntil(page, 'a delivery to the webhook endpoint',
+    async () => (await page.locator('.table-wrap[aria-label="Deliveries"]').innerText()).includes('tax.payment.recorded'));
+  check((await page.locator('.table-wrap[aria-label="Deliveries"]').innerText()).includes('404'), 'a delivery shows its status and response');
+  await visit(page, 'webhook');
+
+  // A page that does not exist.
+  const missing = await page.goto(base + '/console/no-such-page');
+  check(missing.status() === 404 && await heading(page) === 'Page not found', 'an unknown address is a Not found page');
+  await visit(page, 'not-found');
 
   // A form without its CSRF token does nothing.
   const forged = await page.context().request.post(base + '/console/tax/payments', {
@@ -187,7 +239,7 @@ try {
   });
   check(forged.status() === 403, 'a POST without the CSRF token is refused (' + forged.status() + ')');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await navigate(page, () => page.getByRole('button', { name: 'Sign out' }).click());
   check(await heading(page) === 'You are signed out', 'signing out says so');
   await page.goto(base + '/console/');
   check(await heading(page) === 'Sign in to the console', 'after signing out the console asks for a link');

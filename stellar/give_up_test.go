@@ -1,0 +1,106 @@
+package stellar_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/payout"
+	"github.com/payoutd/payoutd/stellar"
+	"github.com/payoutd/payoutd/store"
+)
+
+// brokenRail is the live rail with a fault in reading the network's
+// answer: every Status fails (an error, or a panic).
+type brokenRail struct {
+	*stellar.Rail
+	panics bool
+}
+
+func (b brokenRail) Status(ctx context.Context, p store.Payment) (payout.Outcome, error) {
+	if b.panics {
+		var m map[string]int
+		m["boom"]++
+	}
+	return payout.Outcome{}, errors.New("boom: the answer cannot be read")
+}
+
+// soon retries a failed job at once.
+type soon struct{}
+
+func (soon) NextRetry(*rivertype.JobRow) time.Time { return time.Now() }
+
+// TestLiveJobGivesUp: a payout whose job fails on every attempt is not
+// left owing a step with nothing to move it when River discards the job:
+// it rests in its status with the reason, its funds still reserved, and
+// `check` lists it; once the cause is fixed, the operator's retry sets it
+// going and it completes, paid once.
+func TestLiveJobGivesUp(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		panics bool
+		reason string
+	}{
+		{"Error", false, "boom: the answer cannot be read"},
+		{"Panic", true, "panic: assignment to entry in nil map"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			is := is.New(t)
+			e := newLiveEnvJobs(t, false)
+			e.fundVault(100)
+			broken := *e.Pipeline
+			broken.Live = brokenRail{Rail: e.Rail, panics: tc.panics}
+			// Three attempts, at once: the job is inserted by this client.
+			rc, err := jobs.NewClient(e.DB, &broken, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer,
+				MaxAttempts: 3, RetryPolicy: soon{}})
+			is.NoErr(err)
+			p, err := e.pay(e.destination(true, true), 10_00, "")
+			is.NoErr(err)
+			is.NoErr(rc.Start(e.ctx))
+			wait.Until(t, 20*time.Second, "the payout to be flagged", func() bool { return e.load(p.ID).Attention != "" })
+			stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+			defer cancel()
+			is.NoErr(rc.Stop(stop))
+
+			p = e.load(p.ID)
+			is.Equal(p.Status, store.StatusSubmitted) // signed and stored, never sent
+			is.True(strings.HasPrefix(p.Attention, payout.AttentionJobFailed+": the payout's job failed on each of its 3 attempts"))
+			is.True(strings.Contains(p.Attention, tc.reason))
+			is.Equal(p.Reserved, int64(10_00)) // its funds stay held for it
+			v, err := e.DB.VaultKey(e.ctx, e.Vault.ID)
+			is.NoErr(err)
+			is.Equal(v.Reserved, int64(10_00))
+
+			problems, err := e.DB.Check(e.ctx)
+			is.NoErr(err)
+			is.Equal(len(problems), 1) // the books hold; the payout is listed
+			is.True(strings.HasPrefix(problems[0], "payment "+p.ID+" is SUBMITTED and owes a step, but no job will take it"))
+			is.True(strings.Contains(problems[0], payout.AttentionJobFailed))
+			is.Equal(e.auditActors(p.ID, "payment.needs_attention"), []string{"system:pipeline"})
+
+			// The cause is fixed (the real rail is back); the operator retries.
+			rc, err = jobs.NewClient(e.DB, e.Pipeline, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer})
+			is.NoErr(err)
+			is.NoErr(rc.Start(e.ctx))
+			defer rc.Stop(stop)
+			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.RetryOrResume(tx, p.ID); return err },
+				store.WithActor("operator:test", ""))
+			is.NoErr(err)
+			is.Equal(e.load(p.ID).Attention, "") // set going again
+			p = e.settle(p.ID)
+			is.Equal(p.Status, store.StatusCompleted)
+			is.Equal(e.Net.Applied(p.SettlementRef), 1)
+			e.vaultMatchesChain()
+			problems, err = e.DB.Check(e.ctx)
+			is.NoErr(err)
+			is.Equal(len(problems), 0)
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// OperatorQuery selects payouts across every user of one mode, for the
+// operator's `payoutd payouts list` and bulk retry.
+type OperatorQuery struct {
+	Livemode bool
+	// Status lists the payouts in that status; with neither Status nor
+	// ExpiredSince set, the payouts that wait for a person are listed
+	// (UNKNOWN, MANUAL_REVIEW, flagged, or owing a step with no job).
+	Status string
+	// ExpiredSince lists the payouts that failed because their
+	// transaction expired, at or after this time.
+	ExpiredSince time.Time
+	Limit        int
+}
+
+// expiredPrefix starts the failedReason of a payout whose transaction
+// expired unapplied (the live rail's): nothing was paid, a retry sends a
+// new transaction.
+const expiredPrefix = "SETTLEMENT_EXPIRED:"
+
+// OperatorPayments lists the payouts q selects, oldest change first.
+func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 1000
+	}
+	var query string
+	var args []any
+	switch {
+	case !q.ExpiredSince.IsZero():
+		query = "SELECT " + paymentCols + ` FROM payments WHERE livemode = ? AND status = ? AND substr(failed_reason, 1, ?) = ?
+			AND updated_at >= ? ORDER BY updated_at, id LIMIT ?`
+		args = []any{q.Livemode, StatusFailed, len(expiredPrefix), expiredPrefix, ms(q.ExpiredSince), limit}
+	case q.Status != "":
+		query = "SELECT " + paymentCols + " FROM payments WHERE livemode = ? AND status = ? ORDER BY updated_at, id LIMIT ?"
+		args = []any{q.Livemode, q.Status, limit}
+	default:
+		query = withAlive + "SELECT " + paymentCols + ` FROM payments WHERE livemode = ?
+			AND (status IN (?, ?) OR attention != '' OR ` + stalled + `) ORDER BY updated_at, id LIMIT ?`
+		args = []any{q.Livemode, StatusUnknown, StatusManualReview, limit}
+	}
+	rows, err := db.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Payment
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
