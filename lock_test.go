@@ -124,6 +124,8 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 		{"kyc", "list", "-master-key", masterKey},
 		{"kyc", "approve", "link@example.com", "-master-key", masterKey},
 		{"console-link", "--email", "link@example.com"},
+		{"payouts", "list"},
+		{"payouts", "retry", "pay_none"},
 		{"migrate", "-master-key", masterKey},
 		{"check", "-master-key", masterKey},
 		{"backup", "--out", filepath.Join(t.TempDir(), "copy.db")},

@@ -35,7 +35,6 @@ type Metrics struct {
 	rpcCalls    *prometheus.CounterVec
 	rpcLatency  *prometheus.HistogramVec
 	storageFull func() bool
-	vaultsHeld  func() (quarantined, blocked int, err error)
 }
 
 // New builds the registry: the Go runtime's and the process's own
@@ -135,14 +134,6 @@ func (m *Metrics) WebhookDelivery(outcome string) {
 func (m *Metrics) WatchStorageFull(f func() bool) {
 	if m != nil {
 		m.storageFull = f
-	}
-}
-
-// WatchVaults reports f (live vaults quarantined, and blocked by a payout
-// no one can settle) as payoutd_vaults_quarantined and _blocked.
-func (m *Metrics) WatchVaults(f func() (quarantined, blocked int, err error)) {
-	if m != nil {
-		m.vaultsHeld = f
 	}
 }
 

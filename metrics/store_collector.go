@@ -22,10 +22,10 @@ var (
 	batchDesc = prometheus.NewDesc("payoutd_commit_batch_size", "Write transactions carried by one group commit.", nil, nil)
 	fullDesc  = prometheus.NewDesc("payoutd_storage_full",
 		"1 while writes fail for lack of disk space (the API answers 503 ERR_STORAGE_FULL), else 0.", nil, nil)
-	quarantinedDesc = prometheus.NewDesc("payoutd_vaults_quarantined",
-		"Live vaults that sign nothing until an operator releases them.", nil, nil)
 	blockedDesc = prometheus.NewDesc("payoutd_vaults_blocked",
-		"Live vaults held by a payout whose outcome is unknown.", nil, nil)
+		"Live vaults whose transaction in flight belongs to an UNKNOWN payout: later payouts and deposits wait.", nil, nil)
+	blockedForDesc = prometheus.NewDesc("payoutd_vaults_blocked_longest_seconds",
+		"How long the longest blocked vault has been blocked (0 when none is).", nil, nil)
 )
 
 // storeCollector reads what the database keeps at scrape time, so the
@@ -36,7 +36,7 @@ type storeCollector struct {
 }
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, blockedDesc} {
+	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, blockedDesc, blockedForDesc} {
 		ch <- d
 	}
 }
@@ -68,13 +68,15 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(fullDesc, prometheus.GaugeValue, v)
 	}
-	if f := c.m.vaultsHeld; f != nil {
-		if q, b, err := f(); err != nil {
-			ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)
-		} else {
-			ch <- prometheus.MustNewConstMetric(quarantinedDesc, prometheus.GaugeValue, float64(q))
-			ch <- prometheus.MustNewConstMetric(blockedDesc, prometheus.GaugeValue, float64(b))
+	if blocked, err := c.db.BlockedVaults(ctx, ""); err != nil {
+		ch <- prometheus.NewInvalidMetric(blockedDesc, err)
+	} else {
+		longest := 0.0
+		if len(blocked) > 0 { // longest blocked first
+			longest = time.Since(blocked[0].Since).Seconds()
 		}
+		ch <- prometheus.MustNewConstMetric(blockedDesc, prometheus.GaugeValue, float64(len(blocked)))
+		ch <- prometheus.MustNewConstMetric(blockedForDesc, prometheus.GaugeValue, longest)
 	}
 }
 
