@@ -46,8 +46,8 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	cmd := newCommand("check", "check [flags]",
 		"Verifies an existing database: the audit log's hash chain, the ledger's balance invariants, and that\n"+
 			"the master key opens every key and document it sealed (a restored copy with a missing or wrong key\n"+
-			"fails here, not at the next start). Opens the file read-only: safe while the server runs, and the\n"+
-			"file is left as it was. Exits non-zero on any problem.", stdout, stderr)
+			"fails here, not at the next start); lists every quarantined live vault with why. Opens the file\n"+
+			"read-only: safe while the server runs, and the file is left as it was. Exits non-zero on any problem.", stdout, stderr)
 	var c common
 	c.register(cmd.FlagSet, getenv, true)
 	if err := cmd.parseNone(args); err != nil {

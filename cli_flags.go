@@ -128,7 +128,7 @@ func valueHint(f *flag.Flag) string {
 		return ": a duration such as 30s or 2m"
 	case bool:
 		return ": true or false (1 or 0)"
-	case int:
+	case int, int64:
 		return ": a whole number"
 	}
 	return ""

@@ -9,10 +9,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/stellar/go-stellar-sdk/txnbuild"
 
 	"github.com/payoutd/payoutd/metrics"
 	"github.com/payoutd/payoutd/money"
@@ -28,6 +31,8 @@ type stellarFlags struct {
 	assets       string
 	txTimeout    time.Duration
 	syncInterval time.Duration
+	maxFee       int64
+	feePct       int
 
 	// passphrase and parsed are what check read from network and assets.
 	passphrase string
@@ -53,6 +58,12 @@ func (f *stellarFlags) check() error {
 	if f.syncInterval < time.Second {
 		return fmt.Errorf("-stellar-sync-interval %s: at least 1s", f.syncInterval)
 	}
+	if f.maxFee < txnbuild.MinBaseFee {
+		return fmt.Errorf("-stellar-max-fee %d: at least the network minimum of %d stroops", f.maxFee, txnbuild.MinBaseFee)
+	}
+	if !slices.Contains(stellar.FeePercentiles, f.feePct) {
+		return fmt.Errorf("-stellar-fee-percentile %d: one of %v", f.feePct, stellar.FeePercentiles)
+	}
 	return nil
 }
 
@@ -61,7 +72,18 @@ func (f *stellarFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.network, "stellar-network", envOr(getenv, "PAYOUTD_STELLAR_NETWORK", "testnet"), "testnet, pubnet or a network passphrase; the RPC server must serve it (env PAYOUTD_STELLAR_NETWORK)")
 	fs.StringVar(&f.assets, "stellar-assets", getenv("PAYOUTD_STELLAR_ASSETS"), "vault currency → Stellar asset over the network's defaults (Circle's USDC and EURC), e.g. USD=USDC:G…,EUR=EURC:G… (env PAYOUTD_STELLAR_ASSETS)")
 	fs.DurationVar(&f.txTimeout, "stellar-tx-timeout", durationEnv(getenv, "PAYOUTD_STELLAR_TX_TIMEOUT", stellar.DefaultTxTimeout), "upper time bound of a payout's transaction (env PAYOUTD_STELLAR_TX_TIMEOUT)")
+	fs.Int64Var(&f.maxFee, "stellar-max-fee", int64Env(getenv, "PAYOUTD_STELLAR_MAX_FEE", stellar.DefaultMaxFee),
+		"most a payout's transaction offers per operation, in stroops; the bid is a percentile of recent fees, raised after the network refuses one (env PAYOUTD_STELLAR_MAX_FEE)")
+	fs.IntVar(&f.feePct, "stellar-fee-percentile", int(int64Env(getenv, "PAYOUTD_STELLAR_FEE_PERCENTILE", stellar.DefaultFeePercentile)),
+		"which percentile of the fees recent ledgers included to bid (getFeeStats): 10, 20, …, 90, 95 or 99 (env PAYOUTD_STELLAR_FEE_PERCENTILE)")
 	fs.DurationVar(&f.syncInterval, "stellar-sync-interval", durationEnv(getenv, "PAYOUTD_STELLAR_SYNC_INTERVAL", stellar.DefaultSyncInterval), "how often live vaults are compared with their accounts on chain (env PAYOUTD_STELLAR_SYNC_INTERVAL)")
+}
+
+func int64Env(getenv func(string) string, key string, def int64) int64 {
+	if n, err := strconv.ParseInt(getenv(key), 10, 64); err == nil {
+		return n
+	}
+	return def
 }
 
 // boolEnv reads a boolean variable as the flag package does (1, t, true,
@@ -86,10 +108,13 @@ func durationEnv(getenv func(string) string, key string, def time.Duration) time
 	return def
 }
 
-// newLiveRail builds the Stellar rail, or nil without -stellar-rpc. The RPC
-// server must serve the configured network: a different passphrase refuses
-// the start, naming both. An unreachable server does not: serve starts,
-// live confirms answer 503 and /readyz says why until it answers. f must
+// newLiveRail builds the Stellar rail, or nil without -stellar-rpc. The
+// database's live books are bound to one network and one asset per
+// currency (recorded at the first live start): another refuses the start,
+// naming both. So does an RPC server serving another network than
+// configured. An unreachable server does not: serve starts, live confirms
+// answer 503 and /readyz says why until it answers. A clock off the
+// network's is logged. Its RPC calls are counted by m (nil: none). f must
 // have passed check.
 func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, m *metrics.Metrics, log *slog.Logger) (*stellar.Rail, error) {
 	if f.rpc == "" {
@@ -98,12 +123,22 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	client := &http.Client{Timeout: 15 * time.Second, Transport: m.RPCTransport(nil)}
 	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: client,
 		Passphrase: f.passphrase, Assets: f.parsed, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
-		Rate: src.Rate}
-	switch err := rail.CheckNetwork(ctx); {
-	case errors.Is(err, stellar.ErrWrongNetwork):
+		Rate: src.Rate, MaxFee: f.maxFee, FeePercentile: f.feePct}
+	checked := rail.CheckNetwork(ctx)
+	if errors.Is(checked, stellar.ErrWrongNetwork) {
+		return nil, checked
+	}
+	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.BindNetwork(f.passphrase, f.parsed.Bound()) }, store.WithActor("cli", "")); err != nil {
 		return nil, err
+	}
+	switch err := checked; {
 	case err != nil:
 		log.Warn("the Stellar RPC server does not answer; live confirms answer 503 until it does", "rpc", f.rpc, "error", err.Error())
+	default:
+		if skew, err := rail.ClockSkew(ctx); err == nil && (skew > stellar.MaxClockSkew || skew < -stellar.MaxClockSkew) {
+			log.Warn("this machine's clock is off the Stellar network's (the latest ledger's close time); time bounds follow the network's, "+
+				"but sync the clock (NTP)", "skew", skew.String())
+		}
 	}
 	log.Info("live rail", "network", rail.NetworkName(), "rpc", f.rpc, "assets", f.parsed.String())
 	return rail, nil
@@ -137,9 +172,9 @@ func (f rateFlags) check() error {
 // liveRates is the live rate source as the pipeline and the rail ask it.
 type liveRates struct{ *rates.Source }
 
-// Rate is a fresh quote, or why there is none.
-func (l liveRates) Rate(currency string) (money.Rate, time.Time, error) {
-	q, err := l.Quote(currency)
+// Rate is the quote as of at, or why there is none.
+func (l liveRates) Rate(currency string, at time.Time) (money.Rate, time.Time, error) {
+	q, err := l.QuoteAt(currency, at)
 	return q.Rate, q.AsOf, err
 }
 

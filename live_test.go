@@ -135,12 +135,21 @@ func TestLiveEndToEnd(t *testing.T) {
 		got, _ := fake.Balance(dest, testUSDC)
 		is.Equal(got, int64(123_4500000))
 		is.Equal(fake.Applied(m["settlementRef"].(string)), 1)
+		// Settlement facts come from the ledger that applied it.
+		tx := m["network"].(map[string]any)
+		is.Equal(tx["transactionHash"], m["settlementRef"])
+		is.True(tx["ledger"].(float64) > 1000)
+		is.Equal(tx["feeChargedXlm"], "0.0000100")
+		is.Equal(m["settledAt"], tx["ledgerClosedAt"])
 		wait.Until(t, 15*time.Second, "the vault to show the chain balance", func() bool { return wallet(t, p.url, key)["balance"] == "376.55" })
-		// The FIRA carries the live rate's own as-of time.
+		// The FIRA carries the live rate's own as-of time and the ledger.
 		_, _, fl := liveCall(t, "GET", p.url+"/api/v1/compliance/fira?paymentId="+id, key, nil)
 		items := fl["items"].([]any)
 		is.Equal(len(items), 1)
-		is.Equal(items[0].(map[string]any)["rateAsOf"], rateAsOf.Format("2006-01-02T15:04:05.000Z"))
+		fira := items[0].(map[string]any)
+		is.Equal(fira["rateAsOf"], rateAsOf.Format("2006-01-02T15:04:05.000Z"))
+		is.Equal(fira["settledAt"], m["settledAt"])
+		is.Equal(fira["network"].(map[string]any)["ledger"], tx["ledger"])
 	})
 	t.Run("RailUnreachable", func(t *testing.T) {
 		is := is.New(t)
@@ -198,6 +207,18 @@ func TestLiveStartChecks(t *testing.T) {
 		is.Equal(status, 503)
 		is.Equal(m["error"].(map[string]any)["code"], "ERR_RAIL_UNAVAILABLE")
 		is.True(h.Get("Retry-After") != "")
+	})
+	t.Run("ClockBehind", func(t *testing.T) {
+		is := is.New(t)
+		created := time.Now()
+		ahead := stellartest.New(network.TestNetworkPassphrase, created.Add(5*time.Minute)) // its clock stands still
+		defer ahead.Close()
+		p := start(t, t.TempDir(), "-mode", "live", "-stellar-rpc", ahead.URL)
+		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		skew := m["rail"].(map[string]any)["clockSkewSeconds"].(float64)
+		want := (time.Since(created) - 5*time.Minute).Seconds()
+		is.True(skew <= want+2 && skew >= want-2)
+		is.True(strings.Contains(fmt.Sprint(m["degraded"]), "clock"))
 	})
 	t.Run("NoRPCNamesTheFlag", func(t *testing.T) {
 		is := is.New(t)

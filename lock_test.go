@@ -126,6 +126,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 		{"console-link", "--email", "link@example.com"},
 		{"payouts", "list"},
 		{"payouts", "retry", "pay_none"},
+		{"vaults", "release", "vlt_none", "--note", "checked"},
 		{"migrate", "-master-key", masterKey},
 		{"check", "-master-key", masterKey},
 		{"backup", "--out", filepath.Join(t.TempDir(), "copy.db")},

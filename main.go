@@ -58,7 +58,7 @@ var commands map[string]commandFunc
 func init() {
 	commands = map[string]commandFunc{
 		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
-		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "console-link": consoleLinkCmd, "payouts": payoutsCmd,
+		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "console-link": consoleLinkCmd, "payouts": payoutsCmd, "vaults": vaultsCmd,
 	}
 }
 
@@ -73,9 +73,10 @@ commands:
   kyc        review live users' KYC: list, show, documents, approve, reject
   console-link  print a one-time sign-in link to the console (/console/) for a user
   payouts    finish what the machine cannot: list, show, resolve (paid or unpaid, with proof), retry
-  check      verify the audit hash chain, the ledger's balance and the master key; read-only
+  check      verify the audit hash chain, the ledger's balance and the master key, list quarantined vaults; read-only
   migrate    create or upgrade the database schema and exit
   backup     write a consistent copy of the database while the server runs; read-only
+  vaults     release a quarantined live vault once a person has looked
   health     exit 0 when a running server's /readyz answers ready
   bench      loopback load run: storage, API, pipeline and read-path figures
   help       this text; "payoutd help COMMAND" or "payoutd COMMAND -h" for a command's flags

@@ -115,7 +115,7 @@ func TestMetricsMoveWhenAPayoutCompletes(t *testing.T) {
 	is.Equal(status, 201)
 
 	before := scrape(t, url)
-	for _, name := range []string{"payoutd_commit_duration_seconds", "payoutd_commit_batch_size", "payoutd_storage_full", "payoutd_vaults_blocked", "go_goroutines"} {
+	for _, name := range []string{"payoutd_commit_duration_seconds", "payoutd_commit_batch_size", "payoutd_storage_full", "payoutd_vaults_quarantined", "payoutd_vaults_blocked", "go_goroutines"} {
 		if before[name] == nil {
 			t.Errorf("the scrape has no %s", name)
 		}

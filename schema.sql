@@ -626,10 +626,71 @@ CREATE TABLE IF NOT EXISTS stellar_submissions (
   ledger      INTEGER,
   fee         INTEGER,
   created_at  INTEGER NOT NULL,
-  finished_at INTEGER
+  finished_at INTEGER,
+  -- version 9: the network's latest ledger when the envelope was signed
+  -- (a NOT_FOUND is proof only from a history reaching back to it), the
+  -- close time of the ledger that applied it, and the last code a send
+  -- of it was refused with.
+  signed_ledger INTEGER NOT NULL DEFAULT 0,
+  closed_at     INTEGER,
+  last_refusal  TEXT NOT NULL DEFAULT ''
 );
 CREATE UNIQUE INDEX IF NOT EXISTS stellar_submissions_open ON stellar_submissions (vault_id) WHERE state = 'OPEN';
 CREATE INDEX IF NOT EXISTS stellar_submissions_payment ON stellar_submissions (payment_id, attempt);
+-- Every sequence number payoutd used per vault account, highest first.
+CREATE INDEX IF NOT EXISTS stellar_submissions_vault ON stellar_submissions (vault_id, seq);
+
+-- What payoutd has seen of each live vault's account on the network: the
+-- ledger in which it first read the account and the trustline (0: never).
+-- A reply lacking one seen before is the RPC server misanswering, never an
+-- account gone to zero (store/vault_chain.go).
+CREATE TABLE IF NOT EXISTS vault_chain (
+  vault_id       TEXT PRIMARY KEY REFERENCES vaults(id),
+  account_seen   INTEGER NOT NULL DEFAULT 0,
+  trustline_seen INTEGER NOT NULL DEFAULT 0,
+  updated_at     INTEGER NOT NULL
+);
+
+-- A quarantined vault signs nothing until an operator releases it: its
+-- account used a sequence number payoutd never stored (a restored backup, a
+-- copy of the database running elsewhere, a leaked key), or its balance
+-- fell by more than anything payoutd sent. One open quarantine per vault;
+-- a release keeps the row: its chain_seq becomes a sequence number payoutd
+-- accounts for, and the first chain sync after it books a fall of up to
+-- its shortfall as a withdrawal (judged sets once it has looked)
+-- (store/vault_quarantine.go).
+CREATE TABLE IF NOT EXISTS vault_quarantines (
+  id            TEXT PRIMARY KEY,
+  vault_id      TEXT NOT NULL REFERENCES vaults(id),
+  reason        TEXT NOT NULL,
+  chain_seq     INTEGER NOT NULL,
+  known_seq     INTEGER NOT NULL,
+  shortfall     INTEGER NOT NULL DEFAULT 0,
+  ledger        INTEGER NOT NULL,
+  last_modified INTEGER NOT NULL DEFAULT 0,
+  created_at    INTEGER NOT NULL,
+  released_at   INTEGER,
+  released_by   TEXT NOT NULL DEFAULT '',
+  release_note  TEXT NOT NULL DEFAULT '',
+  judged        INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX IF NOT EXISTS vault_quarantines_open ON vault_quarantines (vault_id) WHERE released_at IS NULL;
+CREATE INDEX IF NOT EXISTS vault_quarantines_vault ON vault_quarantines (vault_id, released_at);
+
+-- The Stellar network and assets the live books are in, recorded at the
+-- first live start: a later start against another refuses
+-- (store/live_network.go).
+CREATE TABLE IF NOT EXISTS live_network (
+  id         INTEGER PRIMARY KEY CHECK (id = 1),
+  passphrase TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS live_assets (
+  currency   TEXT PRIMARY KEY,
+  code       TEXT NOT NULL,
+  issuer     TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
 
 -- Each live vault's last changeTrust and the XLM (stroops) its account held
 -- when it was signed: one that failed is not signed (and charged) again

@@ -2,6 +2,7 @@ package documents
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -36,6 +37,11 @@ type FIRA struct {
 	GeneratedAt          time.Time
 	SettledAt            time.Time
 	Livemode             bool
+	// Ledger is the Stellar ledger that applied a live payout (whose close
+	// time is SettledAt) and NetworkFee the fee it was charged, as text
+	// ("0.0000100 XLM"); zero and empty for a sandbox payout.
+	Ledger     int64
+	NetworkFee string
 	// InvoiceDate is the payment's invoice date ("" when none), the date
 	// that decides the GST month; GST is the receipt's GST value at the rate
 	// of its time of supply, nil for an advice of a payout settled before
@@ -103,13 +109,7 @@ func firaSections(f FIRA) []firaSection {
 			{"Amount credited", "₹" + FormatINR(f.AmountINR), true},
 			{"Amount in words", f.AmountINRWords, false},
 		}},
-		{"Settlement", []firaRow{
-			{"Settlement date", firaDate(f.SettledAt), true},
-			{"Settled at", firaTime(f.SettledAt), false},
-			{"Settlement reference", f.SettlementRef, false},
-			{"Payment ID", f.PaymentID, false},
-			{"Advice generated", firaTime(f.GeneratedAt), false},
-		}},
+		{"Settlement", firaSettlement(f)},
 		{"Purpose and references", []firaRow{
 			{"Purpose code", f.PurposeCode, false},
 			{"Purpose", f.PurposeDescription, false},
@@ -119,6 +119,21 @@ func firaSections(f FIRA) []firaSection {
 		}},
 		{"GST (time of supply)", firaGSTRows(f)},
 	}
+}
+
+// firaSettlement is when and where the money moved; a live payout adds the
+// Stellar ledger that applied it and the network's fee.
+func firaSettlement(f FIRA) []firaRow {
+	rows := []firaRow{
+		{"Settlement date", firaDate(f.SettledAt), true},
+		{"Settled at", firaTime(f.SettledAt), false},
+		{"Settlement reference", f.SettlementRef, false},
+	}
+	if f.Ledger > 0 {
+		rows = append(rows, firaRow{"Stellar ledger", strconv.FormatInt(f.Ledger, 10), false},
+			firaRow{"Network fee", f.NetworkFee, false})
+	}
+	return append(rows, firaRow{"Payment ID", f.PaymentID, false}, firaRow{"Advice generated", firaTime(f.GeneratedAt), false})
 }
 
 // firaGSTRows say when the supply took place for GST and at what value:

@@ -22,6 +22,8 @@ var (
 	batchDesc = prometheus.NewDesc("payoutd_commit_batch_size", "Write transactions carried by one group commit.", nil, nil)
 	fullDesc  = prometheus.NewDesc("payoutd_storage_full",
 		"1 while writes fail for lack of disk space (the API answers 503 ERR_STORAGE_FULL), else 0.", nil, nil)
+	quarantinedDesc = prometheus.NewDesc("payoutd_vaults_quarantined",
+		"Live vaults quarantined: they sign nothing until an operator releases them.", nil, nil)
 	blockedDesc = prometheus.NewDesc("payoutd_vaults_blocked",
 		"Live vaults whose transaction in flight belongs to an UNKNOWN payout: later payouts and deposits wait.", nil, nil)
 	blockedForDesc = prometheus.NewDesc("payoutd_vaults_blocked_longest_seconds",
@@ -36,7 +38,7 @@ type storeCollector struct {
 }
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, blockedDesc, blockedForDesc} {
+	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, blockedDesc, blockedForDesc} {
 		ch <- d
 	}
 }
@@ -67,6 +69,11 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 			v = 1
 		}
 		ch <- prometheus.MustNewConstMetric(fullDesc, prometheus.GaugeValue, v)
+	}
+	if n, err := c.db.QuarantinedVaults(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)
+	} else {
+		ch <- prometheus.MustNewConstMetric(quarantinedDesc, prometheus.GaugeValue, float64(n))
 	}
 	if blocked, err := c.db.BlockedVaults(ctx, ""); err != nil {
 		ch <- prometheus.NewInvalidMetric(blockedDesc, err)

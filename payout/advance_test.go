@@ -123,7 +123,9 @@ func TestAdvance(t *testing.T) {
 			check: noSubmission},
 		{name: "LiveRail/StaleRateWaits", pay: liveUSD100, status: confirmedUnvalued,
 			tune: func(pl *payout.Pipeline) {
-				pl.LiveRate = func(string) (money.Rate, time.Time, error) { return money.Rate{}, time.Time{}, rates.ErrStale }
+				pl.LiveRate = func(string, time.Time) (money.Rate, time.Time, error) {
+					return money.Rate{}, time.Time{}, rates.ErrStale
+				}
 			},
 			wantStatus: store.StatusConfirmed, wantSnooze: 17 * time.Second},
 		{name: "NoLiveRail/Waits", pay: liveUSD100, status: store.StatusSubmitted, noLive: true,

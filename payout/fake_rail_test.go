@@ -74,7 +74,9 @@ func (r *fakeRail) Status(ctx context.Context, p store.Payment) (payout.Outcome,
 	}
 	if a.finish != "" {
 		ref := p.SettlementRef
-		a.out.Record = func(tx *store.Tx) error { return tx.FinishSubmission(ref, a.finish, "", 7, 100) }
+		a.out.Record = func(tx *store.Tx) error {
+			return tx.FinishSubmission(ref, store.SubmissionEnd{State: a.finish, Ledger: 7, Fee: 100})
+		}
 	}
 	return a.out, a.err
 }

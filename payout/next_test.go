@@ -226,12 +226,14 @@ func nextCases() []nextCase {
 			wantErr: "no rate source is configured"},
 		{name: "Confirmed/UnvaluedRateStale", pay: liveUSD100, status: confirmedUnvalued,
 			tune: func(pl *payout.Pipeline) {
-				pl.LiveRate = func(string) (money.Rate, time.Time, error) { return money.Rate{}, time.Time{}, rates.ErrStale }
+				pl.LiveRate = func(string, time.Time) (money.Rate, time.Time, error) {
+					return money.Rate{}, time.Time{}, rates.ErrStale
+				}
 			},
 			wantSnooze: true, wantAfter: 17 * time.Second},
 		{name: "Confirmed/UnvaluedRateFresh", pay: liveUSD100, status: confirmedUnvalued,
 			tune: func(pl *payout.Pipeline) {
-				pl.LiveRate = func(string) (money.Rate, time.Time, error) { return rate8325, rateAsOf, nil }
+				pl.LiveRate = func(string, time.Time) (money.Rate, time.Time, error) { return rate8325, rateAsOf, nil }
 			},
 			wantActor: "system:post_settlement", wantStatus: store.StatusCompleted,
 			check: all(valuedAt(inr8325, "83.25", rateAsOf), reconciled)},

@@ -39,11 +39,15 @@ type Pipeline struct {
 	// wait growing with the time it has waited (liveWait); 0 means
 	// DefaultWaitMax.
 	WaitMax time.Duration
-	// LiveRate is the live INR rate with its as-of time; an error (stale,
-	// none) leaves a settled live payout waiting for its value, looked at
-	// again every RateRecheck (0: DefaultRateRecheck).
-	LiveRate    func(currency string) (money.Rate, time.Time, error)
+	// LiveRate is the live INR rate as of a time (a settlement's), with
+	// the time the rate itself was true; an error (none that recent)
+	// leaves a settled live payout waiting for its value, looked at again
+	// every RateRecheck (0: DefaultRateRecheck).
+	LiveRate    func(currency string, at time.Time) (money.Rate, time.Time, error)
 	RateRecheck time.Duration
+	// QuarantinePoll is how often a payout waiting on its quarantined
+	// vault looks again (0: DefaultQuarantinePoll).
+	QuarantinePoll time.Duration
 	// ReviewThresholdINR sends payouts worth at least this many paise to
 	// manual review.
 	ReviewThresholdINR int64
@@ -83,4 +87,15 @@ func (pl *Pipeline) rateRecheck() time.Duration {
 		return pl.RateRecheck
 	}
 	return DefaultRateRecheck
+}
+
+// DefaultQuarantinePoll is how soon a payout whose vault is quarantined
+// goes on after a person releases it.
+const DefaultQuarantinePoll = 30 * time.Second
+
+func (pl *Pipeline) quarantinePoll() time.Duration {
+	if pl.QuarantinePoll > 0 {
+		return pl.QuarantinePoll
+	}
+	return DefaultQuarantinePoll
 }

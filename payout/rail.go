@@ -14,9 +14,14 @@ var ErrTransient = errors.New("transient settlement failure")
 
 // Outcome is what the settlement layer says about a submitted payout.
 type Outcome struct {
-	State  string // Settled, Failed or Unknown
+	State  string // Settled, Failed, Unknown or Resign
 	Rate   money.Rate
 	Reason string
+	// SettledAt, on a Settled outcome, is when the money moved on the rail
+	// (a live payout: the close time of the ledger that applied it); zero
+	// for a rail that moves it when the payout is recorded (the sandbox),
+	// whose settlement takes the recording transaction's time.
+	SettledAt time.Time
 	// AsOf is when Rate was true, when the rail's rates carry that time.
 	AsOf time.Time
 	// Waiting, on a Settled outcome, says why the payout cannot be valued
@@ -33,11 +38,14 @@ type Outcome struct {
 	Ref string
 }
 
-// Outcome states.
+// Outcome states. Resign is a Signer's submission that provably never
+// applied for a reason a new signature cures (the network's fee rose
+// above its bid): the payout goes back to PROCESSING and is signed again.
 const (
 	Settled = "SETTLED"
 	Failed  = "FAILED"
 	Unknown = "UNKNOWN"
+	Resign  = "RESIGN"
 )
 
 // Settlement is the rail a payout settles over.
@@ -64,7 +72,8 @@ type Signer interface {
 	// Sign returns the envelope and the vault's submission mark read before
 	// its chain state: recording it fails with store.ErrVaultBusy if the
 	// mark moved, as its sequence number may then be taken. A *Refusal
-	// fails the payout; store.ErrVaultBusy and ErrTransient mean later.
+	// fails the payout; store.ErrVaultBusy and ErrTransient mean later;
+	// store.ErrVaultQuarantined means once a person has released the vault.
 	Sign(ctx context.Context, p store.Payment) (store.Submission, store.SubmissionMark, error)
 }
 

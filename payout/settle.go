@@ -62,18 +62,24 @@ func applyOutcome(tx *store.Tx, p *store.Payment, out Outcome) error {
 			return nil
 		}
 		return tx.Transition(p, store.StatusUnknown, nil)
+	case Resign:
+		return tx.Transition(p, store.StatusProcessing, nil)
+	}
+	settledAt := out.SettledAt
+	if settledAt.IsZero() {
+		settledAt = tx.Now()
 	}
 	if out.Waiting != "" {
 		// Settled on the network: the payout is CONFIRMED now, still holding
 		// its reservation; its INR value and ledger posting wait for a
-		// fresh rate (value).
-		return tx.SettleAwaitingValue(p)
+		// rate as of its settlement (value).
+		return tx.SettleAwaitingValue(p, settledAt)
 	}
 	inr, rate, err := settlementValue(p, out)
 	if err != nil {
 		return err
 	}
-	if err := tx.Settle(p, inr, rate); err != nil {
+	if err := tx.Settle(p, inr, rate, settledAt); err != nil {
 		return err
 	}
 	if !out.AsOf.IsZero() {
@@ -82,14 +88,17 @@ func applyOutcome(tx *store.Tx, p *store.Payment, out Outcome) error {
 	return nil
 }
 
-// value is CONFIRMED without an INR value: with a fresh rate in hand it
-// values and books the settlement and completes the payout in one
-// transaction; without, it waits and looks again.
+// value is CONFIRMED without an INR value: with a rate as of its
+// settlement in hand it values and books the settlement and completes the
+// payout in one transaction; without, it waits and looks again.
 func (pl *Pipeline) value(p store.Payment) (step, error) {
 	if pl.LiveRate == nil {
 		return step{}, fmt.Errorf("payment %s settled without an INR value and no rate source is configured", p.ID)
 	}
-	rate, asOf, err := pl.LiveRate(p.Currency)
+	if p.SettledAt == nil {
+		return step{}, fmt.Errorf("payment %s is CONFIRMED without its settlement time", p.ID)
+	}
+	rate, asOf, err := pl.LiveRate(p.Currency, *p.SettledAt)
 	if err != nil {
 		pl.Log.Info("payout settled; its INR value waits for a fresh rate", "payment", p.ID, "why", err.Error())
 		return step{snooze: true, after: pl.rateRecheck()}, nil
@@ -133,6 +142,10 @@ func (pl *Pipeline) sign(ctx context.Context, sg Signer, p store.Payment) (step,
 		}}, nil
 	case errors.Is(err, store.ErrVaultBusy), errors.Is(err, ErrTransient):
 		return step{snooze: true}, nil
+	case errors.Is(err, store.ErrVaultQuarantined):
+		// Nothing is signed until a person releases the vault; the
+		// quarantine is in the wallet view, /readyz and payoutd check.
+		return step{snooze: true, after: pl.quarantinePoll()}, nil
 	case err != nil:
 		return step{}, err
 	}

@@ -176,10 +176,10 @@ func (w *world) make(spec payment, status string) store.Payment {
 		move(store.StatusUnknown, nil)
 		return p
 	case confirmedUnvalued:
-		step(func(tx *store.Tx) error { return tx.SettleAwaitingValue(&p) })
+		step(func(tx *store.Tx) error { return tx.SettleAwaitingValue(&p, tx.Now()) })
 		return p
 	}
-	step(func(tx *store.Tx) error { return tx.Settle(&p, spec.amount*8325/100, "83.25") })
+	step(func(tx *store.Tx) error { return tx.Settle(&p, spec.amount*8325/100, "83.25", tx.Now()) })
 	if status == store.StatusConfirmed {
 		return p
 	}

@@ -34,9 +34,12 @@ type Source struct {
 
 	mu     sync.RWMutex
 	quotes map[string]Quote
-	keep   func(map[string]Quote) // see Keep
-	origin string
-	err    error // the last refresh's failure, shown by /readyz
+	// history keeps each currency's quotes, oldest first, so a payout is
+	// valued at the rate as of its settlement (QuoteAt).
+	history map[string][]Quote
+	keep    func(map[string]Quote) // see Keep
+	origin  string
+	err     error // the last refresh's failure, shown by /readyz
 }
 
 // DefaultMaxAge is how old a live rate may be: a day, the cadence at which
@@ -181,12 +184,13 @@ func (s *Source) merge(q map[string]Quote, origin string) {
 	}
 	defer s.mu.Unlock()
 	if s.quotes == nil {
-		s.quotes = map[string]Quote{}
+		s.quotes, s.history = map[string]Quote{}, map[string][]Quote{}
 	}
 	for c, v := range q {
 		if cur, ok := s.quotes[c]; !ok || !v.AsOf.Before(cur.AsOf) {
 			s.quotes[c] = v
 		}
+		s.history[c] = remember(s.history[c], v)
 	}
 	s.origin, s.err = origin, nil
 }
@@ -220,6 +224,52 @@ func (s *Source) Quote(currency string) (Quote, error) {
 		return q, fmt.Errorf("%s rate as of %s: %w", currency, q.AsOf.Format(time.RFC3339), ErrStale)
 	}
 	return q, nil
+}
+
+// QuoteAt returns currency's rate as of at (a settlement's time): the
+// newest quote dated no later than at (allowing clockSkew for clocks that
+// disagree by seconds), and no more than MaxAge before it. Without one the
+// error says what is missing; a payout settled while payoutd held no such
+// rate waits for one (a rates document dated before its settlement).
+func (s *Source) QuoteAt(currency string, at time.Time) (Quote, error) {
+	s.mu.RLock()
+	h := s.history[currency]
+	s.mu.RUnlock()
+	if len(h) == 0 {
+		return Quote{}, fmt.Errorf("no INR rate for %s", currency)
+	}
+	i := sort.Search(len(h), func(i int) bool { return h[i].AsOf.After(at.Add(clockSkew)) })
+	if i == 0 {
+		return Quote{}, fmt.Errorf("no INR rate for %s as of %s: the oldest in hand is as of %s (give -rates a document dated before it): %w",
+			currency, at.UTC().Format(time.RFC3339), h[0].AsOf.Format(time.RFC3339), ErrStale)
+	}
+	q := h[i-1]
+	if at.Sub(q.AsOf) > s.maxAge() {
+		return q, fmt.Errorf("%s rate as of %s is older than -rates-max-age at %s: %w", currency, q.AsOf.Format(time.RFC3339),
+			at.UTC().Format(time.RFC3339), ErrStale)
+	}
+	return q, nil
+}
+
+// historyLen is how many quotes per currency QuoteAt can choose from: at a
+// quote an hour, more than a month.
+const historyLen = 1000
+
+// remember adds q to a currency's quotes, kept sorted by as-of time; a
+// quote with an as-of already kept replaces it.
+func remember(h []Quote, q Quote) []Quote {
+	i := sort.Search(len(h), func(i int) bool { return !h[i].AsOf.Before(q.AsOf) })
+	if i < len(h) && h[i].AsOf.Equal(q.AsOf) {
+		h[i] = q
+		return h
+	}
+	h = append(h, Quote{})
+	copy(h[i+1:], h[i:])
+	h[i] = q
+	if len(h) > historyLen {
+		h = h[len(h)-historyLen:]
+	}
+	return h
 }
 
 func (s *Source) maxAge() time.Duration {

@@ -37,6 +37,7 @@ func flowEvents(t *testing.T, f *fixtures) {
 	var kycKey string
 	kycKey, _, _ = f.e.newUser("kyc-page@example.com", false, []string{"payments:read"})
 	collect(kycKey)
+	collect(f.liveKey)
 	var missing []string
 	for _, typ := range store.EventTypes {
 		if !types[typ] {

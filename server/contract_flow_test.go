@@ -59,13 +59,14 @@ func TestContract(t *testing.T) {
 		{"KYCAndHostedPage", flowKYC},
 		{"Wallets", flowWallets},
 		{"Sandbox", flowSandboxOnly},
+		// Before Events: its live user's vault is quarantined and released.
+		{"LiveRail", func(t *testing.T, f *fixtures) { flowLiveRail(t, c, f) }},
 		{"Events", flowEvents},
 		{"WebhookManagement", flowWebhookManagement},
 		{"Sweeps", func(t *testing.T, f *fixtures) { sweeps(t, f) }},
 		{"AcceptsWhatItSays", flowStrict},
 		{"RateLimited", func(t *testing.T, f *fixtures) { rateLimitSweep(t, c) }},
 		{"Unready", func(t *testing.T, f *fixtures) { flowUnready(t, c) }},
-		{"LiveRail", func(t *testing.T, f *fixtures) { flowLiveRail(t, c, f.e) }},
 		{"WebhookPayloads", flowWebhookPayloads},
 	}
 	for _, s := range steps {
@@ -113,6 +114,7 @@ type fixtures struct {
 	pendingRecon, eventID, webhookID string
 	failingHook                      string
 	kycUser                          string // a sandbox user whose KYC walks through the page
+	liveKey                          string // the live user of LiveRail, whose vault was quarantined
 	paths                            map[string]map[string]string
 }
 

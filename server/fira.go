@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
@@ -37,9 +38,11 @@ type firaView struct {
 	GST         *firaGSTView    `json:"gst"`
 	Remitter    firaRemitter    `json:"remitter"`
 	Beneficiary firaBeneficiary `json:"beneficiary"`
-	Issuer      string          `json:"issuer"`
-	GeneratedAt string          `json:"generatedAt"`
-	DownloadURL string          `json:"downloadUrl"`
+	// Network is the Stellar transaction a live payout settled with.
+	Network     *networkTxView `json:"network,omitempty"`
+	Issuer      string         `json:"issuer"`
+	GeneratedAt string         `json:"generatedAt"`
+	DownloadURL string         `json:"downloadUrl"`
 }
 
 // firaRemitter is who sent the money, as the payout named them.
@@ -106,7 +109,8 @@ func (s *Server) viewFIRA(f store.FIRA) firaView {
 			Bank: f.RemittingBank},
 		Beneficiary: firaBeneficiary{Name: f.BeneficiaryName, PAN: f.BeneficiaryPAN, Address: f.BeneficiaryAddress,
 			Email: f.BeneficiaryEmail, VaultID: f.VaultID, WalletAddress: f.BeneficiaryWallet},
-		Issuer: documents.FIRAIssuer, GeneratedAt: ts(f.GeneratedAt),
+		Network: viewNetworkTx(f.SettlementRef, f.Ledger, f.Fee, time.Time{}),
+		Issuer:  documents.FIRAIssuer, GeneratedAt: ts(f.GeneratedAt),
 		DownloadURL: s.cfg.BaseURL + "/api/v1/compliance/fira/" + f.ID + "/pdf",
 	}
 }

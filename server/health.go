@@ -31,5 +31,10 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	}
 	body := map[string]any{"status": "ready"}
 	s.readyRail(r, body)
+	if err := s.readyQuarantines(r, body); err != nil {
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		return
+	}
 	writeJSON(w, http.StatusOK, body)
 }

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -18,8 +20,9 @@ type LiveRail interface {
 	// Network is the vault's account as the network has it, for the
 	// wallet view.
 	Network(ctx context.Context, v store.Vault) (any, error)
-	// Health is the rail's line in /readyz and whether it is up.
-	Health(ctx context.Context) (any, bool)
+	// Health is the rail's line in /readyz and what it says is degraded
+	// (nothing when all is well).
+	Health(ctx context.Context) (any, []string)
 }
 
 // railRetryAfter is the Retry-After of a 503 for an unreachable network:
@@ -37,6 +40,36 @@ func (s *Server) withNetwork(ctx context.Context, v store.Vault, view walletView
 	return view
 }
 
+// readyVault is a quarantined vault as /readyz lists it: which, since
+// when, why, and how many transactions payoutd does not know (amounts are
+// for the wallet view, behind a key).
+type readyVault struct {
+	VaultID             string   `json:"vaultId"`
+	Since               string   `json:"since"`
+	Reasons             []string `json:"reasons"`
+	UnknownTransactions int64    `json:"unknownTransactions"`
+	LastModifiedLedger  int64    `json:"lastModifiedLedger"`
+}
+
+// readyQuarantines adds the quarantined vaults to a /readyz body.
+func (s *Server) readyQuarantines(r *http.Request, body map[string]any) error {
+	qs, err := s.db.Quarantines(r.Context())
+	if err != nil || len(qs) == 0 {
+		return err
+	}
+	vaults := make([]readyVault, 0, len(qs))
+	ids := make([]string, 0, len(qs))
+	for _, q := range qs {
+		vaults = append(vaults, readyVault{VaultID: q.VaultID, Since: ts(q.CreatedAt), Reasons: q.Reasons,
+			UnknownTransactions: q.UnknownTxs(), LastModifiedLedger: q.LastModified})
+		ids = append(ids, q.VaultID)
+	}
+	body["quarantinedVaults"] = vaults
+	body["degraded"] = append(asStrings(body["degraded"]), fmt.Sprintf("%d live vault(s) quarantined (%s): they sign nothing until an operator "+
+		"has looked and runs payoutd vaults release VAULT_ID; payoutd check says why", len(qs), strings.Join(ids, ", ")))
+	return nil
+}
+
 // readyRail adds the rail's health and the live rates' freshness to a
 // /readyz body.
 func (s *Server) readyRail(r *http.Request, body map[string]any) {
@@ -52,10 +85,10 @@ func (s *Server) readyRail(r *http.Request, body map[string]any) {
 		return
 	}
 	s.readyBlocked(r, body)
-	h, up := s.cfg.LiveRail.Health(r.Context())
+	h, degraded := s.cfg.LiveRail.Health(r.Context())
 	body["rail"] = h
-	if !up {
-		body["degraded"] = append(asStrings(body["degraded"]), "the live rail's Stellar RPC server is unreachable: live confirms answer 503")
+	if len(degraded) > 0 {
+		body["degraded"] = append(asStrings(body["degraded"]), degraded...)
 	}
 }
 

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/payoutd/payoutd/payout"
@@ -42,11 +44,63 @@ type paymentView struct {
 	AmountINRPaise      *int64            `json:"amountInrPaise,omitempty"`
 	FiraID              string            `json:"firaId,omitempty"`
 	Metadata            map[string]string `json:"metadata,omitempty"`
-	Attention           *attentionView    `json:"attention,omitempty"`
-	Version             int64             `json:"version"`
-	Livemode            bool              `json:"livemode"`
-	CreatedAt           string            `json:"createdAt"`
-	UpdatedAt           string            `json:"updatedAt"`
+	// SettledAt is when the money moved: for a live payout the close time
+	// of the Stellar ledger that applied it, which Network describes.
+	Attention *attentionView `json:"attention,omitempty"`
+	SettledAt string         `json:"settledAt,omitempty"`
+	Network   *networkTxView `json:"network,omitempty"`
+	Version   int64          `json:"version"`
+	Livemode  bool           `json:"livemode"`
+	CreatedAt string         `json:"createdAt"`
+	UpdatedAt string         `json:"updatedAt"`
+}
+
+// networkTxView is the Stellar transaction a live payout settled (or
+// failed) with, as the ledger that applied it records it.
+type networkTxView struct {
+	TransactionHash string `json:"transactionHash"`
+	Ledger          int64  `json:"ledger"`
+	LedgerClosedAt  string `json:"ledgerClosedAt,omitempty"`
+	FeeChargedXLM   string `json:"feeChargedXlm"`
+}
+
+// viewNetworkTx renders an envelope that was in a ledger; nil otherwise.
+func viewNetworkTx(hash string, ledger, fee int64, closedAt time.Time) *networkTxView {
+	if ledger == 0 {
+		return nil
+	}
+	v := &networkTxView{TransactionHash: hash, Ledger: ledger, FeeChargedXLM: xlm(fee)}
+	if !closedAt.IsZero() {
+		v.LedgerClosedAt = ts(closedAt)
+	}
+	return v
+}
+
+// xlm renders stroops as XLM with Stellar's seven decimals.
+func xlm(stroops int64) string { return fmt.Sprintf("%d.%07d", stroops/10_000_000, stroops%10_000_000) }
+
+// viewPayments renders payments with the Stellar transaction of each live
+// one that reached a ledger (one read for them all).
+func (s *Server) viewPayments(ctx context.Context, ps []store.Payment) ([]paymentView, error) {
+	var refs []string
+	for _, p := range ps {
+		if p.Livemode && p.SettlementRef != "" {
+			refs = append(refs, p.SettlementRef)
+		}
+	}
+	subs, err := s.db.SubmissionsByHash(ctx, refs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]paymentView, 0, len(ps))
+	for _, p := range ps {
+		v := viewPayment(p)
+		if sub, ok := subs[p.SettlementRef]; ok && p.Livemode {
+			v.Network = viewNetworkTx(sub.Hash, sub.Ledger, sub.Fee, sub.ClosedAt)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func viewPayment(p store.Payment) paymentView {
@@ -67,6 +121,9 @@ func viewPayment(p store.Payment) paymentView {
 	}
 	if p.AmountINR != nil {
 		v.AmountINR, v.AmountINRPaise = inr(*p.AmountINR), p.AmountINR
+	}
+	if p.SettledAt != nil {
+		v.SettledAt = ts(*p.SettledAt)
 	}
 	if p.Attention != "" && p.AttentionAt != nil {
 		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}

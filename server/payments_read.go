@@ -56,11 +56,11 @@ func (s *Server) handlePaymentList(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	ps, info := pageOf(ps, win, total, func(p store.Payment) string { return p.ID })
-	out := paymentList{Items: make([]paymentView, 0, len(ps)), pageInfo: info}
-	for _, p := range ps {
-		out.Items = append(out.Items, viewPayment(p))
+	items, err := s.viewPayments(c.r.Context(), ps)
+	if err != nil {
+		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, paymentList{Items: items, pageInfo: info})
 	return nil
 }
 
@@ -98,8 +98,7 @@ func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID strin
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, viewPayment(p))
-	return nil
+	return s.writePayment(w, c, p)
 }
 
 func (s *Server) handlePaymentGet(w http.ResponseWriter, c *call, id string) error {
@@ -107,7 +106,16 @@ func (s *Server) handlePaymentGet(w http.ResponseWriter, c *call, id string) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, viewPayment(p))
+	return s.writePayment(w, c, p)
+}
+
+// writePayment answers 200 with one payment's view.
+func (s *Server) writePayment(w http.ResponseWriter, c *call, p store.Payment) error {
+	v, err := s.viewPayments(c.r.Context(), []store.Payment{p})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, v[0])
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
@@ -31,6 +32,40 @@ type walletView struct {
 	// Blocked is the live vault's transaction in flight with no known
 	// outcome, which later payouts from it wait for.
 	Blocked *blockedView `json:"blocked,omitempty"`
+	// Quarantine says why a quarantined vault signs nothing until an
+	// operator releases it.
+	Quarantine *quarantineView `json:"quarantine,omitempty"`
+}
+
+// quarantineView is a vault's open quarantine: which, why, and what is
+// known of the transactions payoutd does not know (the same fields as the
+// vault.quarantined event's data).
+type quarantineView struct {
+	ID                  string   `json:"id"`
+	Since               string   `json:"since"`
+	Reasons             []string `json:"reasons"`
+	Description         string   `json:"description"`
+	ChainSequence       string   `json:"chainSequence"`
+	KnownSequence       string   `json:"knownSequence"`
+	UnknownTransactions int64    `json:"unknownTransactions"`
+	Shortfall           string   `json:"shortfall"`
+	Ledger              int64    `json:"ledger"`
+	LastModifiedLedger  int64    `json:"lastModifiedLedger"`
+}
+
+func viewQuarantine(q store.Quarantine) *quarantineView {
+	return &quarantineView{ID: q.ID, Since: ts(q.CreatedAt), Reasons: q.Reasons, Description: q.Describe(),
+		ChainSequence: strconv.FormatInt(q.ChainSeq, 10), KnownSequence: strconv.FormatInt(q.KnownSeq, 10),
+		UnknownTransactions: q.UnknownTxs(), Shortfall: string(amountJSON(q.Shortfall, q.Currency)), Ledger: q.Ledger,
+		LastModifiedLedger: q.LastModified}
+}
+
+// withQuarantine adds the vault's open quarantine, if any, to its view.
+func withQuarantine(view walletView, qs map[string]store.Quarantine) walletView {
+	if q, ok := qs[view.ID]; ok {
+		view.Quarantine = viewQuarantine(q)
+	}
+	return view
 }
 
 // viewWallet renders a vault; hasKey is whether its signing key really opens
@@ -60,11 +95,15 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	qs, err := s.db.UserQuarantines(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
 	out := make([]walletView, 0, len(vaults))
 	for _, v := range vaults {
 		view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
 		view.Blocked = blocked[v.ID]
-		out = append(out, view)
+		out = append(out, withQuarantine(view, qs))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallets": out})
 	return nil
@@ -85,8 +124,13 @@ func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
+	qs, err := s.db.UserQuarantines(c.r.Context(), c.p.UserID)
+	if err != nil {
+		return err
+	}
 	view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
 	view.Blocked = blocked[v.ID]
+	view = withQuarantine(view, qs)
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": view})
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/store"
 )
 
 // Assets maps a vault currency to the Stellar asset its vault holds.
@@ -83,4 +84,13 @@ func (a Assets) String() string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
+}
+
+// Bound is the mapping as the store binds the live books to it.
+func (a Assets) Bound() map[string]store.LiveAsset {
+	out := map[string]store.LiveAsset{}
+	for cur, as := range a {
+		out[cur] = store.LiveAsset{Code: as.Code, Issuer: as.Issuer}
+	}
+	return out
 }

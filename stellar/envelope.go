@@ -9,11 +9,6 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// BaseFee is what payoutd offers per operation, in stroops: ten times the
-// network minimum, so a payout still gets in when ledgers are busy, and
-// still a fraction of a cent.
-const BaseFee = 10 * txnbuild.MinBaseFee
-
 // Envelope is a signed transaction, ready to send any number of times.
 type Envelope struct {
 	Hash       string // hex, as getTransaction takes it
@@ -23,9 +18,9 @@ type Envelope struct {
 }
 
 // Signed builds a transaction from the account at seq-1 (the next sequence
-// number is seq) with ops and memo, valid until validUntil, and signs it
-// with seed for the network.
-func Signed(passphrase string, seed []byte, seq int64, validUntil time.Time, memo txnbuild.Memo, ops ...txnbuild.Operation) (Envelope, error) {
+// number is seq) with ops and memo, valid until validUntil, offering fee
+// stroops per operation, and signs it with seed for the network.
+func Signed(passphrase string, seed []byte, seq int64, validUntil time.Time, fee int64, memo txnbuild.Memo, ops ...txnbuild.Operation) (Envelope, error) {
 	if len(seed) != ed25519.SeedSize {
 		return Envelope{}, fmt.Errorf("signing key has %d bytes, want %d", len(seed), ed25519.SeedSize)
 	}
@@ -38,7 +33,7 @@ func Signed(passphrase string, seed []byte, seq int64, validUntil time.Time, mem
 		// The SDK's increment gives the transaction its sequence number.
 		IncrementSequenceNum: true,
 		Operations:           ops,
-		BaseFee:              BaseFee,
+		BaseFee:              fee,
 		Memo:                 memo,
 		Preconditions:        txnbuild.Preconditions{TimeBounds: txnbuild.NewTimebounds(0, validUntil.Unix())},
 	})

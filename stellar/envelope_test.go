@@ -24,7 +24,7 @@ func TestSigned(t *testing.T) {
 	dest := "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5"
 	asset := txnbuild.CreditAsset{Code: "USDC", Issuer: dest}
 	until := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	env, err := Signed(network.TestNetworkPassphrase, seed, 42, until, txnbuild.MemoID(99),
+	env, err := Signed(network.TestNetworkPassphrase, seed, 42, until, 1000, txnbuild.MemoID(99),
 		&txnbuild.Payment{Destination: dest, Amount: "12.3400000", Asset: asset})
 	is.NoErr(err)
 	is.Equal(env.Seq, int64(42))
@@ -49,6 +49,6 @@ func TestSigned(t *testing.T) {
 	is.NoErr(err)
 	is.True(!ed25519.Verify(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey), other[:], sig.Signature))
 
-	_, err = Signed(network.TestNetworkPassphrase, seed[:31], 1, until, nil)
+	_, err = Signed(network.TestNetworkPassphrase, seed[:31], 1, until, 1000, nil)
 	is.True(err != nil)
 }

@@ -38,11 +38,17 @@ type Health struct {
 	Status       string `json:"status"` // up or unreachable
 	Network      string `json:"network"`
 	LatestLedger uint32 `json:"latestLedger,omitempty"`
-	Error        string `json:"error,omitempty"`
+	// ClockSkewSeconds is payoutd's clock minus the close time of the
+	// network's latest ledger, when beyond MaxClockSkew. Time bounds are
+	// set on the network's clock, so a skew misleads only payoutd's own
+	// timestamps (createdAt, audit rows), not what it signs.
+	ClockSkewSeconds int64  `json:"clockSkewSeconds,omitempty"`
+	Error            string `json:"error,omitempty"`
 }
 
-// Health asks the RPC server for its health.
-func (r *Rail) Health(ctx context.Context) (any, bool) {
+// Health asks the RPC server for its health, and returns what /readyz
+// should list as degraded.
+func (r *Rail) Health(ctx context.Context) (any, []string) {
 	h := Health{Status: "up", Network: r.NetworkName()}
 	// /readyz is polled by health checks with short deadlines of their own.
 	ctx, cancel := context.WithTimeout(ctx, min(r.callTimeout(), 2*time.Second))
@@ -62,7 +68,17 @@ func (r *Rail) Health(ctx context.Context) (any, bool) {
 		}
 	}
 	h.LatestLedger = resp.LatestLedger
-	return h, h.Status == "up"
+	var degraded []string
+	if h.Status != "up" {
+		degraded = append(degraded, "the live rail's Stellar RPC server is unreachable: live confirms answer 503")
+	} else if resp.LatestLedgerCloseTime > 0 {
+		if skew := r.Now().Sub(time.Unix(resp.LatestLedgerCloseTime, 0)).Round(time.Second); skewed(skew) {
+			h.ClockSkewSeconds = int64(skew / time.Second)
+			degraded = append(degraded, fmt.Sprintf("this machine's clock is %s off the Stellar network's (the latest ledger's close time): "+
+				"payoutd sets time bounds on the network's clock, but its own timestamps are off; sync the clock (NTP)", skew))
+		}
+	}
+	return h, degraded
 }
 
 // NetworkName is testnet, pubnet or the passphrase itself.

@@ -32,7 +32,7 @@ func (e *liveEnv) vaultSeed() []byte {
 // wallet would; it returns the envelope and the send's status.
 func (e *liveEnv) outside(seed []byte, seq int64, dest string, stroops int64, memo txnbuild.Memo) (stellar.Envelope, string) {
 	e.t.Helper()
-	env, err := stellar.Signed(network.TestNetworkPassphrase, seed, seq, e.Net.Now().Add(2*time.Minute), memo,
+	env, err := stellar.Signed(network.TestNetworkPassphrase, seed, seq, e.Net.Now().Add(2*time.Minute), 100, memo,
 		&txnbuild.Payment{Destination: dest, Amount: amount.StringFromInt64(stroops), Asset: txnbuild.CreditAsset{Code: "USDC", Issuer: usdcIssuer}})
 	if err != nil {
 		e.t.Fatal(err)

@@ -35,11 +35,17 @@ type Rail struct {
 	HTTP       *http.Client
 	Passphrase string
 	Assets     Assets
-	// Rate is the INR rate a settled payout is valued at, with its as-of
-	// time; an error (stale, none) leaves the payout waiting for a value.
-	Rate func(currency string) (money.Rate, time.Time, error)
-	// TxTimeout is how long after signing a transaction may still apply.
+	// Rate is the INR rate a payout settled at a time is valued at, with
+	// the time the rate was true; an error (none that recent) leaves the
+	// payout waiting for a value.
+	Rate func(currency string, at time.Time) (money.Rate, time.Time, error)
+	// TxTimeout is how long after signing (on the network's clock) a
+	// transaction may still apply.
 	TxTimeout time.Duration
+	// FeePercentile of recent inclusion fees is the bid (0: 90); MaxFee
+	// caps it, in stroops per operation (0: DefaultMaxFee).
+	FeePercentile int
+	MaxFee        int64
 	// CallTimeout bounds one RPC call; 0 means 10 s.
 	CallTimeout time.Duration
 	Now         func() time.Time
@@ -135,7 +141,10 @@ func (r *Rail) refuse(p store.Payment) (field, why string) {
 }
 
 // Sign builds and signs p's payment from its vault's account with the next
-// sequence number. It sends nothing.
+// sequence number, a fee bid from the network's recent fees and a time
+// bound on the network's clock. It sends nothing. It signs nothing for a
+// quarantined vault, nor for one whose account has used a sequence number
+// payoutd cannot account for (which quarantines it).
 func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, store.SubmissionMark, error) {
 	var mark store.SubmissionMark
 	if field, why := r.refuse(p); field != "" {
@@ -161,20 +170,67 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 	if !mark.Idle() {
 		return store.Submission{}, mark, store.ErrVaultBusy
 	}
-	acct, err := r.readAccount(ctx, v.Address, asset)
+	acct, err := r.vaultAccount(ctx, v, asset)
 	if err != nil {
 		return store.Submission{}, mark, err
 	}
 	if !acct.Exists {
 		return store.Submission{}, mark, &payout.Refusal{Reason: Explain("tx_no_source_account") + "; fund " + v.Address + " first"}
 	}
-	env, err := Signed(r.Passphrase, seed, acct.Seq+1, r.Now().Add(r.txTimeout()), memo,
+	if err := r.guard(ctx, v, acct, mark); err != nil {
+		return store.Submission{}, mark, err
+	}
+	prev, err := r.DB.PaymentSubmissions(ctx, p.ID)
+	if err != nil {
+		return store.Submission{}, mark, err
+	}
+	fee, err := r.feeBid(ctx, prev)
+	if err != nil {
+		return store.Submission{}, mark, err
+	}
+	now, err := r.networkNow(ctx)
+	if err != nil {
+		return store.Submission{}, mark, err
+	}
+	env, err := Signed(r.Passphrase, seed, acct.Seq+1, now.Add(r.txTimeout()), fee, memo,
 		&txnbuild.Payment{Destination: p.DestinationAddress, Amount: amount.StringFromInt64(stroops), Asset: asset})
 	if err != nil {
 		return store.Submission{}, mark, &payout.Refusal{Reason: "cannot build the transaction: " + err.Error()}
 	}
 	return store.Submission{Hash: env.Hash, VaultID: v.ID, PaymentID: p.ID, Attempt: p.Attempt, Kind: store.SubmissionPayment,
-		Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil}, mark, nil
+		Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil, SignedLedger: int64(acct.Ledger)}, mark, nil
+}
+
+// guard is what must hold before anything is signed from the vault's
+// account as read (after mark): the vault is not quarantined, and the
+// account has used no sequence number that payoutd cannot account for. If
+// it has, a transaction exists that this database does not know (a
+// restored backup, a copy running elsewhere, a leaked key): the vault is
+// quarantined, with what the chain shows, and nothing is signed.
+func (r *Rail) guard(ctx context.Context, v store.Vault, acct Account, mark store.SubmissionMark) error {
+	if _, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
+		if err == nil {
+			err = store.ErrVaultQuarantined
+		}
+		return err
+	}
+	known, err := r.DB.KnownSeq(ctx, v.ID)
+	if err != nil {
+		return err
+	}
+	if acct.Seq <= store.ExplainedSeq(acct.Seq, known) {
+		return nil
+	}
+	// The sync books what it can and quarantines the vault with all it
+	// finds (the sequence numbers, any shortfall).
+	q, err := r.sync(ctx, v, acct, mark)
+	if err != nil {
+		return err
+	}
+	if q == nil {
+		return store.ErrVaultBusy // the mark moved: look again
+	}
+	return store.ErrVaultQuarantined
 }
 
 // vaultKey opens the vault's sealed signing seed.
@@ -195,36 +251,53 @@ func (r *Rail) vaultKey(ctx context.Context, vaultID string) (store.Vault, []byt
 
 // Status follows p's stored envelope: it asks the network, and while the
 // transaction is unknown and can still apply, sends that same envelope
-// again.
+// again. A settled payout's time is the close time of the ledger that
+// applied it, and its INR value the rate as of then.
 func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, error) {
 	sub, err := r.DB.FindSubmission(ctx, p.SettlementRef)
 	if err != nil {
 		return payout.Outcome{}, err
 	}
-	fin, err := r.follow(ctx, sub)
+	end, err := r.follow(ctx, sub)
 	if err != nil {
 		return payout.Outcome{}, err
 	}
 	out := payout.Outcome{State: payout.Unknown}
-	if fin == nil {
+	if end == nil {
 		return out, nil
 	}
-	out.Record = func(tx *store.Tx) error {
-		return tx.FinishSubmission(sub.Hash, fin.state, fin.code, fin.ledger, fin.fee)
-	}
-	switch fin.state {
+	out.Record = func(tx *store.Tx) error { return tx.FinishSubmission(sub.Hash, *end) }
+	switch end.State {
 	case store.SubmissionSuccess:
-		out.State = payout.Settled
-		if out.Rate, out.AsOf, err = r.Rate(p.Currency); err != nil {
+		out.State, out.SettledAt = payout.Settled, end.ClosedAt
+		if out.Rate, out.AsOf, err = r.Rate(p.Currency, end.ClosedAt); err != nil {
 			out.Waiting = err.Error()
 		}
 	case store.SubmissionExpired:
+		sub.State = end.State
+		if feeRefused(sub) && r.raisable(sub) {
+			out.State, out.Reason = payout.Resign, "the network refused the fee offered (tx_insufficient_fee) until the transaction's time bound passed; signing it again with a higher bid"
+			return out, nil
+		}
 		out.State, out.Reason = payout.Failed, "SETTLEMENT_EXPIRED: the transaction was not included in a ledger before its time bound "+
-			sub.ValidUntil.Format(time.RFC3339)+", so it can never apply and nothing was paid; retry to send a new one"
+			sub.ValidUntil.Format(time.RFC3339)+", so it can never apply and nothing was paid"+lastRefusal(sub)+"; retry to send a new one"
 	default:
-		out.State, out.Reason = payout.Failed, "SETTLEMENT_REJECTED: "+Explain(fin.code)
+		out.State, out.Reason = payout.Failed, "SETTLEMENT_REJECTED: "+Explain(end.Result)
 	}
 	return out, nil
+}
+
+// lastRefusal says why the network last refused an envelope that never
+// applied, for its payout's reason.
+func lastRefusal(sub store.Submission) string {
+	if sub.LastRefusal == "" {
+		return ""
+	}
+	s := " (the network last refused it: " + Explain(sub.LastRefusal)
+	if bid, err := bidOf(sub); err == nil && sub.LastRefusal == "tx_insufficient_fee" {
+		s += fmt.Sprintf("; it offered %d stroops, the most -stellar-max-fee allows", bid)
+	}
+	return s + ")"
 }
 
 // Submit is never called: the pipeline takes a Signer's path (Sign, store,

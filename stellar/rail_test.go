@@ -81,13 +81,13 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 	}
 	table := rates.Default()
 	e := &liveEnv{t: t, Sealer: sealer, Net: fake, ctx: ctx}
-	rate := func(c string) (money.Rate, time.Time, error) {
+	rate := func(c string, at time.Time) (money.Rate, time.Time, error) {
 		if e.rateStale.Load() {
 			e.staleAnswers.Add(1)
 			return money.Rate{}, time.Time{}, fmt.Errorf("%s rate as of yesterday: %w", c, rates.ErrStale)
 		}
 		_, r, err := table.ToINR(1, c)
-		return r, fake.Now().Add(-time.Hour), err
+		return r, at.Add(-time.Hour), err
 	}
 	live := func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
 		return &stellar.Rail{DB: db, Sealer: sealer, RPCURL: fake.URL, Passphrase: network.TestNetworkPassphrase,
@@ -422,8 +422,8 @@ func TestLiveRefusal(t *testing.T) {
 	e.vaultMatchesChain()
 }
 
-// TestLiveSyncFollowsChain: money arriving and leaving the vault's account
-// outside payoutd is posted to the ledger as funding either way.
+// TestLiveSyncFollowsChain: money arriving at the vault's account outside
+// payoutd is posted to the ledger as funding, dust below a cent left out.
 func TestLiveSyncFollowsChain(t *testing.T) {
 	is := is.New(t)
 	e := newLiveEnv(t)
@@ -433,15 +433,7 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	var balance int64
 	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
-	is.Equal(balance, int64(125_55))                // the dust is not counted
-	e.Net.Trust(e.Vault.Address, usdc, -50_5500001) // spent by another wallet with the same key
-	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	e.vaultMatchesChain()
-	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
-	is.Equal(balance, int64(75_00))
-	var n int
-	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE action = 'vault.withdrawn' AND resource_id = ?", e.Vault.ID).Scan(&n))
-	is.Equal(n, 1)
+	is.Equal(balance, int64(125_55)) // the dust is not counted
 }
 
 // advance runs the payout's pipeline once, as its job would, and returns
@@ -561,8 +553,8 @@ func TestLiveNetworkCheckedBeforeUse(t *testing.T) {
 	var balance int64
 	is.NoErr(e.SQL.QueryRow("SELECT balance FROM vaults WHERE id = ?", e.Vault.ID).Scan(&balance))
 	is.Equal(balance, int64(100_00)) // nothing posted from the other network
-	h, up := rail.Health(e.ctx)
-	is.True(!up) // /readyz says why
+	h, degraded := rail.Health(e.ctx)
+	is.True(len(degraded) > 0) // /readyz says why
 	is.True(strings.Contains(h.(stellar.Health).Error, network.PublicNetworkPassphrase))
 }
 

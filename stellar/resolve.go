@@ -50,8 +50,8 @@ func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (pay
 	if err != nil {
 		return payout.Outcome{}, "", err
 	}
-	if fin.state != store.SubmissionSuccess {
-		return payout.Outcome{}, "", fmt.Errorf("transaction %s was applied in ledger %d but failed (%s): it paid nothing", hash, tr.Ledger, Explain(fin.code))
+	if fin.State != store.SubmissionSuccess {
+		return payout.Outcome{}, "", fmt.Errorf("transaction %s was applied in ledger %d but failed (%s): it paid nothing", hash, tr.Ledger, Explain(fin.Result))
 	}
 	var env xdr.TransactionEnvelope
 	if err := xdr.SafeUnmarshalBase64(tr.EnvelopeXDR, &env); err != nil {
@@ -64,13 +64,13 @@ func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (pay
 	if err != nil {
 		return payout.Outcome{}, "", err
 	}
-	out := payout.Outcome{State: payout.Settled, Record: record}
+	out := payout.Outcome{State: payout.Settled, Record: record, SettledAt: fin.ClosedAt}
 	if hash != p.SettlementRef {
 		out.Ref = hash
 	}
 	if r.Rate == nil {
 		out.Waiting = "valued at the running server's live rate"
-	} else if out.Rate, out.AsOf, err = r.Rate(p.Currency); err != nil {
+	} else if out.Rate, out.AsOf, err = r.Rate(p.Currency, fin.ClosedAt); err != nil {
 		out.Waiting = err.Error()
 	}
 	proof := fmt.Sprintf("transaction %s applied in ledger %d, closed %s, from %s paying %s exactly this payout's amount and memo",
@@ -81,7 +81,7 @@ func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (pay
 // recordPaid is what a paid resolve stores: the envelope in flight, when
 // it is hash, finished as applied; else hash recorded as applied beside it
 // and the one in flight finished as dead, once proven so.
-func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env xdr.TransactionEnvelope, fin *final) (func(tx *store.Tx) error, error) {
+func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env xdr.TransactionEnvelope, fin *store.SubmissionEnd) (func(tx *store.Tx) error, error) {
 	known, err := r.DB.FindSubmission(ctx, hash)
 	switch {
 	case err == nil && known.PaymentID != p.ID:
@@ -92,17 +92,18 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 		return nil, fmt.Errorf("transaction %s is recorded as %s for this payout: the network now says it applied; "+
 			"this payout may have been paid twice, look at its other transactions before anything else", hash, known.State)
 	case err == nil:
-		return func(tx *store.Tx) error { return tx.FinishSubmission(hash, fin.state, fin.code, fin.ledger, fin.fee) }, nil
+		return func(tx *store.Tx) error { return tx.FinishSubmission(hash, *fin) }, nil
 	case apperr.Code(err) != apperr.ErrNotFound:
 		return nil, err
 	}
 	applied := store.Submission{Hash: hash, VaultID: p.VaultID, PaymentID: p.ID, Attempt: p.Attempt, Kind: store.SubmissionPayment,
-		Seq: env.SeqNum(), Envelope: xdrString(env), State: fin.state, Result: fin.code, Ledger: fin.ledger, Fee: fin.fee}
+		Seq: env.SeqNum(), Envelope: xdrString(env), State: fin.State, Result: fin.Result, Ledger: fin.Ledger, Fee: fin.Fee,
+		ClosedAt: fin.ClosedAt}
 	if tb := env.TimeBounds(); tb != nil {
 		applied.ValidUntil = time.Unix(int64(tb.MaxTime), 0)
 	}
 	var open *store.Submission
-	var dead *final
+	var dead *store.SubmissionEnd
 	if p.Status != store.StatusProcessing {
 		sub, err := r.DB.FindSubmission(ctx, p.SettlementRef)
 		if err != nil {
@@ -117,7 +118,7 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 	}
 	return func(tx *store.Tx) error {
 		if open != nil {
-			if err := tx.FinishSubmission(open.Hash, dead.state, dead.code, dead.ledger, dead.fee); err != nil {
+			if err := tx.FinishSubmission(open.Hash, *dead); err != nil {
 				return err
 			}
 		}
@@ -149,13 +150,13 @@ func (r *Rail) ProveUnpaid(ctx context.Context, p store.Payment) (payout.Outcome
 		return payout.Outcome{}, "", err
 	}
 	out := payout.Outcome{State: payout.Failed, Record: func(tx *store.Tx) error {
-		return tx.FinishSubmission(sub.Hash, fin.state, fin.code, fin.ledger, fin.fee)
+		return tx.FinishSubmission(sub.Hash, *fin)
 	}}
-	if fin.state == store.SubmissionExpired {
+	if fin.State == store.SubmissionExpired {
 		out.Reason = "SETTLEMENT_EXPIRED: the transaction was not included in a ledger before its time bound " +
 			sub.ValidUntil.Format(time.RFC3339) + ", so it can never apply and nothing was paid (proven for an operator: " + proof + "); retry to send a new one"
 	} else {
-		out.Reason = "SETTLEMENT_REJECTED: " + Explain(fin.code)
+		out.Reason = "SETTLEMENT_REJECTED: " + Explain(fin.Result)
 	}
 	return out, proof, nil
 }

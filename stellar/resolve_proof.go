@@ -18,9 +18,9 @@ import (
 // is the sequence number of a transaction of the same account known to
 // have applied (the same number means sub never can). Without proof it is
 // an error saying what is missing.
-func (r *Rail) deadProof(ctx context.Context, sub store.Submission, usedBy int64) (*final, string, error) {
+func (r *Rail) deadProof(ctx context.Context, sub store.Submission, usedBy int64) (*store.SubmissionEnd, string, error) {
 	if usedBy != 0 && usedBy == sub.Seq {
-		return &final{state: store.SubmissionRejected, code: "tx_bad_seq"},
+		return &store.SubmissionEnd{State: store.SubmissionRejected, Result: "tx_bad_seq"},
 			fmt.Sprintf("its sequence number %d was used by the transaction that applied", sub.Seq), nil
 	}
 	tr, err := r.getTransaction(ctx, sub.Hash)
@@ -35,7 +35,7 @@ func (r *Rail) deadProof(ctx context.Context, sub store.Submission, usedBy int64
 		if err != nil {
 			return nil, "", err
 		}
-		return fin, fmt.Sprintf("transaction %s failed in ledger %d (%s)", sub.Hash, tr.Ledger, fin.code), nil
+		return fin, fmt.Sprintf("transaction %s failed in ledger %d (%s)", sub.Hash, tr.Ledger, fin.Result), nil
 	case protocol.TransactionStatusNotFound:
 	default:
 		return nil, "", transient("getTransaction", fmt.Errorf("unexpected status %q", tr.Status))
@@ -64,12 +64,12 @@ func (r *Rail) deadProof(ctx context.Context, sub store.Submission, usedBy int64
 		// An answer without the account proves nothing about it.
 		return nil, "", transient("getLedgerEntries", fmt.Errorf("no entry for the vault's account %s", acct.Address))
 	}
-	dead := &final{state: store.SubmissionExpired, code: "tx_too_late"}
+	dead := &store.SubmissionEnd{State: store.SubmissionExpired, Result: "tx_too_late"}
 	past := fmt.Sprintf("its time bound %s has passed (the network's latest ledger closed %s)", sub.ValidUntil.UTC().Format(time.RFC3339), closed.Format(time.RFC3339))
 	if acct.Seq < sub.Seq {
 		return dead, fmt.Sprintf("%s and the vault account's sequence number %d is still below the envelope's %d", past, acct.Seq, sub.Seq), nil
 	}
-	if tr.OldestLedgerCloseTime <= sub.CreatedAt.Add(-historySlack).Unix() {
+	if covers(tr.OldestLedger, sub) {
 		return dead, fmt.Sprintf("%s and the RPC server, whose history reaches back before its signing (ledger %d), does not hold it", past, tr.OldestLedger), nil
 	}
 	return nil, "", fmt.Errorf("%w: %s, but the vault account's sequence number %d has passed the envelope's %d and the RPC server keeps "+
@@ -165,14 +165,10 @@ func xdrString(v interface{ MarshalBinary() ([]byte, error) }) string {
 }
 
 // finalOf reads a getTransaction answer for a transaction in a ledger.
-func finalOf(tr protocol.GetTransactionResponse) (*final, error) {
-	var res xdr.TransactionResult
-	if err := xdr.SafeUnmarshalBase64(tr.ResultXDR, &res); err != nil {
-		return nil, transient("getTransaction", fmt.Errorf("result: %w", err))
+func finalOf(tr protocol.GetTransactionResponse) (*store.SubmissionEnd, error) {
+	end, err := applied(tr)
+	if err == nil && end == nil {
+		err = transient("getTransaction", fmt.Errorf("transaction %s is not in a ledger", tr.TransactionHash))
 	}
-	f := &final{state: store.SubmissionSuccess, ledger: int64(tr.Ledger), fee: int64(res.FeeCharged)}
-	if tr.Status == protocol.TransactionStatusFailed || !res.Successful() {
-		f.state, f.code = store.SubmissionFailed, ResultCode(res)
-	}
-	return f, nil
+	return end, err
 }

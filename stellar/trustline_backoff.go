@@ -13,9 +13,10 @@ import (
 const BaseReserve = 5_000_000
 
 // trustlineNeeds is the XLM (stroops) the account must hold to open a
-// trustline: its reserve with one more subentry, and the changeTrust's fee.
-func trustlineNeeds(acct Account) int64 {
-	return (2+acct.SubEntries+1)*BaseReserve + BaseFee
+// trustline: its reserve with one more subentry, and the most the
+// changeTrust's fee may be (-stellar-max-fee).
+func (r *Rail) trustlineNeeds(acct Account) int64 {
+	return (2+acct.SubEntries+1)*BaseReserve + r.maxFee()
 }
 
 // trustlineWaits reports that the vault's last changeTrust failed and the
@@ -36,7 +37,7 @@ func (r *Rail) trustlineWaits(ctx context.Context, vaultID string, acct Account)
 // trustlineMissing says why the vault's account lacks its trustline and
 // what opens it, for the wallet view.
 func (r *Rail) trustlineMissing(ctx context.Context, vaultID string, acct Account) string {
-	need := trustlineNeeds(acct)
+	need := r.trustlineNeeds(acct)
 	switch {
 	case !acct.Exists:
 		return fmt.Sprintf("the account does not exist on the network yet: send it at least %s XLM (the base reserve of "+

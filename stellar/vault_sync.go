@@ -8,7 +8,6 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
 	"github.com/payoutd/payoutd/apperr"
-	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
@@ -19,10 +18,11 @@ func unavailable(err error) error {
 }
 
 // CheckConfirm is what a live confirm asks of the rail before its
-// transaction: the payout can travel as a Stellar payment, and the vault's
-// balance as the chain has it. The returned step, run first in the confirm
-// transaction, posts any difference to the ledger, so the reservation that
-// follows is checked against the chain balance.
+// transaction: the payout can travel as a Stellar payment, the vault is
+// not quarantined, and the vault's balance is as the chain has it. The
+// returned step, run first in the confirm transaction, posts any deposit
+// to the ledger, so the reservation that follows is checked against the
+// chain balance.
 func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault) (func(tx *store.Tx) error, error) {
 	if err := r.CheckPayment(p); err != nil {
 		return nil, err
@@ -33,42 +33,95 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 	return r.syncStep(ctx, v)
 }
 
-// syncStep reads the vault's chain balance and returns the step that
-// brings its ledger account level with it.
+// quarantined is the error a request meets at a quarantined vault.
+func quarantined(q store.Quarantine) error {
+	return apperr.Errorf(apperr.ErrInvalidState, "%s", q.Describe())
+}
+
+// syncStep reads the vault's chain state and returns the step that brings
+// its ledger account level with it. An anomaly (a sequence number payoutd
+// cannot account for, a fall in the balance) is judged first in a
+// transaction of its own, so the quarantine it opens outlives the
+// confirm it refuses.
 func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) error, error) {
 	asset, err := r.Assets.For(v.Currency)
 	if err != nil {
 		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
 	}
+	if q, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
+		if err == nil {
+			err = quarantined(q)
+		}
+		return nil, err
+	}
 	mark, err := r.DB.SubmissionMark(ctx, v.ID)
 	if err != nil {
 		return nil, err
 	}
-	acct, err := r.readAccount(ctx, v.Address, asset)
+	acct, err := r.vaultAccount(ctx, v, asset)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	return levelStep(v, acct, mark)
-}
-
-// levelStep is the step that brings the vault's ledger account level with
-// acct, read after mark.
-func levelStep(v store.Vault, acct Account, mark store.SubmissionMark) (func(tx *store.Tx) error, error) {
-	cur, _ := money.Lookup(v.Currency)
-	minor, _, err := FromStroops(acct.Balance, cur)
+	read, err := acct.booked()
 	if err != nil {
-		// No account holds a negative balance: the server misanswered.
-		return nil, unavailable(fmt.Errorf("getLedgerEntries: trustline balance: %w", err))
+		return nil, unavailable(err)
+	}
+	known, err := r.DB.KnownSeq(ctx, v.ID)
+	if err != nil {
+		return nil, err
+	}
+	if read.Seq > store.ExplainedSeq(read.Seq, known) || read.Balance < v.Balance {
+		q, err := r.sync(ctx, v, acct, mark)
+		if err != nil {
+			return nil, unavailableIfTransient(err)
+		}
+		if q != nil {
+			return nil, quarantined(*q)
+		}
 	}
 	return func(tx *store.Tx) error {
-		_, _, err := tx.SyncVaultBalance(v.ID, minor, mark)
+		res, err := tx.SyncVault(v.ID, read, mark)
+		if err == nil && res.Quarantine != nil {
+			err = quarantined(*res.Quarantine)
+		}
 		return err
 	}, nil
 }
 
+func unavailableIfTransient(err error) error {
+	if errors.Is(err, payout.ErrTransient) {
+		return unavailable(err)
+	}
+	return err
+}
+
+// sync books the vault's account as read after mark (SyncVault) in its own
+// transaction, and returns the vault's quarantine if it has one, found or
+// opened now.
+func (r *Rail) sync(ctx context.Context, v store.Vault, acct Account, mark store.SubmissionMark) (*store.Quarantine, error) {
+	read, err := acct.booked()
+	if err != nil {
+		return nil, err
+	}
+	var res store.SyncResult
+	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
+		res, err = tx.SyncVault(v.ID, read, mark)
+		return err
+	}, store.WithActor("system:chain_sync", ""))
+	if err != nil {
+		return nil, err
+	}
+	if q := res.Quarantine; res.Opened {
+		r.Log.Error("stellar: "+q.Describe(), "vault", v.ID, "reasons", q.Reasons, "chainSequence", q.ChainSeq,
+			"knownSequence", q.KnownSeq, "shortfall", q.Shortfall)
+	}
+	return res.Quarantine, nil
+}
+
 // SyncVaults brings every live vault level with its account: it follows a
 // changeTrust in flight, opens the trustline an existing account lacks, and
-// posts balance differences. One vault's trouble does not stop the rest.
+// posts deposits; an anomaly quarantines the vault. One vault's trouble
+// does not stop the rest.
 func (r *Rail) SyncVaults(ctx context.Context) error {
 	vaults, err := r.DB.LiveVaults(ctx)
 	if err != nil {
@@ -76,7 +129,7 @@ func (r *Rail) SyncVaults(ctx context.Context) error {
 	}
 	var errs []error
 	for _, v := range vaults {
-		if err := r.syncVault(ctx, v); err != nil && !errors.Is(err, payout.ErrTransient) {
+		if err := r.syncVault(ctx, v); err != nil && !errors.Is(err, payout.ErrTransient) && apperr.Code(err) != apperr.ErrRailUnavailable {
 			errs = append(errs, fmt.Errorf("vault %s: %w", v.ID, err))
 		}
 	}
@@ -84,7 +137,8 @@ func (r *Rail) SyncVaults(ctx context.Context) error {
 }
 
 func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
-	if _, err := r.Assets.For(v.Currency); err != nil {
+	asset, err := r.Assets.For(v.Currency)
+	if err != nil {
 		return nil // a currency without an asset has nothing on chain to follow
 	}
 	open, ok, err := r.DB.OpenSubmission(ctx, v.ID)
@@ -99,13 +153,16 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 		}
 		return nil
 	}
-	asset, _ := r.Assets.For(v.Currency)
 	mark, err := r.DB.SubmissionMark(ctx, v.ID)
 	if err != nil {
 		return err
 	}
-	acct, err := r.readAccount(ctx, v.Address, asset)
+	acct, err := r.vaultAccount(ctx, v.Vault, asset)
 	if err != nil {
+		return err
+	}
+	// The mark and account just read serve the balance too: no second read.
+	if q, err := r.sync(ctx, v.Vault, acct, mark); err != nil || q != nil {
 		return err
 	}
 	if acct.Exists && !acct.Trusts {
@@ -114,17 +171,13 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 		}
 		return r.openTrustline(ctx, v, asset, acct, mark)
 	}
-	// The mark and account just read serve the balance too: no second read.
-	step, err := levelStep(v.Vault, acct, mark)
-	if err != nil {
-		return err
-	}
-	return r.DB.WithTx(ctx, step, store.WithActor("system:chain_sync", ""))
+	return nil
 }
 
 // openTrustline signs a changeTrust for the vault's asset, stores it like
-// a payout's envelope (it takes the account's next sequence number), and
-// sends it; the next sync follows it to its end.
+// a payout's envelope (it takes the account's next sequence number, which
+// the sync just judged), and sends it; the next sync follows it to its
+// end.
 func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset txnbuild.CreditAsset, acct Account, mark store.SubmissionMark) error {
 	_, seed, err := r.vaultKey(ctx, v.ID)
 	if err != nil {
@@ -134,11 +187,20 @@ func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset tx
 	if err != nil {
 		return err
 	}
-	env, err := Signed(r.Passphrase, seed, acct.Seq+1, r.Now().Add(r.txTimeout()), nil, &txnbuild.ChangeTrust{Line: ct, Limit: txnbuild.MaxTrustlineLimit})
+	fee, err := r.feeBid(ctx, nil)
 	if err != nil {
 		return err
 	}
-	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, State: store.SubmissionOpen, Seq: env.Seq, Envelope: env.XDR, ValidUntil: env.ValidUntil}
+	now, err := r.networkNow(ctx)
+	if err != nil {
+		return err
+	}
+	env, err := Signed(r.Passphrase, seed, acct.Seq+1, now.Add(r.txTimeout()), fee, nil, &txnbuild.ChangeTrust{Line: ct, Limit: txnbuild.MaxTrustlineLimit})
+	if err != nil {
+		return err
+	}
+	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, State: store.SubmissionOpen, Seq: env.Seq,
+		Envelope: env.XDR, ValidUntil: env.ValidUntil, SignedLedger: int64(acct.Ledger)}
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		if err := tx.RecordSubmission(sub, mark); err != nil {
 			return err
@@ -148,7 +210,7 @@ func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset tx
 		}
 		return tx.Audit(v.UserID, v.Livemode, "vault.trustline_submitted", "vault", v.ID, map[string]any{"asset": asset.Code + ":" + asset.Issuer, "hash": env.Hash})
 	}, store.WithActor("system:chain_sync", ""))
-	if errors.Is(err, store.ErrVaultBusy) {
+	if errors.Is(err, store.ErrVaultBusy) || errors.Is(err, store.ErrVaultQuarantined) {
 		return nil
 	}
 	if err != nil {
@@ -159,15 +221,15 @@ func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset tx
 
 // followTrust sends or follows the vault's changeTrust and records its end.
 func (r *Rail) followTrust(ctx context.Context, sub store.Submission) error {
-	fin, err := r.follow(ctx, sub)
-	if err != nil || fin == nil {
+	end, err := r.follow(ctx, sub)
+	if err != nil || end == nil {
 		return err
 	}
-	if fin.state != store.SubmissionSuccess {
-		r.Log.Warn("stellar: the vault's trustline was not opened", "vault", sub.VaultID, "result", Explain(fin.code))
+	if end.State != store.SubmissionSuccess {
+		r.Log.Warn("stellar: the vault's trustline was not opened", "vault", sub.VaultID, "result", Explain(end.Result)+lastRefusal(sub))
 	}
 	return r.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.FinishSubmission(sub.Hash, fin.state, fin.code, fin.ledger, fin.fee)
+		return tx.FinishSubmission(sub.Hash, *end)
 	}, store.WithActor("system:chain_sync", ""))
 }
 
@@ -195,7 +257,7 @@ func (r *Rail) Network(ctx context.Context, v store.Vault) (any, error) {
 		return st, nil
 	}
 	st.Asset = asset.Code + ":" + asset.Issuer
-	acct, err := r.readAccount(ctx, v.Address, asset)
+	acct, err := r.vaultAccount(ctx, v, asset)
 	if err != nil {
 		return st, nil
 	}

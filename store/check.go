@@ -3,14 +3,23 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Check verifies the invariants `payoutd check` promises: the audit chain is
 // intact, every payout that owes a step has a job that will take it, no
 // vault is overdrawn, and every reservation is backed by a payment that
-// holds it.
+// holds it. A quarantined vault is listed too, with why: it waits for a
+// person.
 func (db *DB) Check(ctx context.Context) ([]string, error) {
 	var problems []string
+	qs, err := db.Quarantines(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range qs {
+		problems = append(problems, fmt.Sprintf("%s (since %s)", q.Describe(), q.CreatedAt.Format(time.RFC3339)))
+	}
 	v, err := db.VerifyAudit(ctx)
 	if err != nil {
 		return nil, err

@@ -54,6 +54,11 @@ type FIRA struct {
 	// RateAsOf is when the live rate the payout was valued at was true
 	// (settlement_rates); zero when none was recorded.
 	RateAsOf time.Time
+	// Ledger and Fee (stroops) are the Stellar ledger that applied a live
+	// payout's transaction (hash SettlementRef) and the fee it was charged;
+	// zero for a sandbox payout.
+	Ledger int64
+	Fee    int64
 	// InvoiceDate is the payment's invoice date ("" when none), the date
 	// that decides its GST month; GST is its GST value at the rate of the
 	// time of supply, nil for a payout settled before GST values were kept.
@@ -67,10 +72,11 @@ const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitti
 	f.beneficiary_pan, f.beneficiary_address, f.beneficiary_wallet, f.vault_id, sr.as_of, coalesce(p.invoice_date, ''),
 	g.payment_id IS NOT NULL, coalesce(g.cross_border, 0), coalesce(g.day, ''), coalesce(g.currency, ''),
 	coalesce(g.invoice_amount, 0), coalesce(g.rate, ''), coalesce(g.rate_as_of, 0), coalesce(g.rate_date, ''),
-	coalesce(g.rate_basis, ''), coalesce(g.value_inr, 0)`
+	coalesce(g.rate_basis, ''), coalesce(g.value_inr, 0), coalesce(ss.ledger, 0), coalesce(ss.fee, 0)`
 
 const firaFrom = ` FROM firas f LEFT JOIN settlement_rates sr ON sr.payment_id = f.payment_id
-	LEFT JOIN payments p ON p.id = f.payment_id LEFT JOIN gst_values g ON g.payment_id = f.payment_id `
+	LEFT JOIN payments p ON p.id = f.payment_id LEFT JOIN gst_values g ON g.payment_id = f.payment_id
+	LEFT JOIN stellar_submissions ss ON ss.hash = f.settlement_ref `
 
 func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 	var f FIRA
@@ -83,7 +89,7 @@ func scanFIRA(row interface{ Scan(...any) error }) (FIRA, error) {
 		&f.AmountForeign, &f.ForeignCurrency, &f.AmountINR, &f.SettlementRate, &f.PurposeCode, &f.PurposeDescription,
 		&f.InvoiceRef, &f.SettlementRef, &settled, &generated, &f.BeneficiaryName, &f.BeneficiaryEmail, &f.RemitterName,
 		&f.BeneficiaryPAN, &f.BeneficiaryAddress, &f.BeneficiaryWallet, &f.VaultID, &rateAsOf, &f.InvoiceDate,
-		&hasGST, &g.CrossBorder, &g.Day, &g.Currency, &g.InvoiceAmount, &g.Rate, &gstAsOf, &g.RateDate, &g.RateBasis, &g.ValueINR)
+		&hasGST, &g.CrossBorder, &g.Day, &g.Currency, &g.InvoiceAmount, &g.Rate, &gstAsOf, &g.RateDate, &g.RateBasis, &g.ValueINR, &f.Ledger, &f.Fee)
 	f.SettledAt, f.GeneratedAt = fromMS(settled), fromMS(generated)
 	if hasGST {
 		g.PaymentID, g.InvoiceDate, g.RateAsOf = f.PaymentID, f.InvoiceDate, fromMS(gstAsOf)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/payoutd/payoutd/documents"
@@ -34,6 +35,7 @@ func (f FIRA) Document() documents.FIRA {
 		AmountForeign: f.AmountForeign, ForeignExponent: cur.Exponent, AmountINR: f.AmountINR,
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
+		Ledger: f.Ledger, NetworkFee: fmt.Sprintf("%d.%07d XLM", f.Fee/10_000_000, f.Fee%10_000_000),
 		InvoiceDate: f.InvoiceDate, GST: f.GST.document(),
 	}
 }

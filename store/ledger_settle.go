@@ -2,15 +2,20 @@ package store
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/payoutd/payoutd/money"
 )
 
-// Settle records that the rail settled p, worth inr paise at rate: the
-// payout moves to CONFIRMED, its reserved amount leaves the vault for good
-// and the ledger books it (postSettlement), all in this transaction.
-func (tx *Tx) Settle(p *Payment, inr int64, rate string) error {
-	reserved, settledAt := p.Reserved, tx.now
+// Settle records that the rail settled p at settledAt, worth inr paise at
+// rate: the payout moves to CONFIRMED, its reserved amount leaves the vault
+// for good and the ledger books it (postSettlement), all in this
+// transaction. settledAt is when the money moved (a live payout: the close
+// time of the ledger that applied it), which decides its financial year
+// and GST month.
+func (tx *Tx) Settle(p *Payment, inr int64, rate string, settledAt time.Time) error {
+	reserved := p.Reserved
+	settledAt = settledAt.UTC().Truncate(time.Millisecond)
 	err := tx.transition(p, StatusConfirmed, func(n *Payment) {
 		n.AmountINR, n.SettlementRate, n.SettledAt, n.Reserved = &inr, rate, &settledAt, 0
 	})

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -33,6 +33,32 @@ var migrations = []migration{
 	{7, gstValueColumns, false},
 	{7, gstValueBackfill, true},
 	{8, operatorColumns, false},
+	{9, submissionProofColumns, false},
+}
+
+// submissionProofColumns adds version 9's columns to stellar_submissions:
+// the ledger an envelope was signed at, the close time of the ledger that
+// applied it and the last refusal of a send. Envelopes signed before
+// version 9 keep signed_ledger 0, which no RPC history reaches back to: a
+// refusal of one is final only on the account's sequence number.
+func submissionProofColumns(ctx context.Context, tx *Tx) error {
+	for _, c := range []struct{ column, def string }{
+		{"signed_ledger", "INTEGER NOT NULL DEFAULT 0"}, {"closed_at", "INTEGER"}, {"last_refusal", "TEXT NOT NULL DEFAULT ''"},
+	} {
+		var tables, columns int
+		if err := tx.queryRow(`SELECT
+			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stellar_submissions'),
+			(SELECT count(*) FROM pragma_table_info('stellar_submissions') WHERE name = ?)`, c.column).Scan(&tables, &columns); err != nil {
+			return err
+		}
+		if tables == 0 || columns == 1 {
+			continue
+		}
+		if _, err := tx.exec("ALTER TABLE stellar_submissions ADD COLUMN " + c.column + " " + c.def); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // paymentVersionColumns adds the payment's version and review reason to a

@@ -20,11 +20,13 @@ var paymentTransitions = map[string][]string{
 	StatusComplianceCheck: {StatusProcessing, StatusManualReview, StatusFailed},
 	StatusManualReview:    {StatusProcessing, StatusFailed},
 	StatusProcessing:      {StatusSubmitted, StatusPending, StatusFailed},
-	StatusSubmitted:       {StatusConfirmed, StatusFailed, StatusUnknown},
-	StatusUnknown:         {StatusConfirmed, StatusFailed},
-	StatusConfirmed:       {StatusCompleted},
-	StatusFailed:          {StatusProcessing},
-	StatusPending:         {StatusProcessing},
+	// SUBMITTED or UNKNOWN → PROCESSING: the live rail's envelope provably
+	// never applied and a new signature cures why (payout.Resign).
+	StatusSubmitted: {StatusConfirmed, StatusFailed, StatusUnknown, StatusProcessing},
+	StatusUnknown:   {StatusConfirmed, StatusFailed, StatusProcessing},
+	StatusConfirmed: {StatusCompleted},
+	StatusFailed:    {StatusProcessing},
+	StatusPending:   {StatusProcessing},
 }
 
 // CanTransition reports whether a payment may move from one status to another.

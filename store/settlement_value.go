@@ -27,13 +27,13 @@ func (db *DB) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, 
 	return fromMS(at), err == nil, err
 }
 
-// SettleAwaitingValue records a live payout the network settled while no
-// fresh INR rate was in hand: CONFIRMED with no INR value, its amount still
+// SettleAwaitingValue records a live payout the network settled at
+// settledAt while no INR rate as of then was in hand: CONFIRMED with no INR value, its amount still
 // reserved in the vault, nothing booked. The vault row and its ledger
 // account stay equal; the chain is ahead of both by the payout until
 // ValueSettlement books it (the chain sync counts it as gone).
-func (tx *Tx) SettleAwaitingValue(p *Payment) error {
-	settledAt := tx.now
+func (tx *Tx) SettleAwaitingValue(p *Payment, settledAt time.Time) error {
+	settledAt = settledAt.UTC().Truncate(time.Millisecond)
 	return tx.transition(p, StatusConfirmed, func(n *Payment) { n.SettledAt = &settledAt })
 }
 

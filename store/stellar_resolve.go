@@ -12,10 +12,14 @@ func (tx *Tx) RecordAppliedSubmission(s Submission) error {
 	if s.PaymentID != "" {
 		payment = s.PaymentID
 	}
+	var closed any
+	if !s.ClosedAt.IsZero() {
+		closed = ms(s.ClosedAt)
+	}
 	_, err := tx.exec(`INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope,
-		valid_until, state, result, ledger, fee, created_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		valid_until, state, result, ledger, fee, closed_at, created_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		s.Hash, s.VaultID, payment, s.Attempt, s.Kind, s.Seq, s.Envelope, ms(s.ValidUntil), s.State, s.Result,
-		nullInt(s.Ledger), nullInt(s.Fee), ms(tx.now), ms(tx.now))
+		nullInt(s.Ledger), nullInt(s.Fee), closed, ms(tx.now), ms(tx.now))
 	if isUniqueViolation(err) {
 		return apperr.Errorf(apperr.ErrConflict, "transaction %s is already recorded", s.Hash)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/payoutd/payoutd/apperr"
@@ -24,6 +25,24 @@ type Submission struct {
 	Ledger     int64
 	Fee        int64
 	CreatedAt  time.Time
+	// SignedLedger is the network's latest ledger when the envelope was
+	// signed: it can only apply in a later one.
+	SignedLedger int64
+	// ClosedAt is the close time of the ledger that applied it.
+	ClosedAt time.Time
+	// LastRefusal is the last code a send of it was refused with.
+	LastRefusal string
+}
+
+// SubmissionEnd is how an OPEN envelope ended: its final state, result
+// code, and for one in a ledger the ledger, its close time and the fee
+// charged.
+type SubmissionEnd struct {
+	State    string
+	Result   string
+	Ledger   int64
+	Fee      int64
+	ClosedAt time.Time
 }
 
 // Submission kinds and states. OPEN may still apply on the network; every
@@ -77,8 +96,10 @@ func (tx *Tx) markStill(vaultID string, read SubmissionMark) (bool, error) {
 }
 
 // RecordSubmission stores a signed envelope as OPEN, if the vault's mark
-// is still the one the caller read before signing and nothing is in
-// flight; else ErrVaultBusy and nothing is written.
+// is still the one the caller read before signing, nothing is in flight
+// and the vault is not quarantined; else ErrVaultBusy or
+// ErrVaultQuarantined and nothing is written. Its sequence number is from
+// then on one payoutd knows it used (KnownSeq).
 func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 	still, err := tx.markStill(s.VaultID, read)
 	if err != nil {
@@ -87,23 +108,37 @@ func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 	if !still {
 		return ErrVaultBusy
 	}
+	if _, open, err := tx.openQuarantine(s.VaultID); err != nil {
+		return err
+	} else if open {
+		return ErrVaultQuarantined
+	}
 	var payment any
 	if s.PaymentID != "" {
 		payment = s.PaymentID
 	}
-	_, err = tx.exec(`INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope, valid_until, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?)`, s.Hash, s.VaultID, payment, s.Attempt, s.Kind, s.Seq, s.Envelope, ms(s.ValidUntil), ms(tx.now))
+	_, err = tx.exec(`INSERT INTO stellar_submissions (hash, vault_id, payment_id, attempt, kind, seq, envelope, valid_until,
+		created_at, signed_ledger) VALUES (?,?,?,?,?,?,?,?,?,?)`, s.Hash, s.VaultID, payment, s.Attempt, s.Kind, s.Seq, s.Envelope,
+		ms(s.ValidUntil), ms(tx.now), s.SignedLedger)
 	if isUniqueViolation(err) {
 		return ErrVaultBusy
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	// Signing read the account: it exists.
+	return tx.markSeen(s.VaultID, s.SignedLedger, true, false)
 }
 
-// FinishSubmission records an OPEN envelope's final state. It is a guarded
-// UPDATE: an envelope already final keeps its first outcome.
-func (tx *Tx) FinishSubmission(hash, state, result string, ledger, fee int64) error {
-	res, err := tx.exec(`UPDATE stellar_submissions SET state = ?, result = ?, ledger = ?, fee = ?, finished_at = ?
-		WHERE hash = ? AND state = 'OPEN'`, state, result, nullInt(ledger), nullInt(fee), ms(tx.now), hash)
+// FinishSubmission records an OPEN envelope's end. It is a guarded UPDATE:
+// an envelope already final keeps its first outcome.
+func (tx *Tx) FinishSubmission(hash string, end SubmissionEnd) error {
+	var closed any
+	if !end.ClosedAt.IsZero() {
+		closed = ms(end.ClosedAt)
+	}
+	res, err := tx.exec(`UPDATE stellar_submissions SET state = ?, result = ?, ledger = ?, fee = ?, closed_at = ?, finished_at = ?
+		WHERE hash = ? AND state = 'OPEN'`, end.State, end.Result, nullInt(end.Ledger), nullInt(end.Fee), closed, ms(tx.now), hash)
 	if err != nil {
 		return err
 	}
@@ -113,6 +148,33 @@ func (tx *Tx) FinishSubmission(hash, state, result string, ledger, fee int64) er
 	return nil
 }
 
+// NoteRefusal keeps the code a send of an OPEN envelope was just refused
+// with, for the reason its payout gives if it never applies.
+func (tx *Tx) NoteRefusal(hash, code string) error {
+	_, err := tx.exec("UPDATE stellar_submissions SET last_refusal = ? WHERE hash = ? AND state = 'OPEN'", code, hash)
+	return err
+}
+
+// KnownSeq is the highest sequence number of the vault's account that
+// payoutd can account for: one of its envelopes that is in flight or was
+// in a ledger, or one an operator accepted when releasing a quarantine
+// (0: none). An envelope refused or expired never used its number.
+func (db *DB) KnownSeq(ctx context.Context, vaultID string) (int64, error) {
+	var n int64
+	err := db.queryRow(ctx, knownSeqSQL, vaultID, vaultID).Scan(&n)
+	return n, err
+}
+
+func (tx *Tx) knownSeq(vaultID string) (int64, error) {
+	var n int64
+	err := tx.queryRow(knownSeqSQL, vaultID, vaultID).Scan(&n)
+	return n, err
+}
+
+const knownSeqSQL = `SELECT max(
+	coalesce((SELECT max(seq) FROM stellar_submissions WHERE vault_id = ?1 AND state IN ('OPEN', 'SUCCESS', 'FAILED')), 0),
+	coalesce((SELECT max(chain_seq) FROM vault_quarantines WHERE vault_id = ?2 AND released_at IS NOT NULL), 0))`
+
 func nullInt(v int64) any {
 	if v == 0 {
 		return nil
@@ -121,14 +183,18 @@ func nullInt(v int64) any {
 }
 
 const submissionCols = `hash, vault_id, coalesce(payment_id, ''), attempt, kind, seq, envelope, valid_until, state, result,
-	coalesce(ledger, 0), coalesce(fee, 0), created_at`
+	coalesce(ledger, 0), coalesce(fee, 0), created_at, signed_ledger, closed_at, last_refusal`
 
 func scanSubmission(row interface{ Scan(...any) error }) (Submission, error) {
 	var s Submission
 	var until, created int64
+	var closed sql.NullInt64
 	err := row.Scan(&s.Hash, &s.VaultID, &s.PaymentID, &s.Attempt, &s.Kind, &s.Seq, &s.Envelope, &until, &s.State, &s.Result,
-		&s.Ledger, &s.Fee, &created)
+		&s.Ledger, &s.Fee, &created, &s.SignedLedger, &closed, &s.LastRefusal)
 	s.ValidUntil, s.CreatedAt = fromMS(until), fromMS(created)
+	if closed.Valid {
+		s.ClosedAt = fromMS(closed.Int64)
+	}
 	return s, err
 }
 
@@ -136,6 +202,32 @@ func scanSubmission(row interface{ Scan(...any) error }) (Submission, error) {
 func (db *DB) FindSubmission(ctx context.Context, hash string) (Submission, error) {
 	s, err := scanSubmission(db.queryRow(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash = ?", hash))
 	return s, notFound(err, apperr.ErrNotFound, "submission")
+}
+
+// SubmissionsByHash reads the envelopes with these hashes (the settlement
+// references of live payouts), by hash; unknown hashes are left out.
+func (db *DB) SubmissionsByHash(ctx context.Context, hashes []string) (map[string]Submission, error) {
+	out := map[string]Submission{}
+	if len(hashes) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(hashes))
+	for i, h := range hashes {
+		args[i] = h
+	}
+	rows, err := db.query(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash IN (?"+strings.Repeat(",?", len(hashes)-1)+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		s, err := scanSubmission(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[s.Hash] = s
+	}
+	return out, rows.Err()
 }
 
 // OpenSubmission returns the vault's envelope in flight, if any.
@@ -163,38 +255,6 @@ func (db *DB) PaymentSubmissions(ctx context.Context, paymentID string) ([]Submi
 		out = append(out, s)
 	}
 	return out, rows.Err()
-}
-
-// SyncVaultBalance makes the vault's balance equal chain (minor units),
-// posting the difference as funding from or to the network, if the
-// vault's mark is still read and idle: with an envelope in flight the chain
-// may be ahead of the ledger by a payout not yet recorded. It returns the
-// difference posted; skipped reports that it did nothing for that reason.
-func (tx *Tx) SyncVaultBalance(vaultID string, chain int64, read SubmissionMark) (delta int64, skipped bool, err error) {
-	still, err := tx.markStill(vaultID, read)
-	if err != nil {
-		return 0, false, err
-	}
-	if !still {
-		return 0, true, nil
-	}
-	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
-	if err != nil {
-		return 0, false, notFound(err, apperr.ErrWalletNotFound, "wallet")
-	}
-	// Payouts settled on chain but awaiting their INR value have left the
-	// account but not yet the vault row.
-	awaiting, err := tx.awaitingValue(vaultID)
-	if err != nil {
-		return 0, false, err
-	}
-	switch delta = chain + awaiting - v.Balance; {
-	case delta > 0:
-		return delta, false, tx.creditVault(v, delta, "Stellar deposit")
-	case delta < 0:
-		return delta, false, tx.debitVault(v, -delta, "Stellar withdrawal outside payoutd")
-	}
-	return 0, false, nil
 }
 
 // debitVault records money that left the vault's account other than by a

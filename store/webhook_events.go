@@ -19,6 +19,7 @@ var EventTypes = []string{
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
 	"tax.payment.recorded", "tax.payment.reversed",
+	EventVaultQuarantined, EventVaultReleased,
 }
 
 // KnownEventType reports whether typ is one of EventTypes.

@@ -10,9 +10,6 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// feePerOp is what the fake network charges, whatever the bid.
-const feePerOp = 100
-
 // send checks an envelope as stellar-core would before accepting it, then
 // (faults aside) applies it in a new ledger closed at the clock.
 func (s *Server) send(b64 string) (any, *rpcError, bool) {
@@ -46,7 +43,8 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 		s.ledger++
 		a.seq, a.modified = a.seq+1, s.ledger
 	}
-	fee := int64(feePerOp * len(env.Operations()))
+	// The network charges its minimum, whatever the bid above it.
+	fee := s.minFee * int64(len(env.Operations()))
 	switch tb := env.TimeBounds(); {
 	case a == nil:
 		return refuse(resp, xdr.TransactionResultCodeTxNoAccount)
@@ -124,6 +122,9 @@ func (s *Server) apply(env xdr.TransactionEnvelope, hash, b64 string, a *account
 		}
 	}
 	code, status := xdr.TransactionResultCodeTxSuccess, protocol.TransactionStatusSuccess
+	if !failed {
+		s.notePaid(env)
+	}
 	if failed {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()

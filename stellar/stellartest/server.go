@@ -62,6 +62,15 @@ type Server struct {
 	// knows, closed at oldestAt (Unix seconds).
 	oldest   uint32
 	oldestAt int64
+	// minFee is the network's minimum fee per operation, in stroops, and
+	// what it charges; feeStat is what getFeeStats reports as every
+	// percentile of recent inclusion fees (0: minFee).
+	minFee  int64
+	feeStat int64
+	entries []EntriesFault
+	held    map[string]chan struct{} // method → closed when released
+	waiting map[string]int           // calls held, by method
+	paid    map[string]int           // successful payments applied, by memo
 	// forgotten keeps what Prune dropped, for the archive endpoint
 	// (Archive); archive is that endpoint once started.
 	forgotten map[string]*txRecord
@@ -93,7 +102,8 @@ type txRecord struct {
 // at start.
 func New(passphrase string, start time.Time) *Server {
 	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
-		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1}
+		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1, minFee: 100,
+		paid: map[string]int{}}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.http.URL
 	return s
@@ -254,6 +264,24 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPC(w, nil, nil, &rpcError{Code: -32700, Message: "parse error"})
 		return
 	}
+	s.mu.Lock()
+	hold := s.held[req.Method]
+	if hold != nil {
+		s.waiting[req.Method]++
+	}
+	s.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		s.mu.Lock()
+		s.waiting[req.Method]--
+		s.mu.Unlock()
+		if r.Context().Err() != nil {
+			return
+		}
+	}
 	if garbage {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"status":17,"latestLedger":"x","resultXdr":"%%%"`))
@@ -309,4 +337,33 @@ func (s *Server) OnSend(hook func(hash string, applied bool) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.crash = hook
+}
+
+// Hold makes calls of method wait, unanswered, until the returned release
+// is called (or the caller gives up): a client caught between two calls,
+// as a crash or a backup would find it.
+func (s *Server) Hold(method string) (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held, s.waiting = map[string]chan struct{}{}, map[string]int{}
+	}
+	ch := make(chan struct{})
+	s.held[method] = ch
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.held, method)
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// Waiting is how many calls of method are held now.
+func (s *Server) Waiting(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiting[method]
 }

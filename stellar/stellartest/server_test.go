@@ -63,7 +63,7 @@ func TestFakeNetworkChecks(t *testing.T) {
 			is.NoErr(err)
 			seq, _ := acct.GetSequenceNumber()
 			// The envelope names src as its source whatever key signs it.
-			env, err := stellar.Signed(tc.passphrase, tc.seed[:], seq+tc.seqDelta, tc.until, nil, pay(tc.stroops))
+			env, err := stellar.Signed(tc.passphrase, tc.seed[:], seq+tc.seqDelta, tc.until, 100, nil, pay(tc.stroops))
 			is.NoErr(err)
 			if tc.seed != seed {
 				env = resource(t, env.XDR, src.Address())
