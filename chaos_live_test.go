@@ -236,9 +236,12 @@ func (c *chaos) pay() {
 	}
 }
 
-// kill SIGKILLs the server at the next send (before or after the network
-// applies it), or at once when nothing is sent soon, and starts it again.
+// kill confirms payouts, then SIGKILLs the server at the next send
+// (before or after the network applies it), or at once when nothing is
+// sent soon, and starts it again. No request of the test's is in flight
+// when it dies.
 func (c *chaos) kill() {
+	c.pay()
 	killed := make(chan struct{}, 1)
 	before := c.rng.IntN(2) == 0
 	c.fake.OnSend(func(hash string, applied bool) bool {
@@ -255,7 +258,6 @@ func (c *chaos) kill() {
 			return false
 		}
 	})
-	c.pay()
 	select {
 	case <-killed:
 	case <-time.After(5 * time.Second):
