@@ -13,6 +13,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
@@ -36,6 +38,12 @@ type Config struct {
 	// JobTimeout bounds one job run (0: 20 s); a killed process's running
 	// jobs run again JobTimeout + 5 s after they started.
 	JobTimeout time.Duration
+	// MaxAttempts is how often a failing job runs before River gives up on
+	// it (a payout's job then flags the payout for a person); 0 means
+	// River's 25, spread by RetryPolicy (nil: River's, attempt⁴ seconds,
+	// about three weeks in all). Tests shorten both.
+	MaxAttempts int
+	RetryPolicy river.ClientRetryPolicy
 
 	// Rates is the sandbox's INR rate table (nil: rates.Default()).
 	Rates rates.Table

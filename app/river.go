@@ -49,6 +49,8 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		JobTimeout:           jobTimeout,
 		RescueStuckJobsAfter: jobTimeout + 5*time.Second,
 		Logger:               quiet(log),
+		MaxAttempts:          c.MaxAttempts,
+		RetryPolicy:          c.RetryPolicy,
 	}
 	if c.Workers > 0 {
 		rc.PeriodicJobs = periodic

@@ -14,6 +14,7 @@ import (
 // form take. Metadata is the API's alone (server checks it).
 type Initiate struct {
 	Amount              json.Number `json:"amount"`
+	AmountMinor         *int64      `json:"amountMinor"`
 	Currency            string      `json:"currency"`
 	DestinationAddress  string      `json:"destinationAddress"`
 	Memo                string      `json:"memo"`
@@ -80,8 +81,7 @@ func memoFitsType(typ string) validation.Rule {
 // Validate checks the payout's fields and returns its amount in minor units.
 func (q *Initiate) Validate(now time.Time) (int64, error) {
 	var minor int64
-	return minor, FieldErrors(validation.ValidateStruct(q,
-		validation.Field(&q.Amount, validation.Required, AmountRule(q.Currency, &minor)),
+	return minor, FieldErrors(validation.ValidateStruct(q, append(AmountFields(&q.Amount, &q.AmountMinor, q.Currency, &minor),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
 		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), IsStellarAddress),
 		validation.Field(&q.Memo, validation.RuneLength(0, 256), memoFitsType(q.MemoType)),
@@ -93,7 +93,7 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
 		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
 		validation.Field(&q.InvoiceAmount, AmountRule(q.Currency, &q.invoiceMinor)),
-	))
+	)...))
 }
 
 // InvoiceMinor is the validated invoice amount in minor units, 0 when none
@@ -106,6 +106,7 @@ type Confirm struct {
 	ID                 string      `json:"id"`
 	DestinationAddress string      `json:"destinationAddress"`
 	Amount             json.Number `json:"amount"`
+	AmountMinor        *int64      `json:"amountMinor"`
 	Currency           string      `json:"currency"`
 	Memo               string      `json:"memo"`
 	VaultID            string      `json:"vaultId"`
@@ -115,14 +116,13 @@ type Confirm struct {
 // units.
 func (q *Confirm) Validate() (int64, error) {
 	var minor int64
-	return minor, FieldErrors(validation.ValidateStruct(q,
+	return minor, FieldErrors(validation.ValidateStruct(q, append(AmountFields(&q.Amount, &q.AmountMinor, q.Currency, &minor),
 		validation.Field(&q.ID, validation.Required, validation.RuneLength(1, 64)),
 		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters")),
-		validation.Field(&q.Amount, validation.Required, AmountRule(q.Currency, &minor)),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
 		validation.Field(&q.Memo, validation.RuneLength(0, 256)),
 		validation.Field(&q.VaultID, validation.Required, validation.RuneLength(1, 64)),
-	))
+	)...))
 }
 
 // Review is a decision on a payout in MANUAL_REVIEW.

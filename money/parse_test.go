@@ -138,3 +138,31 @@ func TestParseErrorText(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckMinor(t *testing.T) {
+	usd, _ := Lookup("USD")
+	kwd, _ := Lookup("KWD")
+	jpy, _ := Lookup("JPY")
+	for _, c := range []struct {
+		minor int64
+		cur   Currency
+		err   error
+	}{
+		{1, usd, nil},
+		{25000, usd, nil},
+		{100_000_000_000_000, usd, nil}, // 10^12 USD
+		{100_000_000_000_001, usd, ErrTooLarge},
+		{1_000_000_000_000, jpy, nil},
+		{1_000_000_000_001, jpy, ErrTooLarge},
+		{1_000_000_000_000_000, kwd, nil}, // 10^12 KWD is 10^15 fils, below 2^53
+		{1_000_000_000_000_001, kwd, ErrTooLarge},
+		{MaxSafeInteger + 1, Currency{Code: "XX6", Exponent: 6}, ErrTooLarge}, // 10^18 would fit int64, not a double
+		{0, usd, ErrNotPositive},
+		{-5, usd, ErrNotPositive},
+		{1, Currency{Code: "BAD", Exponent: 9}, ErrInvalid},
+	} {
+		if err := CheckMinor(c.minor, c.cur); !errors.Is(err, c.err) {
+			t.Errorf("CheckMinor(%d, %s) = %v, want %v", c.minor, c.cur.Code, err, c.err)
+		}
+	}
+}

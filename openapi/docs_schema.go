@@ -74,6 +74,13 @@ func (d docsModel) rules(s map[string]any) []string {
 		}
 		out = append(out, "one of "+strings.Join(vals, ", "))
 	}
+	if e := arr(s["x-extensible-enum"]); len(e) > 0 {
+		vals := make([]string, len(e))
+		for i, v := range e {
+			vals[i] = num(v)
+		}
+		out = append(out, "known values "+strings.Join(vals, ", ")+"; more may be added")
+	}
 	switch {
 	case s["minLength"] != nil && s["maxLength"] != nil && num(s["minLength"]) == num(s["maxLength"]):
 		out = append(out, "exactly "+chars(num(s["minLength"])))

@@ -62,6 +62,9 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 		return p, err
 	}
 	if !CanRetry(p) {
+		if IsCancelled(p) {
+			return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s was cancelled before it was confirmed; initiate a new one", p.ID)
+		}
 		if p.Status != store.StatusFailed && p.Status != store.StatusPending {
 			return p, apperr.Errorf(apperr.ErrInvalidState, "only FAILED or PENDING payments can be retried; this one is %s", p.Status)
 		}
@@ -77,6 +80,33 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 // confirmed against a vault.
 func CanRetry(p store.Payment) bool {
 	return (p.Status == store.StatusFailed || p.Status == store.StatusPending) && p.VaultID != ""
+}
+
+// CancelledReason is the failedReason of a payout cancelled before it was
+// confirmed; its code, CANCELLED, is what clients branch on.
+const CancelledReason = "CANCELLED: cancelled before it was confirmed"
+
+// Cancel ends the user's INITIATED payout: FAILED with CancelledReason.
+// Nothing was reserved, so nothing is released. Cancelling a cancelled
+// payout answers it as it is; any other status is ERR_INVALID_STATE, for
+// a confirmed payout may already be on its way.
+func Cancel(tx *store.Tx, userID, id string) (store.Payment, error) {
+	p, err := tx.FindPayment(userID, id)
+	if err != nil {
+		return p, err
+	}
+	if IsCancelled(p) {
+		return p, nil
+	}
+	if p.Status != store.StatusInitiated {
+		return p, apperr.Errorf(apperr.ErrInvalidState, "only INITIATED payouts can be cancelled; this one is %s", p.Status)
+	}
+	return p, tx.Transition(&p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = CancelledReason })
+}
+
+// IsCancelled reports a payout ended by Cancel.
+func IsCancelled(p store.Payment) bool {
+	return p.Status == store.StatusFailed && p.FailedReason == CancelledReason
 }
 
 // Review resolves a MANUAL_REVIEW payout: approve sends it on to

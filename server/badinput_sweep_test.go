@@ -863,6 +863,13 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "EmptyObjectBody", body: []byte("{}"), want: []int{409}, code: apperr.ErrInvalidState},
 			{name: "FieldInBody", body: []byte(`{"force":true}`), want: []int{400}, code: apperr.ErrValidation},
 		}})
+	// A completed payout: every cancel of it is refused, so no case changes it.
+	add(&sweepSpec{pattern: "POST /api/v1/payments/{id}/cancel", tmpl: "/api/v1/payments/{id}/cancel", own: fx.firaPay, other: fx.otherPay, idem: true,
+		body: &sweepBody{baseWant: []int{409}, emptyWant: []int{409}},
+		extra: []sweepCase{
+			{name: "EmptyObjectBody", body: []byte("{}"), want: []int{409}, code: apperr.ErrInvalidState},
+			{name: "FieldInBody", body: []byte(`{"reason":"x"}`), want: []int{400}, code: apperr.ErrValidation},
+		}})
 	quick := sweepKVs("amount", `"10.00"`, "currency", `"EUR"`, "recipient", sweepJS(testAddress), "reference", `"r"`)
 	add(&sweepSpec{pattern: "POST /v1/payments", path: "/v1/payments", idem: true,
 		// No EUR vault: refused inside the transaction, before any row.

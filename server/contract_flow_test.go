@@ -264,6 +264,13 @@ func flowPayments(t *testing.T, f *fixtures) {
 	q.do(t, call{op: "getProvidersHealth", want: 200})
 	f.paths["payment"] = map[string]string{"id": f.payID}
 
+	// Cancel: an INITIATED payout ends FAILED (CANCELLED), again and again;
+	// a completed one cannot be.
+	cancel := asStr(q.do(t, call{op: "initiatePayment", headers: []string{"Idempotency-Key", newKey()}, want: 201}).value(t)["id"])
+	q.do(t, call{op: "cancelPayment", path: map[string]string{"id": cancel}, headers: []string{"Idempotency-Key", newKey()}, want: 200})
+	q.do(t, call{op: "cancelPayment", path: map[string]string{"id": cancel}, want: 200})
+	q.do(t, call{op: "cancelPayment", path: map[string]string{"id": f.payID}, want: 409})
+
 	// KYC is required for a cross-border payout.
 	pendingKey, _, _ := e.newUser("pending-kyc@example.com", false, store.AllScopes)
 	q.do(t, call{op: "initiatePayment", key: pendingKey, want: 403})

@@ -4,12 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -151,8 +158,9 @@ func firstLine(s string) string {
 func flowThroughClient(t *testing.T, bin string) {
 	e := newEnv(t)
 	e.approveKYC(e.UserID)
+	odd := newOddProxy(t, e.URL)
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "PAYOUTD_URL="+e.URL, "PAYOUTD_KEY="+e.Key)
+	cmd.Env = append(os.Environ(), "PAYOUTD_URL="+odd.URL, "PAYOUTD_ODD_URL="+odd.URL+"/odd", "PAYOUTD_KEY="+e.Key)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -162,10 +170,17 @@ func flowThroughClient(t *testing.T, bin string) {
 		Payments []struct {
 			ID, TxnID, Currency, Amount, AmountInr, FIRAAmount, Status string
 			AmountMinor, Debited                                       int64
+			ByMinor                                                    bool
+			Versions                                                   []int64
 		}
-		GrossReceipts string
-		NullStatus    bool
-		OgenNull      bool
+		GrossReceipts            string
+		NullStatus               bool
+		OgenNull                 bool
+		OgenRetry                []string
+		OgenKey                  string
+		Cancelled                string
+		CancelledStatus          []string
+		UnknownOapi, UnknownOgen string
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("flow report: %v: %s", err, stdout.String())
@@ -196,6 +211,9 @@ func flowThroughClient(t *testing.T, bin string) {
 		if got.Amount != w.amount || got.AmountMinor != w.minor || got.FIRAAmount != w.amount {
 			t.Errorf("%s %s: the client read amount %s, amountMinor %d, FIRA amount %s", w.amount, w.currency, got.Amount, got.AmountMinor, got.FIRAAmount)
 		}
+		if len(got.Versions) != 3 || got.Versions[0] != 1 || got.Versions[1] != 2 || got.Versions[2] != p.Version {
+			t.Errorf("%s %s: versions through the client %v (initiate, confirm, completed), stored %d", w.amount, w.currency, got.Versions, p.Version)
+		}
 		if got.Debited != w.minor {
 			t.Errorf("%s %s: the ledger entries the client paged through debit %d minor units", w.amount, w.currency, got.Debited)
 		}
@@ -205,9 +223,103 @@ func flowThroughClient(t *testing.T, bin string) {
 			inrTotal += *p.AmountINR
 		}
 	}
+	if !rep.Payments[2].ByMinor {
+		t.Error("the KWD payout was not initiated and confirmed with amountMinor")
+	}
+	generatedClientRetries(t, e, odd, rep.OgenKey, rep.OgenRetry)
+	if c, err := e.DB.FindPayment(context.Background(), e.UserID, rep.Cancelled); err != nil || c.Status != store.StatusFailed ||
+		len(rep.CancelledStatus) != 2 || rep.CancelledStatus[0] != rep.CancelledStatus[1] ||
+		rep.CancelledStatus[0] != "FAILED CANCELLED: cancelled before it was confirmed v2" {
+		t.Errorf("cancel through ogen answered %q; stored %+v, %v", rep.CancelledStatus, c, err)
+	}
+	if rep.UnknownOapi != oddStatus || rep.UnknownOgen != oddStatus {
+		t.Errorf("a payment with status %s reads as %q through oapi-codegen and %q through ogen", oddStatus, rep.UnknownOapi, rep.UnknownOgen)
+	}
 	if rep.GrossReceipts != money.Format(inrTotal, inr) {
 		t.Errorf("tax liability grossReceipts reads %s through the client, the payouts' INR amounts add up to %s",
 			rep.GrossReceipts, money.Format(inrTotal, inr))
+	}
+}
+
+// oddStatus is a payment status the document does not list.
+const oddStatus = "RETURNED"
+
+// oddProxy stands between the generated clients and payoutd: it keeps the
+// body of every initiate, and under /odd it rewrites a payment's status
+// to oddStatus, as a later payoutd with a new status would answer.
+type oddProxy struct {
+	*httptest.Server
+	mu        sync.Mutex
+	initiates map[string][]string // Idempotency-Key → bodies sent
+}
+
+func newOddProxy(t *testing.T, target string) *oddProxy {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &oddProxy{initiates: map[string][]string{}}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.ModifyResponse = func(res *http.Response) error {
+		if !strings.HasPrefix(res.Request.Header.Get("X-Odd"), "1") || res.StatusCode != http.StatusOK {
+			return nil
+		}
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			return err
+		}
+		b = regexp.MustCompile(`"status":"[A-Z_]+"`).ReplaceAll(b, []byte(`"status":"`+oddStatus+`"`))
+		res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+		res.Header.Set("Content-Length", strconv.Itoa(len(b)))
+		return nil
+	}
+	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/odd"); ok {
+			r.URL.Path = rest
+			r.Header.Set("X-Odd", "1")
+		}
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/payments/initiate" {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			o.mu.Lock()
+			key := strings.ToLower(r.Header.Get("Idempotency-Key"))
+			o.initiates[key] = append(o.initiates[key], string(b))
+			o.mu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(o.Close)
+	return o
+}
+
+// generatedClientRetries: ogen's ten retries of one initiate, which sent
+// the same value with its metadata keys in more than one order, all came
+// back with the one payment stored under the key.
+func generatedClientRetries(t *testing.T, e *env, odd *oddProxy, key string, ids []string) {
+	t.Helper()
+	odd.mu.Lock()
+	bodies := odd.initiates[key]
+	odd.mu.Unlock()
+	orders := map[string]bool{}
+	for _, b := range bodies {
+		orders[b] = true
+	}
+	t.Logf("ogen sent %d retries of one initiate in %d different byte orders", len(bodies), len(orders))
+	if len(bodies) != 10 || len(orders) < 2 {
+		t.Fatalf("ogen sent %d retries in %d byte orders; the test needs ten, reordered", len(bodies), len(orders))
+	}
+	p, err := e.DB.FindPaymentByTxnID(context.Background(), e.UserID, key)
+	if err != nil {
+		t.Fatalf("no payment under the retried key: %v", err)
+	}
+	for i, id := range ids {
+		if id != p.ID {
+			t.Fatalf("ogen retry %d of one initiate came back with payment %q, the key's payment is %s (all: %v)", i+1, id, p.ID, ids)
+		}
 	}
 }
 

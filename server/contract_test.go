@@ -124,7 +124,8 @@ func deepCopy(v any) any {
 }
 
 // closeObjects adds unevaluatedProperties: false to every object schema with
-// properties that does not say what other properties may be. The document
+// properties that does not say what other properties may be, and closes
+// every x-extensible-enum to its known values. The document
 // uses no allOf, so each such schema describes its whole object.
 func closeObjects(v any) any {
 	switch x := v.(type) {
@@ -137,6 +138,9 @@ func closeObjects(v any) any {
 				continue // conditions on part of an object (AmountDecimals), not objects of their own
 			}
 			x[k] = closeObjects(e)
+		}
+		if known, ok := x["x-extensible-enum"]; ok && x["enum"] == nil {
+			x["enum"] = known // clients must take new values; this server may send only the known ones
 		}
 		if props, ok := x["properties"].(map[string]any); ok && props != nil {
 			_, ap := x["additionalProperties"]

@@ -154,3 +154,102 @@ func TestSandboxOutcomesInZeroDecimalCurrencies(t *testing.T) {
 		})
 	}
 }
+
+// TestAmountMinor: a payout's amount may be sent as amountMinor, an integer
+// in minor units, instead of amount (exactly one of them), on initiate,
+// confirm and the quick-start; {"amount":25000} stays 25,000.00.
+func TestAmountMinor(t *testing.T) {
+	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 1000, "confirm": 1000} })
+	init := func(body string) resp {
+		return e.req("POST", "/api/v1/payments/initiate", `{"destinationAddress":"`+testAddress+`",`+body+`}`)
+	}
+	for _, c := range []struct{ body, amount, minor string }{
+		{`"amountMinor":25000,"currency":"USD"`, "250.00", "25000"},
+		{`"amountMinor":1500,"currency":"JPY"`, "1500", "1500"},
+		{`"amountMinor":1234,"currency":"KWD"`, "1.234", "1234"},
+		{`"amount":25000,"currency":"USD"`, "25000.00", "2500000"},
+	} {
+		t.Run("OK_"+c.body, func(t *testing.T) {
+			is := is.New(t)
+			r := init(c.body)
+			is.Equal(r.Status, http.StatusCreated)
+			v := wireValue(t, r.Body)
+			is.Equal(v["amount"], json.Number(c.amount))
+			is.Equal(v["amountMinor"], json.Number(c.minor))
+		})
+	}
+	for _, c := range []struct{ name, body, field string }{
+		{"ErrBoth", `"amount":"250.00","amountMinor":25000,"currency":"USD"`, "amountMinor"},
+		{"ErrNeither", `"currency":"USD"`, "amount"},
+		{"ErrZero", `"amountMinor":0,"currency":"USD"`, "amountMinor"},
+		{"ErrNegative", `"amountMinor":-5,"currency":"USD"`, "amountMinor"},
+		{"ErrFraction", `"amountMinor":25000.5,"currency":"USD"`, "amountMinor"},
+		{"ErrString", `"amountMinor":"25000","currency":"USD"`, "amountMinor"},
+		{"ErrAboveMax", `"amountMinor":100000000000001,"currency":"USD"`, "amountMinor"},
+		{"ErrAboveSafeInteger", `"amountMinor":9007199254740993,"currency":"KWD"`, "amountMinor"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			r := init(c.body)
+			is.Equal(r.Status, http.StatusBadRequest)
+			is.True(r.field(t, c.field) != "")
+		})
+	}
+	t.Run("ConfirmAndQuickStart", func(t *testing.T) {
+		is := is.New(t)
+		id := init(`"amountMinor":1999,"currency":"USD"`).JSON(t)["id"].(string)
+		r := e.req("POST", "/api/v1/payments/confirm", map[string]any{"id": id, "destinationAddress": testAddress,
+			"amountMinor": 1998, "currency": "USD", "vaultId": e.VaultID})
+		is.Equal(r.Status, http.StatusBadRequest) // 19.98 is not the 19.99 initiated
+		is.Equal(r.errCode(t), "ERR_CONFIRM_MISMATCH")
+		r = e.req("POST", "/api/v1/payments/confirm", map[string]any{"id": id, "destinationAddress": testAddress,
+			"amountMinor": 1999, "currency": "USD", "vaultId": e.VaultID})
+		is.Equal(r.Status, http.StatusCreated)
+		r = e.req("POST", "/v1/payments", map[string]any{"amountMinor": 700, "currency": "USD", "recipient": testAddress})
+		is.Equal(r.Status, http.StatusCreated)
+		is.Equal(r.JSON(t)["amountMinor"], float64(700))
+	})
+}
+
+// TestCancel: an INITIATED payout can be cancelled: FAILED with
+// failedReason CANCELLED, a payout.failed event, nothing reserved. Cancel
+// again answers the same; confirm and retry are then refused, and any
+// payout past INITIATED cannot be cancelled.
+func TestCancel(t *testing.T) {
+	is := is.New(t)
+	e := newEnv(t)
+	id := e.initiate("40.00", nil)
+	before := e.vault()
+	r := e.req("POST", "/api/v1/payments/"+id+"/cancel", nil)
+	is.Equal(r.Status, http.StatusOK)
+	p := r.JSON(t)
+	is.Equal(p["status"], store.StatusFailed)
+	is.True(strings.HasPrefix(p["failedReason"].(string), "CANCELLED: "))
+	is.Equal(p["version"], float64(2))
+	again := e.req("POST", "/api/v1/payments/"+id+"/cancel", nil)
+	is.Equal(again.Status, http.StatusOK) // idempotent
+	is.Equal(again.JSON(t)["version"], float64(2))
+	is.Equal(e.vault().Reserved, before.Reserved)
+
+	var failed int
+	for _, ev := range e.events(e.Key, "?type=payout.failed&limit=100").Items {
+		if ev.Data["paymentId"] == id {
+			failed++
+			is.True(strings.HasPrefix(ev.Data["failedReason"].(string), "CANCELLED: "))
+		}
+	}
+	is.Equal(failed, 1)
+
+	is.Equal(e.confirm(id, "40.00").Status, http.StatusConflict)
+	r = e.req("POST", "/api/v1/payments/"+id+"/retry", nil)
+	is.Equal(r.Status, http.StatusConflict)
+	is.Equal(r.errCode(t), "ERR_INVALID_STATE")
+
+	confirmed := e.pay("41.00", nil)
+	r = e.req("POST", "/api/v1/payments/"+confirmed+"/cancel", nil)
+	is.Equal(r.Status, http.StatusConflict)
+	is.Equal(r.errCode(t), "ERR_INVALID_STATE")
+	e.waitStatus(confirmed, store.StatusCompleted, 20*time.Second)
+	is.Equal(e.req("POST", "/api/v1/payments/"+confirmed+"/cancel", nil).Status, http.StatusConflict)
+	is.Equal(e.req("POST", "/api/v1/payments/pay_00000000000000000000000000/cancel", nil).Status, http.StatusNotFound)
+}

@@ -22,6 +22,17 @@ func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
 	})
 }
 
+// handlePaymentCancel ends an INITIATED payout (FAILED, CANCELLED).
+func (s *Server) handlePaymentCancel(w http.ResponseWriter, c *call) error {
+	if err := noBody(c.body); err != nil {
+		return err
+	}
+	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
+		p, err := payout.Cancel(tx, c.p.UserID, c.r.PathValue("id"))
+		return viewPayment(p), err
+	})
+}
+
 // handleSandboxReview resolves MANUAL_REVIEW in sandbox.
 func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 	if c.p.Livemode {
@@ -48,10 +59,11 @@ func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 }
 
 type quickStartRequest struct {
-	Amount    json.Number `json:"amount"`
-	Currency  string      `json:"currency"`
-	Recipient string      `json:"recipient"`
-	Reference string      `json:"reference"`
+	Amount      json.Number `json:"amount"`
+	AmountMinor *int64      `json:"amountMinor"`
+	Currency    string      `json:"currency"`
+	Recipient   string      `json:"recipient"`
+	Reference   string      `json:"reference"`
 }
 
 // handleQuickStart is initiate + confirm on the caller's vault in the
@@ -62,12 +74,11 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	var minor int64
-	err := asFieldErrors(validation.ValidateStruct(&q,
-		validation.Field(&q.Amount, validation.Required, amountRule(q.Currency, &minor)),
+	err := asFieldErrors(validation.ValidateStruct(&q, append(input.AmountFields(&q.Amount, &q.AmountMinor, q.Currency, &minor),
 		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), isCurrency),
 		validation.Field(&q.Recipient, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), isStellarAddress),
 		validation.Field(&q.Reference, validation.RuneLength(0, 128)),
-	))
+	)...))
 	if err != nil {
 		return err
 	}

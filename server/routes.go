@@ -20,6 +20,7 @@ func (s *Server) routes() {
 	// overlap for ServeMux ("payouts/status"), so one route dispatches them.
 	s.api("GET /api/v1/payments/{a}/{b}", routeOpts{scope: pr, only: isPaymentSubresource}, s.handlePaymentSubresource)
 	s.api("POST /api/v1/payments/{id}/retry", routeOpts{scope: pw, idempotent: true}, s.handlePaymentRetry)
+	s.api("POST /api/v1/payments/{id}/cancel", routeOpts{scope: pw, idempotent: true}, s.handlePaymentCancel)
 	s.api("POST /v1/payments", routeOpts{scope: pw, limitName: "initiate", perUser: true, idempotent: true}, s.handleQuickStart)
 
 	s.api("POST /api/v1/sandbox/payments/{id}/review", routeOpts{scope: pw}, s.handleSandboxReview)

@@ -16,7 +16,7 @@ const (
 
 // paymentTransitions is the whole payment state machine. Any move not listed here is refused.
 var paymentTransitions = map[string][]string{
-	StatusInitiated:       {StatusComplianceCheck},
+	StatusInitiated:       {StatusComplianceCheck, StatusFailed}, // FAILED: cancelled before confirm
 	StatusComplianceCheck: {StatusProcessing, StatusManualReview, StatusFailed},
 	StatusManualReview:    {StatusProcessing, StatusFailed},
 	StatusProcessing:      {StatusSubmitted, StatusPending, StatusFailed},

@@ -1,10 +1,14 @@
 // Command flow is the quick flow of payoutd driven through a client that
 // oapi-codegen generated from openapi/openapi.json, as an integrator would
-// use it, with the payments read back through ogen's client too. TestGeneratedClients (server/contract_generators_test.go) copies
-// it into a temporary module next to the generated package and runs it
-// against a real server. It checks every amount the generated types carry
-// against the exact decimal text on the wire and prints what it saw as JSON
-// for the test to compare with the database; any mismatch exits 1.
+// use it, with the payments read back through ogen's client too.
+// TestGeneratedClients (server/contract_generators_test.go) copies it into a
+// temporary module next to the generated package and runs it against a real
+// server. It checks every amount the generated types carry against the exact
+// decimal text on the wire, retries an ogen initiate whose metadata map ogen
+// writes in Go's random order, sends amounts as amountMinor, cancels a
+// payout, and reads a payment whose status the document does not know
+// (through a proxy that rewrites it) with both clients; it prints what it
+// saw as JSON for the test to compare with the database; any mismatch exits 1.
 package main
 
 import (
@@ -25,15 +29,17 @@ import (
 )
 
 type seen struct {
-	ID          string `json:"id"`
-	TxnID       string `json:"txnId"`
-	Currency    string `json:"currency"`
-	Amount      string `json:"amount"` // the generated float, formatted with the currency's decimals
-	AmountMinor int64  `json:"amountMinor"`
-	AmountInr   string `json:"amountInr"`
-	FIRAAmount  string `json:"firaAmount"`
-	Status      string `json:"status"`
-	Debited     int64  `json:"debited"` // the ledger entry of this payment on its vault account
+	ID          string  `json:"id"`
+	TxnID       string  `json:"txnId"`
+	Currency    string  `json:"currency"`
+	Amount      string  `json:"amount"` // the generated float, formatted with the currency's decimals
+	AmountMinor int64   `json:"amountMinor"`
+	AmountInr   string  `json:"amountInr"`
+	FIRAAmount  string  `json:"firaAmount"`
+	Status      string  `json:"status"`
+	Debited     int64   `json:"debited"`  // the ledger entry of this payment on its vault account
+	ByMinor     bool    `json:"byMinor"`  // initiated and confirmed with amountMinor
+	Versions    []int64 `json:"versions"` // as initiate, confirm and the completed payment said
 }
 
 type report struct {
@@ -41,6 +47,18 @@ type report struct {
 	GrossReceipts string `json:"grossReceipts"`
 	NullStatus    bool   `json:"nullStatus"`
 	OgenNull      bool   `json:"ogenNull"`
+	// OgenRetry is the payment ogen's retries of one initiate came back
+	// with: every attempt's id, each sent with the same Idempotency-Key
+	// and a metadata map ogen serialises in random order.
+	OgenRetry []string `json:"ogenRetry"`
+	OgenKey   string   `json:"ogenKey"`
+	// Cancelled is a payout cancelled through ogen's client, twice.
+	Cancelled       string   `json:"cancelled"`
+	CancelledStatus []string `json:"cancelledStatus"`
+	// Unknown is the status each client read for a payment whose status
+	// the proxy rewrote to one the document does not know.
+	UnknownOapi string `json:"unknownOapi"`
+	UnknownOgen string `json:"unknownOgen"`
 }
 
 var ctx = context.Background()
@@ -78,10 +96,13 @@ func main() {
 	expect(st.StatusCode(), 200, st.Body)
 	out.NullStatus = st.JSON200 != nil && *st.JSON200 == nil
 
-	for _, in := range []struct{ amount, currency, vault string }{
-		{"1234567.89", "USD", usd}, {"99999999.99", "USD", usd}, {"12345.678", "KWD", kwd},
+	for _, in := range []struct {
+		amount, currency, vault string
+		byMinor                 bool
+	}{
+		{"1234567.89", "USD", usd, false}, {"99999999.99", "USD", usd, false}, {"12345.678", "KWD", kwd, true},
 	} {
-		out.Payments = append(out.Payments, pay(c, in.amount, in.currency, in.vault))
+		out.Payments = append(out.Payments, pay(c, in.amount, in.currency, in.vault, in.byMinor))
 	}
 
 	firas, err := c.ListFirasWithResponse(ctx, &api.ListFirasParams{})
@@ -140,6 +161,9 @@ func main() {
 	out.GrossReceipts = exact(tax.JSON200.GrossReceipts, "INR", num(wire(tax.Body), "grossReceipts"), "grossReceipts")
 
 	out.OgenNull = readWithOgen(base, key, out.Payments)
+	out.OgenKey, out.OgenRetry = retryWithOgen(base, key)
+	out.Cancelled, out.CancelledStatus = cancelWithOgen(base, key)
+	out.UnknownOapi, out.UnknownOgen = readUnknownStatus(os.Getenv("PAYOUTD_ODD_URL"), key, out.Payments[0].ID)
 	must(json.NewEncoder(os.Stdout).Encode(out))
 }
 
@@ -182,20 +206,27 @@ func readWithOgen(base, key string, payments []seen) bool {
 	return ok && got.Response.Null
 }
 
+const destination = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
+
 // pay initiates, confirms and follows one payout to COMPLETED, approving it
-// when it stops for review.
-func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
+// when it stops for review; byMinor sends the amount as amountMinor.
+func pay(c *api.ClientWithResponses, amount, currency, vault string, byMinor bool) seen {
 	key := uuid.New()
 	country, bank, purpose, ref := "US", "JPMorgan Chase", "P0802", "INV-"+amount
 	meta := api.PaymentMetadata{"orderId": "A-" + amount}
-	in, err := c.InitiatePaymentWithResponse(ctx, &api.InitiatePaymentParams{IdempotencyKey: &key}, api.InitiateRequest{
-		Amount: amount, Currency: currency, DestinationAddress: "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ",
-		CounterpartyCountry: &country, CounterpartyBank: &bank, PurposeCode: &purpose, InvoiceRef: &ref, Metadata: &meta,
-	})
+	req := api.InitiateRequest{Currency: currency, DestinationAddress: destination,
+		CounterpartyCountry: &country, CounterpartyBank: &bank, PurposeCode: &purpose, InvoiceRef: &ref, Metadata: &meta}
+	minor := minorOf(amount)
+	if byMinor {
+		req.AmountMinor = &minor
+	} else {
+		req.Amount = &amount
+	}
+	in, err := c.InitiatePaymentWithResponse(ctx, &api.InitiatePaymentParams{IdempotencyKey: &key}, req)
 	must(err)
 	expect(in.StatusCode(), 201, in.Body)
 	p := *in.JSON201
-	s := seen{ID: p.Id, TxnID: p.TxnId, Currency: currency, AmountMinor: p.AmountMinor}
+	s := seen{ID: p.Id, TxnID: p.TxnId, Currency: currency, AmountMinor: p.AmountMinor, ByMinor: byMinor, Versions: []int64{p.Version}}
 	s.Amount = exact(p.Amount, currency, num(wire(in.Body), "amount"), "initiate amount")
 	if s.Amount != amount {
 		fail("initiated %s %s, the generated client reads %s", amount, currency, s.Amount)
@@ -204,11 +235,16 @@ func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
 		fail("initiated %s %s: amountMinor %d, want %d", amount, currency, p.AmountMinor, want)
 	}
 
-	conf, err := c.ConfirmPaymentWithResponse(ctx, &api.ConfirmPaymentParams{}, api.ConfirmRequest{
-		Id: p.Id, DestinationAddress: p.DestinationAddress, Amount: amount, Currency: currency, VaultId: vault,
-	})
+	confirm := api.ConfirmRequest{Id: p.Id, DestinationAddress: p.DestinationAddress, Currency: currency, VaultId: vault}
+	if byMinor {
+		confirm.AmountMinor = &minor
+	} else {
+		confirm.Amount = &amount
+	}
+	conf, err := c.ConfirmPaymentWithResponse(ctx, &api.ConfirmPaymentParams{}, confirm)
 	must(err)
 	expect(conf.StatusCode(), 201, conf.Body)
+	s.Versions = append(s.Versions, conf.JSON201.Version)
 
 	deadline := time.Now().Add(60 * time.Second)
 	reviewed := false
@@ -220,9 +256,10 @@ func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
 			fail("status of %s is null", p.TxnId)
 		}
 		got := **st.JSON200
-		s.Status = string(got.Status)
+		s.Status = got.Status
 		switch got.Status {
-		case api.PaymentStatusCOMPLETED:
+		case "COMPLETED":
+			s.Versions = append(s.Versions, got.Version)
 			s.Amount = exact(got.Amount, currency, num(wire(st.Body), "amount"), "completed amount")
 			if got.AmountInr == nil {
 				fail("completed payment %s has no amountInr", p.Id)
@@ -235,14 +272,14 @@ func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
 				fail("completed %s has metadata %v, initiated with %v", p.Id, got.Metadata, meta)
 			}
 			return s
-		case api.PaymentStatusMANUALREVIEW:
+		case "MANUAL_REVIEW":
 			if !reviewed {
 				r, err := c.SandboxReviewPaymentWithResponse(ctx, p.Id, api.ReviewRequest{Decision: api.Approve})
 				must(err)
 				expect(r.StatusCode(), 200, r.Body)
 				reviewed = true
 			}
-		case api.PaymentStatusFAILED:
+		case "FAILED":
 			fail("payment %s failed: %s", p.Id, st.Body)
 		}
 		if time.Now().After(deadline) {
@@ -250,6 +287,85 @@ func pay(c *api.ClientWithResponses, amount, currency, vault string) seen {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// retryWithOgen initiates one payout through ogen's client ten times with
+// one Idempotency-Key and a metadata map of six keys, which ogen writes in
+// Go's map order, different from one call to the next. Every attempt must
+// come back with the one payment.
+func retryWithOgen(base, key string) (string, []string) {
+	c, err := ogenc.NewClient(base, bearer(key))
+	must(err)
+	idem := uuid.New()
+	meta := ogenc.PaymentMetadata{"orderId": "A-7", "customer": "c_9", "project": "p-1", "invoice": "INV-7", "team": "ops", "region": "eu"}
+	var ids []string
+	for range 10 {
+		res, err := c.InitiatePayment(ctx, &ogenc.InitiateRequest{
+			AmountMinor: ogenc.NewOptInt64(700), Currency: "USD", DestinationAddress: destination,
+			Metadata: ogenc.NewOptPaymentMetadata(meta),
+		}, ogenc.InitiatePaymentParams{IdempotencyKey: ogenc.NewOptUUID(idem)})
+		must(err)
+		got, ok := res.(*ogenc.PaymentHeaders)
+		if !ok {
+			fail("ogen retry of one initiate answered %T %+v", res, res)
+		}
+		ids = append(ids, got.Response.ID)
+	}
+	return idem.String(), ids
+}
+
+// cancelWithOgen initiates a payout and cancels it twice through ogen's
+// client, reporting the status and reason each cancel answered.
+func cancelWithOgen(base, key string) (string, []string) {
+	c, err := ogenc.NewClient(base, bearer(key))
+	must(err)
+	res, err := c.InitiatePayment(ctx, &ogenc.InitiateRequest{Amount: ogenc.NewOptPositiveAmount("12.00"), Currency: "USD",
+		DestinationAddress: destination}, ogenc.InitiatePaymentParams{})
+	must(err)
+	p, ok := res.(*ogenc.PaymentHeaders)
+	if !ok {
+		fail("ogen initiate answered %T %+v", res, res)
+	}
+	var out []string
+	for _, idem := range []ogenc.OptUUID{ogenc.NewOptUUID(uuid.New()), {}} {
+		res, err := c.CancelPayment(ctx, ogenc.CancelPaymentParams{ID: p.Response.ID, IdempotencyKey: idem})
+		must(err)
+		got, ok := res.(*ogenc.PaymentHeaders)
+		if !ok {
+			fail("ogen cancel answered %T %+v", res, res)
+		}
+		out = append(out, string(got.Response.Status)+" "+got.Response.FailedReason.Or("")+fmt.Sprintf(" v%d", got.Response.Version))
+	}
+	return p.Response.ID, out
+}
+
+// readUnknownStatus reads one payment through a proxy that rewrites its
+// status to one the document does not list, with both clients: each must
+// decode it and hand the value over.
+func readUnknownStatus(odd, key, id string) (string, string) {
+	auth := func(_ context.Context, r *http.Request) error {
+		r.Header.Set("Authorization", "Bearer "+key)
+		return nil
+	}
+	oc, err := api.NewClientWithResponses(odd, api.WithRequestEditorFn(auth))
+	must(err)
+	r, err := oc.GetPayoutWithResponse(ctx, id)
+	must(err)
+	expect(r.StatusCode(), 200, r.Body)
+	if r.JSON200 == nil {
+		fail("oapi-codegen decoded no payment from %s", r.Body)
+	}
+	gc, err := ogenc.NewClient(odd, bearer(key))
+	must(err)
+	res, err := gc.GetPayout(ctx, ogenc.GetPayoutParams{ID: id})
+	if err != nil {
+		fail("ogen cannot read a payment whose status it does not know: %v", err)
+	}
+	got, ok := res.(*ogenc.GetPayoutOKHeaders)
+	if !ok {
+		fail("ogen read the rewritten payment as %T %+v", res, res)
+	}
+	return r.JSON200.Status, string(got.Response.Status)
 }
 
 func fund(c *api.ClientWithResponses, vault, amount string) {
