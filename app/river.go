@@ -26,6 +26,9 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	if c.SandboxPrivateWebhooks {
 		deliver.AllowSandboxPrivate()
 	}
+	if c.Metrics != nil {
+		deliver.Observe = c.Metrics.WebhookDelivery
+	}
 	river.AddWorker(workers, deliver)
 	var periodic []*river.PeriodicJob
 	if a.Live != nil {
