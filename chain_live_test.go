@@ -110,7 +110,10 @@ func serveFails(t *testing.T, dir string, args ...string) string {
 // not sign the payout again. It finds the vault account's sequence number
 // above every one it stored, quarantines the vault and signs nothing; the
 // wallet view, /readyz, payoutd check and an event say which vault and
-// why, and a release is refused while the payout waits to be signed.
+// why, and a release is refused while the payout waits to be signed. An
+// operator then resolves the payout as paid by the transaction the network
+// holds and releases the vault: the books meet the chain, and the vault
+// pays again.
 func TestLiveRestoreFromBackup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and restarts processes")
@@ -139,6 +142,8 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	paid, _ := fake.Balance(dest, testUSDC)
 	is.Equal(paid, int64(10_0000000))
 	applied := fake.AppliedTotal()
+	_, _, before := liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, site.key, nil)
+	hash := before["settlementRef"].(string) // what an operator finds on an explorer
 
 	// Restore as the README says: stop, put the backup in place, start.
 	p.stop(t)
@@ -192,6 +197,22 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	out, err = exec.Command(binary, "vaults", "release", vaultID, "--note", "looked", "-db", db).CombinedOutput()
 	is.True(err != nil) // the payout would be signed again
 	is.True(strings.Contains(string(out), id))
+
+	// The person finishes it: the payout is resolved as paid by the
+	// transaction the network holds, then the vault released. The books
+	// meet the chain and the vault pays again, once.
+	cli(t, site.dir, "payouts", "resolve", id, "--paid", hash, "-stellar-rpc", fake.URL)
+	wait.Until(t, 30*time.Second, "the resolved payout to complete", func() bool { return site.status(t, p, id) == "COMPLETED" })
+	cli(t, site.dir, "vaults", "release", vaultID, "--note", "the restored backup missed "+hash+", resolved as paid")
+	wait.Until(t, 30*time.Second, "the released vault to meet the chain", func() bool {
+		w := wallet(t, p.url, site.key)
+		return w["quarantine"] == nil && w["balance"] == "90.00"
+	})
+	next := site.payout(t, p, vaultID, dest, "5.00")
+	wait.Until(t, 30*time.Second, "a payout from the released vault", func() bool { return site.status(t, p, next) == "COMPLETED" })
+	paid, _ = fake.Balance(dest, testUSDC)
+	is.Equal(paid, int64(15_0000000)) // 10.00 once, then 5.00
+	cli(t, site.dir, "check")
 }
 
 // TestLiveNetworkBound: the first live start binds the database to its

@@ -32,8 +32,9 @@ import (
 // network itself, by memo, whatever database forgot), the wallet, the
 // ledger and the chain agree for every vault not quarantined, and every
 // payout is final or visibly waiting for a person (its vault quarantined).
-// A quarantined vault whose waiting payouts the network shows unpaid is
-// released as an operator would (payoutd vaults release --payouts-checked).
+// A quarantined vault is finished as an operator would: its waiting
+// payouts the network shows paid are resolved as paid (payoutd payouts
+// resolve), then it is released (payoutd vaults release).
 //
 // The sequence comes from PAYOUTD_CHAOS_SEED (default: the clock; printed,
 // and repeated on failure); PAYOUTD_CHAOS_STEPS sets its length (default 6,
@@ -75,8 +76,8 @@ func TestLiveChaos(t *testing.T) {
 	for _, p := range c.payouts {
 		statuses[c.read().status[p.id]]++
 	}
-	t.Logf("%d payouts (by status now: %v), %d sends to the network, %d kills, %d restores, %d releases",
-		len(c.payouts), statuses, c.fake.Sends(), c.kills, c.restores, c.releases)
+	t.Logf("%d payouts (by status now: %v), %d sends to the network, %d kills, %d restores, %d resolves, %d releases",
+		len(c.payouts), statuses, c.fake.Sends(), c.kills, c.restores, c.resolves, c.releases)
 }
 
 // chaos is the run's world: the fake network, the server, and every payout
@@ -98,6 +99,7 @@ type chaos struct {
 	kills    int
 	restores int
 	releases int
+	resolves int
 
 	mu  sync.Mutex
 	cur *proc
@@ -234,9 +236,12 @@ func (c *chaos) pay() {
 	}
 }
 
-// kill SIGKILLs the server at the next send (before or after the network
-// applies it), or at once when nothing is sent soon, and starts it again.
+// kill confirms payouts, then SIGKILLs the server at the next send
+// (before or after the network applies it), or at once when nothing is
+// sent soon, and starts it again. No request of the test's is in flight
+// when it dies.
 func (c *chaos) kill() {
+	c.pay()
 	killed := make(chan struct{}, 1)
 	before := c.rng.IntN(2) == 0
 	c.fake.OnSend(func(hash string, applied bool) bool {
@@ -253,7 +258,6 @@ func (c *chaos) kill() {
 			return false
 		}
 	})
-	c.pay()
 	select {
 	case <-killed:
 	case <-time.After(5 * time.Second):
@@ -426,15 +430,20 @@ func (c *chaos) ledgerMatches(vaultID string) bool {
 	return balance == ledger
 }
 
-// maybeRelease releases a quarantined vault as an operator who looked at
-// the network would: only when none of its payouts waiting to be signed
-// was paid there (else it must be resolved by hand first and stays).
+// maybeRelease does what an operator who looked at the network would with
+// a quarantined vault: each of its payouts waiting to be signed that the
+// network paid is resolved as paid by that transaction (payoutd payouts
+// resolve), then the vault is released.
 func (c *chaos) maybeRelease(u int, st chaosState) {
 	id := c.vaults[u]["id"].(string)
 	for _, p := range c.payouts {
-		if p.vault == u && (st.status[p.id] == "PROCESSING" || st.status[p.id] == "COMPLIANCE_CHECK") && c.fake.Paid(p.memo) > 0 {
-			c.t.Logf("vault %s stays quarantined: %s waits to be signed but the network paid it", id, p.id)
-			return
+		if p.vault != u || (st.status[p.id] != "PROCESSING" && st.status[p.id] != "COMPLIANCE_CHECK") {
+			continue
+		}
+		if by := c.fake.PaidBy(p.memo); len(by) == 1 {
+			c.t.Logf("%s waits to be signed but %s paid it: resolved as paid", p.id, by[0])
+			cli(c.t, c.dir, "payouts", "resolve", p.id, "--paid", by[0], "-stellar-rpc", c.fake.URL)
+			c.resolves++
 		}
 	}
 	cli(c.t, c.dir, "vaults", "release", id, "--note", "chaos: checked on the network", "--payouts-checked")

@@ -223,3 +223,25 @@ func keepRates(ctx context.Context, db *store.DB, q map[string]rates.Quote, log 
 		log.Warn("rates: could not keep the quotes in the rate history", "error", err.Error())
 	}
 }
+
+// rateMemory is how far back a starting live process remembers the rates
+// earlier runs kept: a payout settled while payoutd was down for up to that
+// long is valued at the rate of its settlement.
+const rateMemory = 90 * 24 * time.Hour
+
+// rememberRates gives the live rate source the quotes earlier runs kept in
+// the database.
+func rememberRates(ctx context.Context, db *store.DB, live *liveRates) error {
+	kept, err := db.RateHistory(ctx, true, time.Now().Add(-rateMemory))
+	if err != nil {
+		return err
+	}
+	for _, r := range kept {
+		rate, err := money.ParseRate(r.Rate)
+		if err != nil {
+			return fmt.Errorf("rate history: %s as of %s: %w", r.Currency, r.AsOf.Format(time.RFC3339), err)
+		}
+		live.Remember(r.Currency, rates.Quote{Rate: rate, AsOf: r.AsOf})
+	}
+	return nil
+}

@@ -158,7 +158,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer a.Close()
 	if live != nil {
-		// Live quotes become the rate history GST values are taken from.
+		// Quotes kept by earlier runs value payouts settled while payoutd
+		// was down; live quotes become the rate history GST values are
+		// taken from.
+		if err := rememberRates(ctx, a.DB, live); err != nil {
+			return err
+		}
 		live.Keep(func(q map[string]rates.Quote) { keepRates(ctx, a.DB, q, log) })
 	}
 	if c.baseURL == "" {

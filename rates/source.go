@@ -211,6 +211,23 @@ func (s *Source) Keep(keep func(map[string]Quote)) {
 	}
 }
 
+// Remember adds a quote kept from an earlier run (the database's rate
+// history) to the history QuoteAt chooses from, so a payout settled while
+// payoutd was down is valued at the rate of its time even when a newer
+// document has arrived since. A remembered quote newer than the one in
+// hand becomes the current one, as a merged document's would.
+func (s *Source) Remember(currency string, q Quote) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.quotes == nil {
+		s.quotes, s.history = map[string]Quote{}, map[string][]Quote{}
+	}
+	if cur, ok := s.quotes[currency]; !ok || q.AsOf.After(cur.AsOf) {
+		s.quotes[currency] = q
+	}
+	s.history[currency] = remember(s.history[currency], q)
+}
+
 // Quote returns currency's rate and its as-of time; ErrStale (with the
 // quote) when it is older than MaxAge, an error when there is none.
 func (s *Source) Quote(currency string) (Quote, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -13,10 +15,10 @@ import (
 const BaseReserve = 5_000_000
 
 // trustlineNeeds is the XLM (stroops) the account must hold to open a
-// trustline: its reserve with one more subentry, and the most the
-// changeTrust's fee may be (-stellar-max-fee).
-func (r *Rail) trustlineNeeds(acct Account) int64 {
-	return (2+acct.SubEntries+1)*BaseReserve + r.maxFee()
+// trustline: its reserve with one more subentry, and the changeTrust's fee
+// at the network's minimum (a busy network's fee bid is higher).
+func trustlineNeeds(acct Account) int64 {
+	return (2+acct.SubEntries+1)*BaseReserve + txnbuild.MinBaseFee
 }
 
 // trustlineWaits reports that the vault's last changeTrust failed and the
@@ -37,7 +39,7 @@ func (r *Rail) trustlineWaits(ctx context.Context, vaultID string, acct Account)
 // trustlineMissing says why the vault's account lacks its trustline and
 // what opens it, for the wallet view.
 func (r *Rail) trustlineMissing(ctx context.Context, vaultID string, acct Account) string {
-	need := r.trustlineNeeds(acct)
+	need := trustlineNeeds(acct)
 	switch {
 	case !acct.Exists:
 		return fmt.Sprintf("the account does not exist on the network yet: send it at least %s XLM (the base reserve of "+

@@ -123,7 +123,7 @@ func (s *Server) apply(env xdr.TransactionEnvelope, hash, b64 string, a *account
 	}
 	code, status := xdr.TransactionResultCodeTxSuccess, protocol.TransactionStatusSuccess
 	if !failed {
-		s.notePaid(env)
+		s.notePaid(env, hash)
 	}
 	if failed {
 		for i := len(undo) - 1; i >= 0; i-- {

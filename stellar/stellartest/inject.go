@@ -100,9 +100,9 @@ func (s *Server) nextEntriesFault() EntriesFault {
 	return f
 }
 
-// notePaid counts the successful payments of an applied transaction by its
-// memo (text, or an id in decimal).
-func (s *Server) notePaid(env xdr.TransactionEnvelope) {
+// notePaid records the successful payments of an applied transaction by
+// its memo (text, or an id in decimal).
+func (s *Server) notePaid(env xdr.TransactionEnvelope, hash string) {
 	memo := ""
 	switch m := env.Memo(); m.Type {
 	case xdr.MemoTypeMemoText:
@@ -112,7 +112,7 @@ func (s *Server) notePaid(env xdr.TransactionEnvelope) {
 	}
 	for _, op := range env.Operations() {
 		if op.Body.Type == xdr.OperationTypePayment {
-			s.paid[memo]++
+			s.paid[memo] = append(s.paid[memo], hash)
 		}
 	}
 }
@@ -123,5 +123,13 @@ func (s *Server) notePaid(env xdr.TransactionEnvelope) {
 func (s *Server) Paid(memo string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.paid[memo]
+	return len(s.paid[memo])
+}
+
+// PaidBy is the hashes of the transactions that paid memo, in the order
+// they applied: what an operator finds on an explorer.
+func (s *Server) PaidBy(memo string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.paid[memo]...)
 }

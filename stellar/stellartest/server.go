@@ -70,7 +70,7 @@ type Server struct {
 	entries []EntriesFault
 	held    map[string]chan struct{} // method → closed when released
 	waiting map[string]int           // calls held, by method
-	paid    map[string]int           // successful payments applied, by memo
+	paid    map[string][]string      // hashes of successful payments applied, by memo
 	// forgotten keeps what Prune dropped, for the archive endpoint
 	// (Archive); archive is that endpoint once started.
 	forgotten map[string]*txRecord
@@ -103,7 +103,7 @@ type txRecord struct {
 func New(passphrase string, start time.Time) *Server {
 	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
 		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1, minFee: 100,
-		paid: map[string]int{}}
+		paid: map[string][]string{}}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.http.URL
 	return s
