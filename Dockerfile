@@ -1,26 +1,33 @@
 # Multi-stage: a static, pure-Go binary (modernc SQLite needs no cgo) on a
 # distroless base, running as non-root with its data on a volume.
-FROM golang:1.26 AS build
+#
+# The Go image is pinned to the exact version go.mod's go line asks for
+# (docker_test.go holds the two together): the official image sets
+# GOTOOLCHAIN=local, so an older cached 1.26 image could not build it.
+FROM golang:1.26.8-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/payoutd . \
- && mkdir -p /out/data
+ && mkdir -p /out/data /out/key /out/backups
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/payoutd /payoutd
-# The data directory must belong to the non-root user before it becomes a
-# volume: SQLite writes the database and its WAL there, and the first start
-# writes the master key beside them. Back that key up once, apart from the
-# database backups (README, "Operating it").
+# The directories must belong to the non-root user (uid 65532) before they
+# become volumes: SQLite writes the database and its WAL in /data, the
+# first start writes the master key in /key (a volume of its own, so no
+# backup of /data carries it), and `payoutd backup` writes into /backups.
+# A host directory bind-mounted over one of them must belong to uid 65532
+# too (README, "Run it with Docker Compose").
 COPY --from=build --chown=nonroot:nonroot /out/data /data
-VOLUME ["/data"]
+COPY --from=build --chown=nonroot:nonroot /out/key /key
+COPY --from=build --chown=nonroot:nonroot /out/backups /backups
+VOLUME ["/data", "/key"]
 # PAYOUTD_BASE_URL is the address clients reach the server at; it goes into
 # download links and the hosted KYC page's redirects. Set it at run time
-# (docker run -e PAYOUTD_BASE_URL=https://payouts.example.com); without it
-# links point at http://localhost:8080.
-ENV PAYOUTD_DB=/data/payoutd.db PAYOUTD_ADDR=:8080
+# (compose.yaml does); without it links point at http://localhost:8080.
+ENV PAYOUTD_DB=/data/payoutd.db PAYOUTD_MASTER_KEY=/key/payoutd.masterkey PAYOUTD_ADDR=:8080
 EXPOSE 8080
 USER nonroot:nonroot
 # health asks this container's own /readyz (at PAYOUTD_ADDR) and exits 0

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/mail"
 	"strings"
+	"time"
 )
 
 // command is one subcommand's flag set with its usage line, so `-h` on it
@@ -90,6 +91,47 @@ func (c command) parseNone(args []string) error {
 		err = fmt.Errorf("%s: unexpected argument %q (see payoutd %s -h)", c.Name(), pos[0], c.Name())
 	}
 	return err
+}
+
+// checkEnvFlags refuses an environment variable a flag reads (its usage
+// says "env NAME") whose value the flag would refuse: the defaults read
+// from the environment fall back to the built-in default on a bad value,
+// and PAYOUTD_SHUTDOWN_GRACE=30 silently meaning 15s is worse than an
+// error. A flag given on the command line wins and is not checked.
+func checkEnvFlags(fs *flag.FlagSet, getenv func(string) string) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		_, rest, ok := strings.Cut(f.Usage, "env ")
+		if !ok || given[f.Name] || err != nil {
+			return
+		}
+		name := strings.TrimRight(strings.Fields(rest)[0], ");,")
+		if v := getenv(name); v != "" {
+			if serr := f.Value.Set(v); serr != nil {
+				err = fmt.Errorf("%s=%q: not a valid -%s (%v)%s", name, v, f.Name, serr, valueHint(f))
+			}
+		}
+	})
+	return err
+}
+
+// valueHint says what a flag's value looks like.
+func valueHint(f *flag.Flag) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return ": a duration such as 30s or 2m"
+	case bool:
+		return ": true or false (1 or 0)"
+	case int, int64:
+		return ": a whole number"
+	}
+	return ""
 }
 
 // checkEmail accepts a bare address (no display name) with a dotted domain,

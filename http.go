@@ -9,6 +9,7 @@ import (
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/console"
+	"github.com/payoutd/payoutd/metrics"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
@@ -29,6 +30,8 @@ type httpConfig struct {
 	// trustedProxies are the reverse proxies whose X-Forwarded-For is believed.
 	sandboxPrivateWebhooks bool
 	trustedProxies         []netip.Prefix
+	// metrics is told of every request (nil: no metrics).
+	metrics *metrics.Metrics
 }
 
 // newServer builds the HTTP API, with the console mounted, on a wired app.
@@ -46,8 +49,17 @@ func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConf
 	return server.New(ctx, a.DB, server.Config{
 		BaseURL: c.baseURL, Live: c.live, Sealer: sealer, Logger: c.log, Limits: c.limits,
 		Rates: c.rates, LiveRail: liveRail, RateStatus: c.rateStatus, Console: con,
-		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks, TrustedProxies: c.trustedProxies,
+		SandboxPrivateWebhooks: c.sandboxPrivateWebhooks, TrustedProxies: c.trustedProxies, Observer: observer(c.metrics),
 	})
+}
+
+// observer is m as the server's Observer, or none: a nil *Metrics in the
+// interface would be told everything and count nothing.
+func observer(m *metrics.Metrics) server.Observer {
+	if m == nil {
+		return nil
+	}
+	return m
 }
 
 // httpServer wraps the handler with the production timeouts.

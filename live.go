@@ -17,6 +17,7 @@ import (
 
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 
+	"github.com/payoutd/payoutd/metrics"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -85,13 +86,19 @@ func int64Env(getenv func(string) string, key string, def int64) int64 {
 	return def
 }
 
-// boolEnv reads a boolean variable: 1, true, yes or on (any case).
+// boolEnv reads a boolean variable as the flag package does (1, t, true,
+// 0, f, false, any case); checkEnvFlags refuses anything else.
 func boolEnv(getenv func(string) string, key string) bool {
-	switch strings.ToLower(getenv(key)) {
-	case "1", "true", "yes", "on":
-		return true
+	b, _ := strconv.ParseBool(getenv(key))
+	return b
+}
+
+// intEnv reads an integer variable; an unset or unparsable one is def.
+func intEnv(getenv func(string) string, key string, def int) int {
+	if n, err := strconv.Atoi(getenv(key)); err == nil {
+		return n
 	}
-	return false
+	return def
 }
 
 func durationEnv(getenv func(string) string, key string, def time.Duration) time.Duration {
@@ -107,12 +114,14 @@ func durationEnv(getenv func(string) string, key string, def time.Duration) time
 // naming both. So does an RPC server serving another network than
 // configured. An unreachable server does not: serve starts, live confirms
 // answer 503 and /readyz says why until it answers. A clock off the
-// network's is logged. f must have passed check.
-func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, log *slog.Logger) (*stellar.Rail, error) {
+// network's is logged. Its RPC calls are counted by m (nil: none). f must
+// have passed check.
+func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *store.Sealer, src *liveRates, m *metrics.Metrics, log *slog.Logger) (*stellar.Rail, error) {
 	if f.rpc == "" {
 		return nil, nil
 	}
-	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
+	client := &http.Client{Timeout: 15 * time.Second, Transport: m.RPCTransport(nil)}
+	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: client,
 		Passphrase: f.passphrase, Assets: f.parsed, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
 		Rate: src.Rate, MaxFee: f.maxFee, FeePercentile: f.feePct}
 	checked := rail.CheckNetwork(ctx)

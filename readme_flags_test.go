@@ -6,7 +6,9 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -124,5 +126,44 @@ func TestReadmeFlagTablesMatchServeHelp(t *testing.T) {
 		if name != "h" && name != "help" && !covered[name] {
 			t.Errorf("serve -%s is in no README.md flag table", name)
 		}
+	}
+}
+
+// TestEveryServeFlagHasEnv: a container is configured through its
+// environment, so every serve flag reads a PAYOUTD_* variable and its help
+// names it.
+func TestEveryServeFlagHasEnv(t *testing.T) {
+	for name, f := range serveHelp(t) {
+		if name != "h" && name != "help" && !strings.HasPrefix(f.env, "PAYOUTD_") {
+			t.Errorf("serve -%s has no PAYOUTD_* variable", name)
+		}
+	}
+}
+
+// TestBadEnvValueRefused: a variable a flag reads with a value that flag
+// would refuse stops serve before anything is created, naming the
+// variable, instead of falling back to the default.
+func TestBadEnvValueRefused(t *testing.T) {
+	for _, c := range []struct{ env, value, want string }{
+		{"PAYOUTD_SHUTDOWN_GRACE", "30", "a duration such as 30s"},
+		{"PAYOUTD_WORKERS", "many", "a whole number"},
+		{"PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS", "maybe", "true or false"},
+		{"PAYOUTD_JOB_TIMEOUT", "20", "a duration"},
+	} {
+		t.Run(c.env, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(binary, "serve", "-db", filepath.Join(dir, "payoutd.db"), "-addr", "127.0.0.1:0")
+			cmd.Env = append(os.Environ(), c.env+"="+c.value)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("serve started with %s=%s", c.env, c.value)
+			}
+			if !strings.Contains(string(out), c.env+`="`+c.value+`"`) || !strings.Contains(string(out), c.want) {
+				t.Errorf("the refusal should name %s and say what it takes: %s", c.env, out)
+			}
+			if names := dirFiles(t, dir); len(names) > 0 {
+				t.Errorf("refused, yet created %v", names)
+			}
+		})
 	}
 }

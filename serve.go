@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"strings"
 	"syscall"
@@ -14,6 +16,7 @@ import (
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/console"
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/metrics"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
@@ -37,6 +40,7 @@ type serveConfig struct {
 	// sandboxPrivateWebhooks lets sandbox webhooks reach private addresses.
 	sandboxPrivateWebhooks bool
 	trustedProxies         string
+	metricsAddr            string
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -51,22 +55,32 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.baseURL, "base-url", getenv("PAYOUTD_BASE_URL"), "public base URL (default http://localhost<addr>; env PAYOUTD_BASE_URL)")
 	fs.StringVar(&c.mode, "mode", envOr(getenv, "PAYOUTD_MODE", "sandbox"), "sandbox or live (env PAYOUTD_MODE)")
 	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), `currency → INR rates overriding the sandbox table: inline JSON such as {"USD":"83.25"}, or the path of a file holding it (env PAYOUTD_RATES)`)
-	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", 30*time.Second, "how long a sandbox .99 payout stays UNKNOWN")
-	fs.IntVar(&c.workers, "workers", 100, "concurrent background jobs (more workers make bigger group commits)")
+	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", durationEnv(getenv, "PAYOUTD_SANDBOX_UNKNOWN_WINDOW", 30*time.Second),
+		"how long a sandbox .99 payout stays UNKNOWN (env PAYOUTD_SANDBOX_UNKNOWN_WINDOW)")
+	fs.IntVar(&c.workers, "workers", intEnv(getenv, "PAYOUTD_WORKERS", 100),
+		"concurrent background jobs (more workers make bigger group commits) (env PAYOUTD_WORKERS)")
 	fs.StringVar(&c.webhookRetry, "webhook-retries", envOr(getenv, "PAYOUTD_WEBHOOK_RETRIES", "5s,30s,2m,10m,1h,6h"),
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
-	fs.DurationVar(&c.grace, "shutdown-grace", 15*time.Second,
-		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled")
+	fs.DurationVar(&c.grace, "shutdown-grace", durationEnv(getenv, "PAYOUTD_SHUTDOWN_GRACE", 15*time.Second),
+		"on SIGTERM, how long requests and jobs in flight (a webhook delivery: up to 10 s) get to finish before they are cancelled; "+
+			"a supervisor must wait longer before it kills (env PAYOUTD_SHUTDOWN_GRACE)")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", getenv("PAYOUTD_METRICS_ADDR"),
+		"listen address of the Prometheus metrics (GET /metrics), e.g. 127.0.0.1:9090; off when empty (env PAYOUTD_METRICS_ADDR)")
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50,auth-failures=50 (env PAYOUTD_RATE_LIMITS)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", getenv("PAYOUTD_TRUSTED_PROXIES"),
 		"reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client, for the limit on failed authentications (env PAYOUTD_TRUSTED_PROXIES)")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
-	fs.DurationVar(&c.jobTimeout, "job-timeout", 20*time.Second,
-		"longest run of one background job; a killed process's jobs run again this plus 5s after they started")
+	fs.DurationVar(&c.jobTimeout, "job-timeout", durationEnv(getenv, "PAYOUTD_JOB_TIMEOUT", 20*time.Second),
+		"longest run of one background job. A job cut off by a crash runs again once it is this plus 5s old, at the next pass of "+
+			"the rescuer (about every 30s, the first soon after start): measured 46-50s after the job started with 20s, "+
+			"about a minute at worst (env PAYOUTD_JOB_TIMEOUT)")
 	fs.BoolVar(&c.sandboxPrivateWebhooks, "sandbox-private-webhooks", boolEnv(getenv, "PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS"),
 		"let sandbox webhooks reach private and link-local addresses (a receiver on your LAN); loopback and public ones always may (env PAYOUTD_SANDBOX_PRIVATE_WEBHOOKS)")
 	if err := cmd.parseNone(args); err != nil {
+		return err
+	}
+	if err := checkEnvFlags(fs, getenv); err != nil {
 		return err
 	}
 	if c.jobTimeout < time.Second {
@@ -104,17 +118,27 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
-	// The port is taken before the database and its key are touched, so a
-	// port in use leaves nothing behind.
+	// The ports are taken before the database and its key are touched, so
+	// a port in use leaves nothing behind.
 	ln, err := listen(c.addr, "-addr")
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
+	var m *metrics.Metrics
+	var mln net.Listener
+	if c.metricsAddr != "" {
+		if mln, err = listen(c.metricsAddr, "-metrics-addr"); err != nil {
+			return err
+		}
+		defer mln.Close()
+		m = metrics.New()
+	}
 	cfg := app.Config{Log: log, Workers: c.workers, JobTimeout: c.jobTimeout, Rates: rateTable,
-		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks}
+		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks,
+		Metrics: m}
 	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log,
-		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies}
+		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies, metrics: m}
 	var live *liveRates
 	if c.mode == "live" {
 		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
@@ -124,7 +148,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		cfg.StellarSync = c.stellar.syncInterval
 		if c.stellar.rpc != "" {
 			cfg.Live = func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
-				return newLiveRail(ctx, c.stellar, db, sealer, live, log)
+				return newLiveRail(ctx, c.stellar, db, sealer, live, m, log)
 			}
 		}
 	}
@@ -145,6 +169,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	m.WatchStorageFull(srv.StorageFull)
 	if c.mode == "sandbox" {
 		if err := ensureDemoUser(ctx, a.DB, sealer, hc.baseURL, stdout); err != nil {
 			return err
@@ -154,6 +179,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	hs := httpServer(srv, log)
+	if mln != nil {
+		go serveMetrics(mln, m, log)
+		log.Info("metrics", "addr", mln.Addr().String())
+		fmt.Fprintf(stderr, "payoutd metrics on %s\n", mln.Addr())
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
 	errc := make(chan error, 1)
@@ -172,6 +202,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() { jobsDone <- a.Stop(shutdownCtx) }()
 	err = hs.Shutdown(shutdownCtx)
 	return errors.Join(err, <-jobsDone)
+}
+
+// serveMetrics answers GET /metrics on ln until it is closed.
+func serveMetrics(ln net.Listener, m *metrics.Metrics, log *slog.Logger) {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	hs := httpServer(mux, log)
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, net.ErrClosed) {
+		log.Error("metrics listener", "error", err.Error())
+	}
 }
 
 // listen takes addr, and says plainly when another process has it.

@@ -13,7 +13,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/payoutd/payoutd/jobs"
+	"github.com/payoutd/payoutd/metrics"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/stellar"
@@ -36,6 +39,12 @@ type Config struct {
 	// JobTimeout bounds one job run (0: 20 s); a killed process's running
 	// jobs run again JobTimeout + 5 s after they started.
 	JobTimeout time.Duration
+	// MaxAttempts is how often a failing job runs before River gives up on
+	// it (a payout's job then flags the payout for a person); 0 means
+	// River's 25, spread by RetryPolicy (nil: River's, attempt⁴ seconds,
+	// about three weeks in all). Tests shorten both.
+	MaxAttempts int
+	RetryPolicy river.ClientRetryPolicy
 
 	// Rates is the sandbox's INR rate table (nil: rates.Default()).
 	Rates rates.Table
@@ -64,6 +73,10 @@ type Config struct {
 	// link-local addresses (jobs.RuleFor).
 	SandboxPrivateWebhooks bool
 
+	// Metrics, when set, reads the database at each scrape and is told of
+	// payout moves, webhook deliveries and failed jobs.
+	Metrics *metrics.Metrics
+
 	// Lock is the file's lock, taken before anything was done beside the
 	// file (the master key); Open opens the file through it, as its access
 	// allows. Nil: Open takes the server's lock itself (store.Open).
@@ -79,6 +92,9 @@ type App struct {
 
 	log     *slog.Logger
 	started bool
+	metrics *metrics.Metrics
+	// unsubscribe ends the metrics' subscription to River's failed jobs.
+	unsubscribe func()
 }
 
 // Open opens the database and wires everything on it. On error nothing
@@ -98,6 +114,7 @@ func Open(ctx context.Context, c Config) (*App, error) {
 		// A read-only process writes no event and queues no job.
 		return &App{DB: db, log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil
 	}
+	c.Metrics.ReadStore(db)
 	a, err := wire(db, c)
 	if err != nil {
 		db.Close()
@@ -111,7 +128,7 @@ func wire(db *store.DB, c Config) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	a := &App{DB: db, log: log}
+	a := &App{DB: db, log: log, metrics: c.Metrics}
 	if c.Live != nil {
 		var err error
 		if a.Live, err = c.Live(db, c.Sealer); err != nil {
@@ -166,6 +183,15 @@ func (a *App) Start(ctx context.Context) error {
 	// River hard-stops (cancelling every running job) when its Start
 	// context ends; the signal that ends ctx must begin a soft stop
 	// instead, which Stop does.
+	if a.metrics != nil && a.unsubscribe == nil {
+		failed, cancel := a.River.Subscribe(river.EventKindJobFailed)
+		a.unsubscribe = cancel
+		go func() {
+			for ev := range failed {
+				a.metrics.JobFailed(ev.Job.Kind)
+			}
+		}()
+	}
 	if err := a.River.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
@@ -204,5 +230,9 @@ const closeGrace = 10 * time.Second
 func (a *App) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
 	defer cancel()
-	return errors.Join(a.Stop(ctx), a.DB.Close())
+	err := a.Stop(ctx)
+	if a.unsubscribe != nil {
+		a.unsubscribe()
+	}
+	return errors.Join(err, a.DB.Close())
 }

@@ -26,6 +26,9 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	if c.SandboxPrivateWebhooks {
 		deliver.AllowSandboxPrivate()
 	}
+	if c.Metrics != nil {
+		deliver.Observe = c.Metrics.WebhookDelivery
+	}
 	river.AddWorker(workers, deliver)
 	var periodic []*river.PeriodicJob
 	if a.Live != nil {
@@ -49,6 +52,8 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		JobTimeout:           jobTimeout,
 		RescueStuckJobsAfter: jobTimeout + 5*time.Second,
 		Logger:               quiet(log),
+		MaxAttempts:          c.MaxAttempts,
+		RetryPolicy:          c.RetryPolicy,
 	}
 	if c.Workers > 0 {
 		rc.PeriodicJobs = periodic

@@ -91,6 +91,9 @@ type WebhookDeliverWorker struct {
 	Sealer   *store.Sealer
 	Schedule []time.Duration
 	Log      *slog.Logger
+	// Observe, when set, is told each recorded attempt's outcome:
+	// delivered, failed (a retry follows) or disabled (it was the last).
+	Observe func(outcome string)
 
 	httpTimeout   time.Duration
 	live, sandbox *http.Client
@@ -280,6 +283,16 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 	}, store.WithActor("system:webhooks", ""))
 	if err != nil {
 		return err
+	}
+	if w.Observe != nil {
+		switch {
+		case res.ok:
+			w.Observe("delivered")
+		case retryIn > 0:
+			w.Observe("failed")
+		default:
+			w.Observe("disabled")
+		}
 	}
 	if retryIn > 0 {
 		return river.JobSnooze(retryIn)

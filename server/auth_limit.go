@@ -34,6 +34,7 @@ func (s *Server) authenticateLimited(w http.ResponseWriter, r *http.Request, aut
 	now := time.Now()
 	if over, reset := s.authFails.over(key, limit, now); over {
 		setRateHeaders(w, limit, 0, reset, true)
+		s.refused(authFailuresLimit)
 		return principal{}, apperr.Errorf(errRateLimited, "too many failed authentications from this address (%d per minute); wait Retry-After seconds", limit)
 	}
 	p, err := auth()

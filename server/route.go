@@ -135,6 +135,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, p principal, o routeOpts) erro
 	ok, remaining, reset := s.limiter.allow(subject+"|"+o.limitName, limit, time.Now())
 	setRateHeaders(w, limit, remaining, reset, !ok)
 	if !ok {
+		s.refused(o.limitName)
 		return apperr.Errorf(errRateLimited, "rate limit of %d requests per minute exceeded", limit)
 	}
 	return nil

@@ -40,6 +40,8 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (clientAddr).
 	TrustedProxies []netip.Prefix
+	// Observer is told of every request and refusal (metrics); nil: none.
+	Observer Observer
 }
 
 // Server holds the dependencies every handler shares.
@@ -96,8 +98,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(rec, r, apperr.Errorf(errInternal, "internal error"))
 			}
 		}
+		d := time.Since(start)
 		s.log.InfoContext(r.Context(), "request", slog.String("requestId", id), slog.String("method", r.Method),
-			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)))
+			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("duration", d))
+		s.observe(r, rec.status, d)
 	}()
 	s.mux.ServeHTTP(rec, r)
 }

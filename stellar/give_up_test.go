@@ -10,8 +10,8 @@ import (
 	"github.com/matryer/is"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/internal/wait"
-	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
@@ -53,21 +53,17 @@ func TestLiveJobGivesUp(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			is := is.New(t)
-			e := newLiveEnvJobs(t, false)
+			// Three attempts, at once.
+			e := newLiveEnvWith(t, false, func(c *app.Config) { c.MaxAttempts, c.RetryPolicy = 3, soon{} })
 			e.fundVault(100)
-			broken := *e.Pipeline
-			broken.Live = brokenRail{Rail: e.Rail, panics: tc.panics}
-			// Three attempts, at once: the job is inserted by this client.
-			rc, err := jobs.NewClient(e.DB, &broken, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer,
-				MaxAttempts: 3, RetryPolicy: soon{}})
-			is.NoErr(err)
 			p, err := e.pay(e.destination(true, true), 10_00, "")
 			is.NoErr(err)
-			is.NoErr(rc.Start(e.ctx))
+			e.Pipeline.Live = brokenRail{Rail: e.Rail, panics: tc.panics} // before the workers start
+			is.NoErr(e.App.Start(e.ctx))
 			wait.Until(t, 20*time.Second, "the payout to be flagged", func() bool { return e.load(p.ID).Attention != "" })
 			stop, cancel := context.WithTimeout(e.ctx, 10*time.Second)
 			defer cancel()
-			is.NoErr(rc.Stop(stop))
+			is.NoErr(e.App.Stop(stop))
 
 			p = e.load(p.ID)
 			is.Equal(p.Status, store.StatusSubmitted) // signed and stored, never sent
@@ -85,11 +81,10 @@ func TestLiveJobGivesUp(t *testing.T) {
 			is.True(strings.Contains(problems[0], payout.AttentionJobFailed))
 			is.Equal(e.auditActors(p.ID, "payment.needs_attention"), []string{"system:pipeline"})
 
-			// The cause is fixed (the real rail is back); the operator retries.
-			rc, err = jobs.NewClient(e.DB, e.Pipeline, jobs.ClientConfig{Workers: 2, Logger: e.Rail.Log, Sealer: e.Sealer})
-			is.NoErr(err)
-			is.NoErr(rc.Start(e.ctx))
-			defer rc.Stop(stop)
+			// The cause is fixed (the real rail is back, the workers
+			// restarted); the operator retries.
+			e.Pipeline.Live = e.Rail
+			is.NoErr(e.App.Start(e.ctx))
 			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.RetryOrResume(tx, p.ID); return err },
 				store.WithActor("operator:test", ""))
 			is.NoErr(err)

@@ -57,8 +57,15 @@ type liveEnv struct {
 func newLiveEnv(t *testing.T) *liveEnv { t.Helper(); return newLiveEnvJobs(t, true) }
 
 // newLiveEnvJobs is newLiveEnv whose River client runs jobs only if run;
-// without, a test takes each pipeline run itself (advance).
+// without, a test takes each pipeline run itself (advance), or starts the
+// workers itself (e.App.Start).
 func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
+	t.Helper()
+	return newLiveEnvWith(t, run, nil)
+}
+
+// newLiveEnvWith is newLiveEnvJobs with the wiring's config changed by tune.
+func newLiveEnvWith(t *testing.T, run bool, tune func(*app.Config)) *liveEnv {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -94,10 +101,14 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 			Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
 			Rate: rate}, nil
 	}
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
+	cfg := app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
 		Workers: 8, Rates: table, Live: live,
 		Pipeline: payout.Pipeline{UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
-			LiveRate: rate, RateRecheck: 20 * time.Millisecond, SubmitAttempts: 1}})
+			LiveRate: rate, RateRecheck: 20 * time.Millisecond, SubmitAttempts: 1}}
+	if tune != nil {
+		tune(&cfg)
+	}
+	a, err := app.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

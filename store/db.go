@@ -35,9 +35,11 @@ type DB struct {
 	Path string
 	Now  func() time.Time
 
-	lock      *FileLock // released by Close
-	jobs      Inserter
-	eventHook EventHook
+	lock *FileLock // released by Close
+	// payoutObserver hears of every committed payout move (ObservePayouts).
+	payoutObserver func(PayoutMove)
+	jobs           Inserter
+	eventHook      EventHook
 	// What the committer remembers between batches, all touched only on
 	// its goroutine and forgotten together (forget).
 	head     auditHead
@@ -178,8 +180,11 @@ type Tx struct {
 	// Actor and RequestID label the audit rows this transaction writes.
 	Actor     string
 	RequestID string
-	credit    postedCredit       // see postSettlement
-	counts    map[countKey]int64 // payment_counts deltas, see counts.go
+	credit    postedCredit // see postSettlement
+	// payoutObserver is the DB's; moves are what observeMove kept for it.
+	payoutObserver func(PayoutMove)
+	moves          []PayoutMove
+	counts         map[countKey]int64 // payment_counts deltas, see counts.go
 	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any
 }
@@ -187,9 +192,11 @@ type Tx struct {
 // WithTx runs fn as one atomic transaction and returns once it is durable.
 // Inside fn only tx may be used; a nested WithTx fails with ErrNestedTx.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
-	return db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
+	var moves []PayoutMove // of the run that committed
+	err := db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
+		moves = nil
 		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
-			Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts}
+			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts}
 		for _, o := range opts {
 			o(tx)
 		}
@@ -205,8 +212,15 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		ok = true
 		db.accounts.learn(tx.learnt)
 		db.batch.add(tx)
+		moves = tx.moves
 		return nil
 	})
+	if err == nil {
+		for _, m := range moves {
+			db.payoutObserver(m)
+		}
+	}
+	return err
 }
 
 // Now is the transaction's timestamp.

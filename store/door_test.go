@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -97,6 +99,93 @@ func TestDoorViolationsFound(t *testing.T) {
 		"server/driver_test.go imports modernc.org/sqlite",
 		"server/raw.go imports github.com/payoutd/payoutd/store/storetest",
 	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+// riverClientBuilders lists every call that builds a River client —
+// river.NewClient or DB.NewRiverClient — in the Go files under root, test
+// files included, outside store/db.go and app/ (the one wiring).
+func riverClientBuilders(t *testing.T, root string) []string {
+	t.Helper()
+	var bad []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "app" || d.Name() == "testdata" || rel != "." && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || rel == "store/db.go" {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, _ := sel.X.(*ast.Ident)
+			if sel.Sel.Name == "NewRiverClient" || sel.Sel.Name == "NewClient" && pkg != nil && pkg.Name == "river" {
+				bad = append(bad, fmt.Sprintf("%s:%d builds a River client", rel, fset.Position(call.Pos()).Line))
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bad
+}
+
+// TestOneWiring: app.Open is the only place a River client is built, so
+// no process or test runs with a half-wired database.
+func TestOneWiring(t *testing.T) {
+	for _, v := range riverClientBuilders(t, "..") {
+		t.Error(v + " (use app.Open)")
+	}
+}
+
+// TestRiverClientBuildersFound: the check above finds a client built
+// outside the wiring, in production code and tests alike.
+func TestRiverClientBuildersFound(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"jobs/client.go":        "func f() { river.NewClient(nil, nil) }",
+		"stellar/x_test.go":     "func f() { db.NewRiverClient(nil) }",
+		"app/app.go":            "func f() { db.NewRiverClient(nil) }",
+		"store/db.go":           "func f() { river.NewClient(nil, nil) }",
+		"server/other.go":       "func f() { api.NewClient(nil) }",
+		"testdata/gen/flow.go":  "func f() { river.NewClient(nil, nil) }",
+		"stellar/rpc_helper.go": "func f() { rpcclient.NewClient(\"\", nil) }",
+	}
+	for name, body := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("package x\n"+body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := riverClientBuilders(t, root)
+	slices.Sort(got)
+	want := []string{"jobs/client.go:2 builds a River client", "stellar/x_test.go:2 builds a River client"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}

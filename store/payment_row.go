@@ -31,6 +31,7 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 	}
 	tx.countPayment(next.UserID, from.Status, -1)
 	tx.countPayment(next.UserID, next.Status, 1)
+	tx.observeMove(from, next)
 	return nil
 }
 
