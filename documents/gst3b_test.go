@@ -39,16 +39,16 @@ func TestBuildGST3B(t *testing.T) {
 		got, err := json.Marshal(BuildGST3B(testGST3BInput()))
 		is.NoErr(err)
 		is.Equal(string(got), `{"period":"2026-10","gstin":"27AAPFU0939F1ZV",`+
-			`"outwardSupplies":{"zeroRated":{"taxableValue":374630.40,"igst":0.00},`+
-			`"nilExempt":{"taxableValue":15000.50},"total":{"taxableValue":389630.90}},`+
+			`"outwardSupplies":{"zeroRated":{"taxableValue":374630.40,"taxableValuePaise":37463040,"igst":0.00,"igstPaise":0},`+
+			`"nilExempt":{"taxableValue":15000.50,"taxableValuePaise":1500050},"total":{"taxableValue":389630.90,"taxableValuePaise":38963090}},`+
 			`"generatedAt":"2026-11-21T10:00:00.000Z",`+
 			`"sup_details":{"osup_zero":{"txval":374630.40,"iamt":0.00,"csamt":0.00},`+
 			`"osup_nil_exmp":{"txval":15000.50}},`+
 			`"timeOfSupply":{"byInvoiceDate":3,"bySettlementDate":1,"rule":"`+india.GSTTimeOfSupplyRule+`"},`+
 			`"registration":{"registered":true,"specialCategoryState":false,"threshold":2000000.00,"aggregateTurnover":389630.90,`+
-			`"crossedOn":null,"registerBy":null,"owesGst":true,"message":"Registered for GST"},`+
+			`"crossedOn":null,"registerBy":null,"owesGst":true,"message":"Registered for GST","thresholdPaise":200000000,"aggregateTurnoverPaise":38963090},`+
 			`"rates":[{"currency":"USD","rate":83.25,"rateDate":"2026-10-01","timeOfSupplyFrom":"2026-10-01",`+
-			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"taxableValue":374630.40,"basis":"latestEarlier"}]}`)
+			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"taxableValue":374630.40,"basis":"latestEarlier","taxableValuePaise":37463040}]}`)
 	})
 
 	t.Run("NotRegisteredNoTax", func(t *testing.T) {

@@ -11,7 +11,8 @@ import (
 // can fail: real responses of a running payoutd pass it, and the same
 // responses with one planted fault each (a value outside an enum, a wrong
 // type, a field the document does not describe, a missing required field or
-// header, an undocumented status or error code) are refused.
+// header, an undocumented status or error code, an INR amount whose paise
+// companion disagrees) are refused.
 func TestContractValidatorCatches(t *testing.T) {
 	c := loadContract(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
@@ -34,6 +35,9 @@ func TestContractValidatorCatches(t *testing.T) {
 		{"WrongIntegerType", "initiatePayment", initiated, func(_ *resp, b map[string]any) { b["amountMinor"] = json.Number("25000.5") }, "/amountMinor"},
 		{"ExtraField", "initiatePayment", initiated, func(_ *resp, b map[string]any) { b["surprise"] = true }, "surprise"},
 		{"MissingRequired", "initiatePayment", initiated, func(_ *resp, b map[string]any) { delete(b, "amountMinor") }, "amountMinor"},
+		{"INRCompanionDisagrees", "initiatePayment", initiated, func(_ *resp, b map[string]any) {
+			b["amountInr"], b["amountInrPaise"] = json.Number("20812.50"), json.Number("2081249")
+		}, "amountInr is 20812.50 but its Paise companion is 2081249"},
 		{"NestedExtraField", "listPayments", list, func(_ *resp, b map[string]any) {
 			asMap(asArr(b["items"])[0])["fee"] = json.Number("1")
 		}, "fee"},

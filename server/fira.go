@@ -76,6 +76,7 @@ type firaGSTView struct {
 	RateDate          string      `json:"rateDate"`
 	RateBasis         string      `json:"rateBasis"` // as a GST summary rate's basis
 	TaxableValue      json.Number `json:"taxableValue"`
+	TaxableValuePaise int64       `json:"taxableValuePaise"`
 }
 
 func viewFIRAGST(g *store.GSTValue) *firaGSTView {
@@ -83,7 +84,8 @@ func viewFIRAGST(g *store.GSTValue) *firaGSTView {
 		return nil
 	}
 	v := &firaGSTView{TimeOfSupply: g.Day, TimeOfSupplyBasis: "settlementDate", InvoiceValue: amountJSON(g.InvoiceAmount, g.Currency),
-		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: g.Basis(), TaxableValue: inr(g.ValueINR)}
+		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: g.Basis(), TaxableValue: inr(g.ValueINR),
+		TaxableValuePaise: g.ValueINR}
 	if g.ByInvoice() {
 		v.TimeOfSupplyBasis = "invoiceDate"
 	}

@@ -18,12 +18,19 @@ type lutView struct {
 type receiptsView struct {
 	TransactionCount int64       `json:"transactionCount"`
 	TotalINR         json.Number `json:"totalInr"`
+	TotalINRPaise    int64       `json:"totalInrPaise"`
+}
+
+func viewReceipts(count, paise int64) receiptsView {
+	return receiptsView{TransactionCount: count, TotalINR: inr(paise), TotalINRPaise: paise}
 }
 
 type liableView struct {
 	TransactionCount int64       `json:"transactionCount"`
 	TotalINR         json.Number `json:"totalInr"`
+	TotalINRPaise    int64       `json:"totalInrPaise"`
 	GSTDue           json.Number `json:"gstDue"`
+	GSTDuePaise      int64       `json:"gstDuePaise"`
 }
 
 type gstSummaryView struct {
@@ -62,12 +69,13 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 	}
 	t := g.Split
 	v := gstSummaryView{
-		FinancialYear:   fy.String(),
-		LUT:             lutView{Filed: g.LUT.FiledFor(fy), LUTNumber: g.Profile.LUTNumber},
-		ZeroRated:       receiptsView{TransactionCount: t.ZeroRated.Count, TotalINR: inr(t.ZeroRated.AmountINR)},
-		Liable:          liableView{TransactionCount: t.Liable.Count, TotalINR: inr(t.Liable.AmountINR), GSTDue: inr(t.Liable.IGST)},
-		Domestic:        receiptsView{TransactionCount: t.Domestic.Count, TotalINR: inr(t.Domestic.AmountINR)},
-		NotRegistered:   receiptsView{TransactionCount: t.Unregistered.Count, TotalINR: inr(t.Unregistered.AmountINR)},
+		FinancialYear: fy.String(),
+		LUT:           lutView{Filed: g.LUT.FiledFor(fy), LUTNumber: g.Profile.LUTNumber},
+		ZeroRated:     viewReceipts(t.ZeroRated.Count, t.ZeroRated.AmountINR),
+		Liable: liableView{TransactionCount: t.Liable.Count, TotalINR: inr(t.Liable.AmountINR), TotalINRPaise: t.Liable.AmountINR,
+			GSTDue: inr(t.Liable.IGST), GSTDuePaise: t.Liable.IGST},
+		Domestic:        viewReceipts(t.Domestic.Count, t.Domestic.AmountINR),
+		NotRegistered:   viewReceipts(t.Unregistered.Count, t.Unregistered.AmountINR),
 		IGSTRatePercent: india.IGSTPercent,
 		TimeOfSupply: documents.TimeOfSupply{ByInvoiceDate: t.ByInvoiceDate, BySettlementDate: t.BySettlementDate,
 			Rule: india.GSTTimeOfSupplyRule},

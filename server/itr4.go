@@ -12,21 +12,23 @@ import (
 )
 
 type itr4PrefillView struct {
-	FinancialYear            string              `json:"financialYear"`
-	AssessmentYear           string              `json:"assessmentYear"`
-	Section                  string              `json:"section"`
-	GrossReceipts            json.Number         `json:"grossReceipts"`
-	PresumptiveTaxableIncome json.Number         `json:"presumptiveTaxableIncome"`
-	TransactionCount         int64               `json:"transactionCount"`
-	EarliestTransaction      *string             `json:"earliestTransaction"`
-	LatestTransaction        *string             `json:"latestTransaction"`
-	Unreconciled             unreconciledView    `json:"unreconciled"`
-	Provisional              bool                `json:"provisional"`
-	SlabsFinancialYear       string              `json:"slabsFinancialYear"`
-	ExportURL                string              `json:"exportUrl"`
-	Notes                    documents.ITR4Notes `json:"notes"`
-	Act                      actView             `json:"act"`
-	AsOf                     string              `json:"asOf"`
+	FinancialYear                 string              `json:"financialYear"`
+	AssessmentYear                string              `json:"assessmentYear"`
+	Section                       string              `json:"section"`
+	GrossReceipts                 json.Number         `json:"grossReceipts"`
+	GrossReceiptsPaise            int64               `json:"grossReceiptsPaise"`
+	PresumptiveTaxableIncome      json.Number         `json:"presumptiveTaxableIncome"`
+	PresumptiveTaxableIncomePaise int64               `json:"presumptiveTaxableIncomePaise"`
+	TransactionCount              int64               `json:"transactionCount"`
+	EarliestTransaction           *string             `json:"earliestTransaction"`
+	LatestTransaction             *string             `json:"latestTransaction"`
+	Unreconciled                  unreconciledView    `json:"unreconciled"`
+	Provisional                   bool                `json:"provisional"`
+	SlabsFinancialYear            string              `json:"slabsFinancialYear"`
+	ExportURL                     string              `json:"exportUrl"`
+	Notes                         documents.ITR4Notes `json:"notes"`
+	Act                           actView             `json:"act"`
+	AsOf                          string              `json:"asOf"`
 }
 
 // itr4Year is the prologue of the prefill and the export: the year's
@@ -59,7 +61,8 @@ func (s *Server) handleITR4Prefill(w http.ResponseWriter, c *call) error {
 	}
 	v := itr4PrefillView{
 		FinancialYear: in.FY.String(), AssessmentYear: in.FY.AssessmentYear(), Section: "44ADA",
-		GrossReceipts: inr(l.GrossReceipts), PresumptiveTaxableIncome: inr(l.PresumptiveIncome),
+		GrossReceipts: inr(l.GrossReceipts), GrossReceiptsPaise: l.GrossReceipts,
+		PresumptiveTaxableIncome: inr(l.PresumptiveIncome), PresumptiveTaxableIncomePaise: l.PresumptiveIncome,
 		TransactionCount: in.Totals.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
 		SlabsFinancialYear: l.TableFY.String(), ExportURL: s.itr4ExportURL(in.FY), Notes: notes,
 		Act: actView{Name: in.Act.Name, YearTerm: in.Act.Year}, AsOf: ts(in.AsOf),

@@ -72,25 +72,35 @@ func payOnParam(r *http.Request, fy india.FY) (string, error) {
 }
 
 type instalmentView struct {
-	DueDate    string      `json:"dueDate"`
-	PercentDue int64       `json:"percentDue"`
-	Amount     json.Number `json:"amount"`
-	Paid       bool        `json:"paid"`
-	Past       bool        `json:"past"`
-	PaidByDate json.Number `json:"paidByDate"` // advance tax paid on or before dueDate
-	Shortfall  json.Number `json:"shortfall"`  // amount − paidByDate, never negative
+	DueDate         string      `json:"dueDate"`
+	PercentDue      int64       `json:"percentDue"`
+	Amount          json.Number `json:"amount"`
+	AmountPaise     int64       `json:"amountPaise"`
+	Paid            bool        `json:"paid"`
+	Past            bool        `json:"past"`
+	PaidByDate      json.Number `json:"paidByDate"` // advance tax paid on or before dueDate
+	PaidByDatePaise int64       `json:"paidByDatePaise"`
+	Shortfall       json.Number `json:"shortfall"` // amount − paidByDate, never negative
+	ShortfallPaise  int64       `json:"shortfallPaise"`
 	// Interest for deferment on the shortfall against this instalment,
 	// counting the balance as paid on payOn, and the amount it runs on.
-	InterestBase json.Number `json:"interestBase"`
-	Interest     json.Number `json:"interest"`
+	InterestBase      json.Number `json:"interestBase"`
+	InterestBasePaise int64       `json:"interestBasePaise"`
+	Interest          json.Number `json:"interest"`
+	InterestPaise     int64       `json:"interestPaise"`
 }
 
 type computationView struct {
-	TaxOnIncome json.Number `json:"taxOnIncome"`
-	Rebate87A   json.Number `json:"rebate87A"`
-	Surcharge   json.Number `json:"surcharge"`
-	Cess        json.Number `json:"cess"`
-	NetTax      json.Number `json:"netTax"`
+	TaxOnIncome      json.Number `json:"taxOnIncome"`
+	TaxOnIncomePaise int64       `json:"taxOnIncomePaise"`
+	Rebate87A        json.Number `json:"rebate87A"`
+	Rebate87APaise   int64       `json:"rebate87APaise"`
+	Surcharge        json.Number `json:"surcharge"`
+	SurchargePaise   int64       `json:"surchargePaise"`
+	Cess             json.Number `json:"cess"`
+	CessPaise        int64       `json:"cessPaise"`
+	NetTax           json.Number `json:"netTax"`
+	NetTaxPaise      int64       `json:"netTaxPaise"`
 }
 
 // unreconciledView reports the settled receipts a figure leaves out because
@@ -98,12 +108,13 @@ type computationView struct {
 type unreconciledView struct {
 	TransactionCount int64       `json:"transactionCount"`
 	TotalINR         json.Number `json:"totalInr"`
+	TotalINRPaise    int64       `json:"totalInrPaise"`
 	PaymentIDs       []string    `json:"paymentIds"`
 	Message          string      `json:"message"`
 }
 
 func viewUnreconciled(u store.Unreconciled) unreconciledView {
-	v := unreconciledView{TransactionCount: u.Count, TotalINR: inr(u.AmountINR), PaymentIDs: u.PaymentIDs,
+	v := unreconciledView{TransactionCount: u.Count, TotalINR: inr(u.AmountINR), TotalINRPaise: u.AmountINR, PaymentIDs: u.PaymentIDs,
 		Message: taxes.UnreconciledMessage(u)}
 	if v.PaymentIDs == nil {
 		v.PaymentIDs = []string{}
@@ -122,32 +133,38 @@ type actView struct {
 // payOn: deferment (s.234C; s.425 from tax year 2026-27) and default
 // (s.234B; s.424), with the sections of the year's Act.
 type interestView struct {
-	PayOn     string              `json:"payOn"`
-	Deferment defermentView       `json:"deferment"`
-	Default   defaultInterestView `json:"default"`
-	Total     json.Number         `json:"total"`
-	Note      string              `json:"note"`
+	PayOn      string              `json:"payOn"`
+	Deferment  defermentView       `json:"deferment"`
+	Default    defaultInterestView `json:"default"`
+	Total      json.Number         `json:"total"`
+	TotalPaise int64               `json:"totalPaise"`
+	Note       string              `json:"note"`
 }
 
 type defermentView struct {
-	Section string      `json:"section"`
-	Amount  json.Number `json:"amount"`
+	Section     string      `json:"section"`
+	Amount      json.Number `json:"amount"`
+	AmountPaise int64       `json:"amountPaise"`
 }
 
 type defaultInterestView struct {
-	Section     string              `json:"section"`
-	Applies     bool                `json:"applies"` // advance tax paid is below 90% of the tax
-	AdvancePaid json.Number         `json:"advancePaid"`
-	Periods     []defaultPeriodView `json:"periods"`
-	Amount      json.Number         `json:"amount"`
+	Section          string              `json:"section"`
+	Applies          bool                `json:"applies"` // advance tax paid is below 90% of the tax
+	AdvancePaid      json.Number         `json:"advancePaid"`
+	AdvancePaidPaise int64               `json:"advancePaidPaise"`
+	Periods          []defaultPeriodView `json:"periods"`
+	Amount           json.Number         `json:"amount"`
+	AmountPaise      int64               `json:"amountPaise"`
 }
 
 type defaultPeriodView struct {
-	From     string      `json:"from"`
-	To       string      `json:"to"`
-	Months   int64       `json:"months"`
-	Base     json.Number `json:"base"`
-	Interest json.Number `json:"interest"`
+	From          string      `json:"from"`
+	To            string      `json:"to"`
+	Months        int64       `json:"months"`
+	Base          json.Number `json:"base"`
+	BasePaise     int64       `json:"basePaise"`
+	Interest      json.Number `json:"interest"`
+	InterestPaise int64       `json:"interestPaise"`
 }
 
 type liabilityView struct {
@@ -159,31 +176,37 @@ type liabilityView struct {
 	AuditRequired        bool        `json:"auditRequired"`
 	ReturnForm           string      `json:"returnForm"`
 	GrossReceipts        json.Number `json:"grossReceipts"`
+	GrossReceiptsPaise   int64       `json:"grossReceiptsPaise"`
 	// PresumptiveIncome is null when s.44ADA is not available: no figure
 	// is deemed by law then, and TaxableIncome is an illustration.
-	PresumptiveIncome  *json.Number     `json:"presumptiveIncome"`
-	IncomeBasis        string           `json:"incomeBasis"`
-	TaxableIncome      json.Number      `json:"taxableIncome"`
-	EstimatedTaxDue    json.Number      `json:"estimatedTaxDue"`
-	AdvanceTaxRequired bool             `json:"advanceTaxRequired"`
-	AdvanceTaxNote     string           `json:"advanceTaxNote"`
-	AdvanceTaxSchedule []instalmentView `json:"advanceTaxSchedule"`
-	Computation        computationView  `json:"computation"`
-	TransactionCount   int64            `json:"transactionCount"`
-	Unreconciled       unreconciledView `json:"unreconciled"`
-	Provisional        bool             `json:"provisional"`
-	SlabsFinancialYear string           `json:"slabsFinancialYear"`
-	Indicative         bool             `json:"indicative"`
-	Note               string           `json:"note"`
-	Warnings           []string         `json:"warnings,omitempty"`
-	TaxPaid            *taxPaidView     `json:"taxPaid"`
-	Interest           interestView     `json:"interest"`
+	PresumptiveIncome      *json.Number     `json:"presumptiveIncome"`
+	PresumptiveIncomePaise *int64           `json:"presumptiveIncomePaise"`
+	IncomeBasis            string           `json:"incomeBasis"`
+	TaxableIncome          json.Number      `json:"taxableIncome"`
+	TaxableIncomePaise     int64            `json:"taxableIncomePaise"`
+	EstimatedTaxDue        json.Number      `json:"estimatedTaxDue"`
+	EstimatedTaxDuePaise   int64            `json:"estimatedTaxDuePaise"`
+	AdvanceTaxRequired     bool             `json:"advanceTaxRequired"`
+	AdvanceTaxNote         string           `json:"advanceTaxNote"`
+	AdvanceTaxSchedule     []instalmentView `json:"advanceTaxSchedule"`
+	Computation            computationView  `json:"computation"`
+	TransactionCount       int64            `json:"transactionCount"`
+	Unreconciled           unreconciledView `json:"unreconciled"`
+	Provisional            bool             `json:"provisional"`
+	SlabsFinancialYear     string           `json:"slabsFinancialYear"`
+	Indicative             bool             `json:"indicative"`
+	Note                   string           `json:"note"`
+	Warnings               []string         `json:"warnings,omitempty"`
+	TaxPaid                *taxPaidView     `json:"taxPaid"`
+	Interest               interestView     `json:"interest"`
 	// BalanceDue is netTax + interest.total − taxPaid.total, never
 	// negative; RefundDue the excess when more was paid.
-	BalanceDue json.Number `json:"balanceDue"`
-	RefundDue  json.Number `json:"refundDue"`
-	Act        actView     `json:"act"`
-	AsOf       string      `json:"asOf"`
+	BalanceDue      json.Number `json:"balanceDue"`
+	BalanceDuePaise int64       `json:"balanceDuePaise"`
+	RefundDue       json.Number `json:"refundDue"`
+	RefundDuePaise  int64       `json:"refundDuePaise"`
+	Act             actView     `json:"act"`
+	AsOf            string      `json:"asOf"`
 }
 
 // requestedYear is the ?fy= year of the request (default current) and the
@@ -214,31 +237,37 @@ func viewLiability(in taxes.Year) liabilityView {
 	l := in.Liability
 	v := liabilityView{
 		FinancialYear: in.FY.String(), Regime: "44ADA", PresumptiveAvailable: l.Presumptive, AuditRequired: l.AuditRequired,
-		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), IncomeBasis: "presumptive",
-		TaxableIncome: inr(l.TaxableIncome), EstimatedTaxDue: inr(l.EstimatedTaxDue),
+		ReturnForm: l.ReturnForm, GrossReceipts: inr(l.GrossReceipts), GrossReceiptsPaise: l.GrossReceipts, IncomeBasis: "presumptive",
+		TaxableIncome: inr(l.TaxableIncome), TaxableIncomePaise: l.TaxableIncome,
+		EstimatedTaxDue: inr(l.EstimatedTaxDue), EstimatedTaxDuePaise: l.EstimatedTaxDue,
 		AdvanceTaxRequired: l.AdvanceTaxDue, AdvanceTaxNote: l.AdvanceTaxNote(), AdvanceTaxSchedule: []instalmentView{},
-		Computation: computationView{TaxOnIncome: inr(l.TaxOnIncome), Rebate87A: inr(l.Rebate87A),
-			Surcharge: inr(l.Surcharge), Cess: inr(l.Cess), NetTax: inr(l.NetTax)},
+		Computation: computationView{TaxOnIncome: inr(l.TaxOnIncome), TaxOnIncomePaise: l.TaxOnIncome,
+			Rebate87A: inr(l.Rebate87A), Rebate87APaise: l.Rebate87A, Surcharge: inr(l.Surcharge), SurchargePaise: l.Surcharge,
+			Cess: inr(l.Cess), CessPaise: l.Cess, NetTax: inr(l.NetTax), NetTaxPaise: l.NetTax},
 		TransactionCount: in.Totals.All.Count, Unreconciled: viewUnreconciled(in.Unreconciled), Provisional: l.Provisional,
 		SlabsFinancialYear: l.TableFY.String(), Indicative: true, Note: liabilityNote, Warnings: in.Warnings,
-		TaxPaid: &taxPaidView{Advance: inr(in.Paid.Advance), SelfAssessment: inr(in.Paid.SelfAssessment),
-			Total: inr(in.Paid.Total), Challans: len(in.Challans)},
+		TaxPaid: &taxPaidView{Advance: inr(in.Paid.Advance), AdvancePaise: in.Paid.Advance,
+			SelfAssessment: inr(in.Paid.SelfAssessment), SelfAssessmentPaise: in.Paid.SelfAssessment,
+			Total: inr(in.Paid.Total), TotalPaise: in.Paid.Total, Challans: len(in.Challans)},
 		Interest:   viewInterest(in),
-		BalanceDue: inr(in.Paid.BalanceDue), RefundDue: inr(in.Paid.RefundDue),
+		BalanceDue: inr(in.Paid.BalanceDue), BalanceDuePaise: in.Paid.BalanceDue,
+		RefundDue: inr(in.Paid.RefundDue), RefundDuePaise: in.Paid.RefundDue,
 		Act:  actView{Name: in.Act.Name, YearTerm: in.Act.Year},
 		AsOf: ts(in.AsOf),
 	}
 	if l.Presumptive {
-		p := inr(l.PresumptiveIncome)
-		v.PresumptiveIncome = &p
+		p, paise := inr(l.PresumptiveIncome), l.PresumptiveIncome
+		v.PresumptiveIncome, v.PresumptiveIncomePaise = &p, &paise
 	} else {
 		v.Regime, v.IncomeBasis = "BOOKS", "illustrative"
 	}
 	for i, paid := range in.Paid.Instalments {
-		iv := instalmentView{DueDate: paid.DueDate, PercentDue: paid.PercentDue, Amount: inr(paid.Amount), Past: paid.Past,
-			Paid: paid.Paid(), PaidByDate: inr(paid.PaidByDate), Shortfall: inr(paid.Shortfall), InterestBase: inr(0), Interest: inr(0)}
+		iv := instalmentView{DueDate: paid.DueDate, PercentDue: paid.PercentDue, Amount: inr(paid.Amount), AmountPaise: paid.Amount,
+			Past: paid.Past, Paid: paid.Paid(), PaidByDate: inr(paid.PaidByDate), PaidByDatePaise: paid.PaidByDate,
+			Shortfall: inr(paid.Shortfall), ShortfallPaise: paid.Shortfall, InterestBase: inr(0), Interest: inr(0)}
 		if i < len(in.Interest.Instalments) {
-			iv.InterestBase, iv.Interest = inr(in.Interest.Instalments[i].Base), inr(in.Interest.Instalments[i].Interest)
+			base, interest := in.Interest.Instalments[i].Base, in.Interest.Instalments[i].Interest
+			iv.InterestBase, iv.InterestBasePaise, iv.Interest, iv.InterestPaise = inr(base), base, inr(interest), interest
 		}
 		v.AdvanceTaxSchedule = append(v.AdvanceTaxSchedule, iv)
 	}
@@ -247,16 +276,16 @@ func viewLiability(in taxes.Year) liabilityView {
 
 func viewInterest(in taxes.Year) interestView {
 	i, a := in.Interest, in.Act
-	v := interestView{PayOn: in.PayOn, Total: inr(i.Total), Note: in.Liability.InterestNote(),
-		Deferment: defermentView{Section: a.InterestDeferment, Amount: inr(i.Deferment)},
+	v := interestView{PayOn: in.PayOn, Total: inr(i.Total), TotalPaise: i.Total, Note: in.Liability.InterestNote(),
+		Deferment: defermentView{Section: a.InterestDeferment, Amount: inr(i.Deferment), AmountPaise: i.Deferment},
 		Default: defaultInterestView{Section: a.InterestDefault, Applies: i.DefaultApplies, AdvancePaid: inr(i.AdvancePaid),
-			Periods: []defaultPeriodView{}, Amount: inr(i.Default)}}
+			AdvancePaidPaise: i.AdvancePaid, Periods: []defaultPeriodView{}, Amount: inr(i.Default), AmountPaise: i.Default}}
 	if in.Liability.Presumptive {
 		v.Deferment.Section = a.DefermentPresumptive
 	}
 	for _, p := range i.Periods {
 		v.Default.Periods = append(v.Default.Periods, defaultPeriodView{From: p.From, To: p.To, Months: p.Months,
-			Base: inr(p.Base), Interest: inr(p.Interest)})
+			Base: inr(p.Base), BasePaise: p.Base, Interest: inr(p.Interest), InterestPaise: p.Interest})
 	}
 	return v
 }

@@ -13,6 +13,7 @@ type taxPaymentView struct {
 	FY            string      `json:"fy"`
 	Kind          string      `json:"kind"`
 	Amount        json.Number `json:"amount"`
+	AmountPaise   int64       `json:"amountPaise"`
 	PaidOn        string      `json:"paidOn"`
 	BSRCode       string      `json:"bsrCode"`
 	ChallanSerial string      `json:"challanSerial"`
@@ -24,7 +25,7 @@ type taxPaymentView struct {
 }
 
 func viewTaxPayment(p store.TaxPayment) taxPaymentView {
-	v := taxPaymentView{ID: p.ID, FY: p.FY, Kind: p.Kind, Amount: inr(p.Amount), PaidOn: p.PaidOn, BSRCode: p.BSRCode,
+	v := taxPaymentView{ID: p.ID, FY: p.FY, Kind: p.Kind, Amount: inr(p.Amount), AmountPaise: p.Amount, PaidOn: p.PaidOn, BSRCode: p.BSRCode,
 		ChallanSerial: p.ChallanSerial, FromReserve: p.FromReserve, Note: p.Note, Status: p.Status(), CreatedAt: ts(p.CreatedAt)}
 	if p.ReversedAt != nil {
 		at := ts(*p.ReversedAt)

@@ -190,8 +190,9 @@ func taxPaymentChanges(p TaxPayment) map[string]any {
 }
 
 // taxPaymentEventData is the payload of tax.payment.recorded and
-// tax.payment.reversed; the amount is INR as an exact decimal number.
+// tax.payment.reversed; the amount is INR as an exact decimal number, with
+// its exact paise beside it.
 func taxPaymentEventData(p TaxPayment) map[string]any {
-	return map[string]any{"taxPaymentId": p.ID, "fy": p.FY, "kind": p.Kind, "amount": wire.Amount(p.Amount, "INR"),
+	return map[string]any{"taxPaymentId": p.ID, "fy": p.FY, "kind": p.Kind, "amount": wire.Amount(p.Amount, "INR"), "amountPaise": p.Amount,
 		"paidOn": p.PaidOn, "fromReserve": p.FromReserve, "status": p.Status()}
 }
