@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"sync"
 )
 
 // Docs serves the embedded OpenAPI document and the reference page
@@ -18,8 +19,25 @@ type Docs struct {
 	docETag, pageCSP string
 }
 
+// rendered holds each base URL's Docs: the document is embedded and a
+// Docs never changes once built, so every server of a process (a test
+// binary starts hundreds) shares one rendering instead of repeating it.
+var rendered sync.Map // base URL → *Docs
+
 // NewDocs renders the reference page, its examples addressed to baseURL.
 func NewDocs(baseURL string) (*Docs, error) {
+	if d, ok := rendered.Load(baseURL); ok {
+		return d.(*Docs), nil
+	}
+	d, err := render(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	shared, _ := rendered.LoadOrStore(baseURL, d)
+	return shared.(*Docs), nil
+}
+
+func render(baseURL string) (*Docs, error) {
 	doc := Document()
 	sum := sha256.Sum256(doc)
 	a := &Docs{doc: doc, docETag: `"` + hex.EncodeToString(sum[:12]) + `"`}

@@ -19,7 +19,7 @@ func TestDocsPageInBrowser(t *testing.T) {
 	b := needBrowser(t)
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
-	b.run(t, "docs.mjs", e.URL, 2*time.Minute)
+	b.run(t, "docs.mjs", e.URL, 10*time.Minute)
 	for _, name := range []string{"docs-1-top.png", "docs-2-operation.png", "docs-3-schema.png", "docs-4-narrow.png"} {
 		is.True(exists(filepath.Join(b.artifacts, name)))
 	}

@@ -54,6 +54,18 @@ type envOpts struct {
 	// the defaults).
 	webhookSchedule []time.Duration
 	webhookTimeout  time.Duration
+	// now, when set, is the database's clock (the one every transaction
+	// stamps its rows with), set before anything reads it.
+	now func() time.Time
+}
+
+// stopClock makes the env's clock stand still at its start: the sandbox
+// KYC provider's steps (and anything else timed by the database's clock)
+// happen only when a test makes them due, never because the machine was
+// slow between two requests.
+func stopClock(o *envOpts) {
+	now := time.Now().UTC()
+	o.now = func() time.Time { return now }
 }
 
 func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
@@ -97,6 +109,9 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 		Pipeline: payout.Pipeline{SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.now != nil {
+		a.DB.Now = o.now
 	}
 	srv, err := server.New(ctx, a.DB, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Logger: log, Limits: o.limits, Rates: rates.Default()})
 	if err != nil {

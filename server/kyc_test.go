@@ -64,7 +64,7 @@ func kycMoves(e *env, userID string) []string {
 }
 
 func TestKYCStatusAllowedTransitions(t *testing.T) {
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	cases := []struct {
 		status   string
 		attempts int
@@ -98,7 +98,7 @@ func TestKYCStatusAllowedTransitions(t *testing.T) {
 }
 
 func TestKYCStart(t *testing.T) {
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	start := func(key string) (int, map[string]any) {
 		r := e.reqAs(key, "POST", "/api/v1/kyc/start", nil)
 		if r.Status != http.StatusOK {
@@ -187,7 +187,7 @@ func TestKYCStart(t *testing.T) {
 }
 
 func TestSandboxKYCWalks(t *testing.T) {
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	cases := []struct {
 		name     string
 		from     string
@@ -245,7 +245,7 @@ func TestSandboxKYCWalks(t *testing.T) {
 
 func TestSandboxKYCResubmissionLimit(t *testing.T) {
 	is := is.New(t)
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	reject := func() int {
 		return e.req("POST", "/api/v1/sandbox/kyc/reject", map[string]any{"reason": "blurry scan"}).Status
 	}
@@ -277,7 +277,7 @@ func TestSandboxKYCResubmissionLimit(t *testing.T) {
 }
 
 func TestSandboxKYCRules(t *testing.T) {
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	t.Run("ErrSandboxOnly", func(t *testing.T) {
 		is := is.New(t)
 		live, _, _ := e.newUser("live@example.com", true, store.AllScopes)

@@ -23,7 +23,7 @@ func TestVerifyPageInBrowser(t *testing.T) {
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.URL = verifyServer(t, e, "http")
 	rejectKey, rejectID, _ := e.newUser("second@example.com", false, store.AllScopes)
-	b.run(t, "kyc.mjs", e.URL, 3*time.Minute, "PAYOUTD_KEY_APPROVE="+e.Key, "PAYOUTD_KEY_REJECT="+rejectKey)
+	b.run(t, "kyc.mjs", e.URL, 10*time.Minute, "PAYOUTD_KEY_APPROVE="+e.Key, "PAYOUTD_KEY_REJECT="+rejectKey)
 	for _, uid := range []string{e.UserID, rejectID} {
 		k, err := e.DB.KYCStatus(context.Background(), uid)
 		is.NoErr(err)

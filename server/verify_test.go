@@ -46,9 +46,11 @@ func verifyServer(t *testing.T, e *env, baseScheme string) string {
 	return hs.URL
 }
 
-// newVerifyEnv is an env whose requests go to a server with the hosted page.
+// newVerifyEnv is an env whose requests go to a server with the hosted
+// page. Its clock stands still: the sandbox provider moves only when a test
+// makes a step due (kycBackdate).
 func newVerifyEnv(t *testing.T) *env {
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	e.URL = verifyServer(t, e, "http")
 	return e
 }
@@ -490,7 +492,7 @@ func TestVerifyDocumentRules(t *testing.T) {
 
 func TestVerifyCookieSecureOnHTTPS(t *testing.T) {
 	is := is.New(t)
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	e.URL = verifyServer(t, e, "https") // the base URL says https; the test speaks http
 	link := kycStartURL(e, e.Key)
 	is.True(strings.HasPrefix(link, "https://"))

@@ -42,8 +42,13 @@ const browser = await chromium.launch({
 });
 const problems = [];
 const requests = [];
+// How long any one step may take before the run fails: a deadline, not a
+// pace (each step goes on as soon as it can), long enough for a loaded
+// machine where Chromium shares the CPU with everything else.
+const stepDeadline = 120_000;
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  ctx.setDefaultTimeout(stepDeadline);
   const page = await ctx.newPage();
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
   page.on('pageerror', (e) => problems.push(String(e)));
@@ -87,6 +92,7 @@ try {
   console.log('shot ' + join(artifacts, 'docs-{1-top,2-operation,3-schema}.png'));
 
   const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  narrow.setDefaultTimeout(stepDeadline);
   const phone = await narrow.newPage();
   phone.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
   phone.on('request', (r) => requests.push(r.url()));

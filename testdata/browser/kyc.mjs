@@ -59,8 +59,13 @@ const browser = await chromium.launch({
 // separate browser) and fails the run on any console error, which is where
 // Content-Security-Policy violations and script errors show up.
 const problems = [];
+// How long any one step may take before the run fails: a deadline, not a
+// pace (each step goes on as soon as it can), long enough for a loaded
+// machine where Chromium shares the CPU with everything else.
+const stepDeadline = 120_000;
 async function newPage() {
   const ctx = await browser.newContext({ viewport: { width: 900, height: 1000 } });
+  ctx.setDefaultTimeout(stepDeadline);
   const page = await ctx.newPage();
   // Error pages (400, 403, 404, 410, 415) are expected here; Chromium logs
   // each as a failed resource load, which is not a problem of the page.
@@ -99,7 +104,7 @@ async function upload(page, kindLabel, file) {
 
 async function waitOutcome(page, title) {
   // The review panel updates itself; no reload is done here.
-  await page.locator('h1', { hasText: title }).waitFor({ timeout: 20000 });
+  await page.locator('h1', { hasText: title }).waitFor();
   check(true, `the page shows "${title}" by itself`);
 }
 
@@ -121,7 +126,7 @@ async function waitOutcome(page, title) {
   // The page's script moves focus once the summary is in place; on a busy
   // machine that can be a moment after it appears.
   const focused = await page.waitForFunction(() => document.activeElement && document.activeElement.classList.contains('error-summary'),
-    null, { timeout: 5000 }).then(() => true, () => false);
+    null).then(() => true, () => false);
   check(focused, 'the error summary takes focus');
   check((await page.getByLabel('PAN').getAttribute('aria-invalid')) === 'true', 'invalid fields are marked aria-invalid');
   await shot(page, '2-details-errors');
