@@ -22,7 +22,7 @@ func testGST3BInput() GST3BInput {
 		Registration: GSTRegistration{Registered: true, Threshold: 2000000_00, Turnover: 38963090, OwesGST: true,
 			Message: "Registered for GST"},
 		Rates: []GSTRate{{Currency: "USD", Rate: "83.25", RateDate: "2026-10-01", TimeOfSupplyFrom: "2026-10-01",
-			TimeOfSupplyTo: "2026-10-03", Receipts: 4, InvoiceValue: "4500.00", TaxableValue: 37463040, Basis: "latestEarlier"}},
+			TimeOfSupplyTo: "2026-10-03", Receipts: 4, InvoiceValue: "4500.00", InvoiceValueMinor: 450000, TaxableValue: 37463040, Basis: "latestEarlier"}},
 	}
 }
 

@@ -14,7 +14,9 @@ type GSTRate struct {
 	TimeOfSupplyTo   string      `json:"timeOfSupplyTo"`
 	Receipts         int64       `json:"receipts"`
 	InvoiceValue     json.Number `json:"invoiceValue"` // in currency
-	TaxableValue     INR         `json:"taxableValue"`
+	// InvoiceValueMinor is InvoiceValue exactly, in currency's minor unit.
+	InvoiceValueMinor int64 `json:"invoiceValueMinor"`
+	TaxableValue      INR   `json:"taxableValue"`
 	// Basis: "timeOfSupply" when the rate is of the time of supply itself,
 	// "latestEarlier" when none was recorded for it and the latest earlier
 	// rate was used, "settlementRate" when none was recorded on or before it

@@ -86,14 +86,15 @@ func TestContractINRCompanions(t *testing.T) {
 	}
 }
 
-// inrCompanionsAgree requires, in a response body, every decimal beside
+// exactCompanionsAgree requires, in a response body, every decimal beside
 // an integer companion named after it with Paise appended to be that many
-// paise, exactly; and so for maps of them (exactFigures).
-func inrCompanionsAgree(v any, where string) error {
+// paise, exactly, and so for maps of them (exactFigures); and every amount
+// beside one with Minor appended to be that many minor units (sameMinor).
+func exactCompanionsAgree(v any, where string) error {
 	switch x := v.(type) {
 	case []any:
 		for i, e := range x {
-			if err := inrCompanionsAgree(e, fmt.Sprintf("%s[%d]", where, i)); err != nil {
+			if err := exactCompanionsAgree(e, fmt.Sprintf("%s[%d]", where, i)); err != nil {
 				return err
 			}
 		}
@@ -103,8 +104,11 @@ func inrCompanionsAgree(v any, where string) error {
 				if err := samePaise(e, x[k+"Paise"], where+"."+k); err != nil {
 					return err
 				}
+				if err := sameMinor(e, x[k+"Minor"], where+"."+k); err != nil {
+					return err
+				}
 			}
-			if err := inrCompanionsAgree(e, where+"."+k); err != nil {
+			if err := exactCompanionsAgree(e, where+"."+k); err != nil {
 				return err
 			}
 		}

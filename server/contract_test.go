@@ -279,7 +279,7 @@ func (c *contract) verify(t *testing.T, op *operation, res resp) error {
 		if err := c.validate(t, rptr+"/content/application~1json/schema", v); err != nil {
 			return fmt.Errorf("%s %s %d: body does not match the documented schema:\n%v\nbody: %s", op.Method, op.Path, res.Status, err, clip(res.Body))
 		}
-		if err := inrCompanionsAgree(v, "body"); err != nil {
+		if err := exactCompanionsAgree(v, "body"); err != nil {
 			return fmt.Errorf("%s %s %d: %v", op.Method, op.Path, res.Status, err)
 		}
 		if codes := asArr(r["x-error-codes"]); len(codes) > 0 {

@@ -11,8 +11,8 @@ import (
 // can fail: real responses of a running payoutd pass it, and the same
 // responses with one planted fault each (a value outside an enum, a wrong
 // type, a field the document does not describe, a missing required field or
-// header, an undocumented status or error code, an INR amount whose paise
-// companion disagrees) are refused.
+// header, an undocumented status or error code, an amount whose paise or
+// minor-unit companion disagrees) are refused.
 func TestContractValidatorCatches(t *testing.T) {
 	c := loadContract(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
@@ -38,6 +38,9 @@ func TestContractValidatorCatches(t *testing.T) {
 		{"INRCompanionDisagrees", "initiatePayment", initiated, func(_ *resp, b map[string]any) {
 			b["amountInr"], b["amountInrPaise"] = json.Number("20812.50"), json.Number("2081249")
 		}, "amountInr is 20812.50 but its Paise companion is 2081249"},
+		{"MinorCompanionDisagrees", "initiatePayment", initiated, func(_ *resp, b map[string]any) {
+			b["amountMinor"] = json.Number("25001")
+		}, "but its Minor companion is 25001"},
 		{"NestedExtraField", "listPayments", list, func(_ *resp, b map[string]any) {
 			asMap(asArr(b["items"])[0])["fee"] = json.Number("1")
 		}, "fee"},

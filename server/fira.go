@@ -72,6 +72,7 @@ type firaGSTView struct {
 	TimeOfSupply      string      `json:"timeOfSupply"`
 	TimeOfSupplyBasis string      `json:"timeOfSupplyBasis"` // invoiceDate or settlementDate
 	InvoiceValue      json.Number `json:"invoiceValue"`
+	InvoiceValueMinor int64       `json:"invoiceValueMinor"`
 	Rate              json.Number `json:"rate"`
 	RateDate          string      `json:"rateDate"`
 	RateBasis         string      `json:"rateBasis"` // as a GST summary rate's basis
@@ -84,7 +85,8 @@ func viewFIRAGST(g *store.GSTValue) *firaGSTView {
 		return nil
 	}
 	v := &firaGSTView{TimeOfSupply: g.Day, TimeOfSupplyBasis: "settlementDate", InvoiceValue: amountJSON(g.InvoiceAmount, g.Currency),
-		Rate: json.Number(g.Rate), RateDate: g.RateDate, RateBasis: g.Basis(), TaxableValue: inr(g.ValueINR),
+		InvoiceValueMinor: g.InvoiceAmount,
+		Rate:              json.Number(g.Rate), RateDate: g.RateDate, RateBasis: g.Basis(), TaxableValue: inr(g.ValueINR),
 		TaxableValuePaise: g.ValueINR}
 	if g.ByInvoice() {
 		v.TimeOfSupplyBasis = "invoiceDate"

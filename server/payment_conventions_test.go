@@ -112,7 +112,8 @@ func TestReviewReason(t *testing.T) {
 
 // TestSettledPaymentNamesItsFIRA: a completed cross-border payout carries
 // the id of its FIRA, and every INR amount on the payment and the FIRA has
-// an exact paise companion equal to it.
+// an exact companion equal to it (paise, or minor units for an amount in the
+// payment's currency when that is INR).
 func TestSettledPaymentNamesItsFIRA(t *testing.T) {
 	is := is.New(t)
 	e := newEnv(t)
@@ -133,6 +134,20 @@ func TestSettledPaymentNamesItsFIRA(t *testing.T) {
 	e.waitStatus(domestic, store.StatusCompleted, 5*time.Second)
 	_, has := e.req("GET", "/api/v1/payments/payouts/"+domestic, nil).JSON(t)["firaId"]
 	is.True(!has) // a domestic payout gets no FIRA
+
+	// A payout in INR has INR amounts beyond amountInr: its invoice value,
+	// on the payment and in the FIRA's GST valuation, has its exact
+	// companion in minor units too.
+	inr := e.fundedVault("INR", "100000.00")
+	inInr := e.payIn("INR", inr, "1000.00", map[string]any{"invoiceAmount": "1010.07", "counterpartyCountry": "US"})
+	e.waitStatus(inInr, store.StatusCompleted, 5*time.Second)
+	p = wireValue(t, e.req("GET", "/api/v1/payments/payouts/"+inInr, nil).Body)
+	is.Equal(p["invoiceAmount"], json.Number("1010.07"))
+	is.Equal(p["invoiceAmountMinor"], json.Number("101007"))
+	f = wireValue(t, e.req("GET", "/api/v1/compliance/fira/"+p["firaId"].(string), nil).Body)
+	gst, _ := f["gst"].(map[string]any)
+	is.Equal(gst["invoiceValue"], json.Number("1010.07"))
+	is.Equal(gst["invoiceValueMinor"], json.Number("101007"))
 }
 
 // TestSandboxOutcomesInZeroDecimalCurrencies: in a currency without

@@ -32,6 +32,7 @@ type paymentView struct {
 	InvoiceRef          string            `json:"invoiceRef,omitempty"`
 	InvoiceDate         string            `json:"invoiceDate,omitempty"`
 	InvoiceAmount       json.Number       `json:"invoiceAmount,omitempty"`
+	InvoiceAmountMinor  int64             `json:"invoiceAmountMinor,omitempty"`
 	CounterpartyName    string            `json:"counterpartyName,omitempty"`
 	CounterpartyCountry string            `json:"counterpartyCountry,omitempty"`
 	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
@@ -129,7 +130,7 @@ func viewPayment(p store.Payment) paymentView {
 		v.Attention = &attentionView{Reason: p.Attention, Since: ts(*p.AttentionAt)}
 	}
 	if p.InvoiceAmount > 0 {
-		v.InvoiceAmount = amountJSON(p.InvoiceAmount, p.Currency)
+		v.InvoiceAmount, v.InvoiceAmountMinor = amountJSON(p.InvoiceAmount, p.Currency), p.InvoiceAmount
 	}
 	return v
 }

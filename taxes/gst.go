@@ -163,7 +163,7 @@ func RatesView(rs []RateUsed) []documents.GSTRate {
 		cur, _ := money.Lookup(r.Currency)
 		out = append(out, documents.GSTRate{Currency: r.Currency, Rate: json.Number(r.Rate), RateDate: r.RateDate,
 			TimeOfSupplyFrom: r.SupplyFrom, TimeOfSupplyTo: r.SupplyTo, Receipts: r.Count,
-			InvoiceValue: json.Number(money.Format(r.InvoiceAmount, cur)), TaxableValue: documents.INR(r.ValueINR), Basis: r.Basis()})
+			InvoiceValue: json.Number(money.Format(r.InvoiceAmount, cur)), InvoiceValueMinor: r.InvoiceAmount, TaxableValue: documents.INR(r.ValueINR), Basis: r.Basis()})
 	}
 	return out
 }
