@@ -48,7 +48,7 @@ func TestBuildGST3B(t *testing.T) {
 			`"registration":{"registered":true,"specialCategoryState":false,"threshold":2000000.00,"aggregateTurnover":389630.90,`+
 			`"crossedOn":null,"registerBy":null,"owesGst":true,"message":"Registered for GST","thresholdPaise":200000000,"aggregateTurnoverPaise":38963090},`+
 			`"rates":[{"currency":"USD","rate":83.25,"rateDate":"2026-10-01","timeOfSupplyFrom":"2026-10-01",`+
-			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"taxableValue":374630.40,"basis":"latestEarlier","taxableValuePaise":37463040}]}`)
+			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"invoiceValueMinor":450000,"taxableValue":374630.40,"basis":"latestEarlier","taxableValuePaise":37463040}]}`)
 	})
 
 	t.Run("NotRegisteredNoTax", func(t *testing.T) {
