@@ -22,6 +22,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	river.AddWorker(workers, &payout.AdvanceWorker{P: a.Pipeline})
 	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
 	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
+	river.AddWorker(workers, &jobs.IdempotencyPurgeWorker{DB: db})
 	deliver := jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log)
 	if c.SandboxPrivateWebhooks {
 		deliver.AllowSandboxPrivate()
@@ -30,7 +31,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		deliver.Observe = c.Metrics.WebhookDelivery
 	}
 	river.AddWorker(workers, deliver)
-	var periodic []*river.PeriodicJob
+	periodic := []*river.PeriodicJob{jobs.IdempotencyPurgeJob(jobs.IdempotencyPurgeInterval)}
 	if a.Live != nil {
 		river.AddWorker(workers, &stellar.SyncWorker{Rail: a.Live})
 		if c.StellarSync > 0 {

@@ -2,11 +2,11 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/taxes"
 )
@@ -28,24 +28,9 @@ func (s *Server) fyParam(r *http.Request) (india.FY, error) {
 	if v == "" {
 		v = india.FYOf(now).String()
 	}
-	fy, err := supportedFY(v, now)
+	fy, err := input.SupportedFY(v, now)
 	if err != nil {
 		return fy, fieldError("fy", err.Error())
-	}
-	return fy, nil
-}
-
-// supportedFY parses a financial year "YYYY-YY" and refuses one outside
-// india.SupportedYears(now); the error is the fy field's message, the same
-// for ?fy= and for a request body's fy.
-func supportedFY(v string, now time.Time) (india.FY, error) {
-	fy, err := india.ParseFY(v)
-	if err != nil {
-		return fy, errors.New("must be a financial year in the form YYYY-YY, e.g. 2025-26")
-	}
-	if first, last := india.SupportedYears(now); fy.StartYear < first.StartYear || fy.StartYear > last.StartYear {
-		return fy, errors.New("financial year " + fy.String() + " is not supported: supported years are " +
-			first.String() + " to " + last.String())
 	}
 	return fy, nil
 }

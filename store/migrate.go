@@ -41,7 +41,7 @@ var migrations = []migration{
 // the hashes of the unknown transactions a quarantine found. Quarantines
 // opened before keep an empty list.
 func quarantineHashesColumn(ctx context.Context, tx *Tx) error {
-	return addColumn(tx, "vault_quarantines", "unknown_hashes", "TEXT NOT NULL DEFAULT ''")
+	return addColumns(tx, columnDef{"vault_quarantines", "unknown_hashes", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // submissionProofColumns adds version 9's columns to stellar_submissions:
@@ -50,46 +50,18 @@ func quarantineHashesColumn(ctx context.Context, tx *Tx) error {
 // version 9 keep signed_ledger 0, which no RPC history reaches back to: a
 // refusal of one is final only on the account's sequence number.
 func submissionProofColumns(ctx context.Context, tx *Tx) error {
-	for _, c := range []struct{ column, def string }{
-		{"signed_ledger", "INTEGER NOT NULL DEFAULT 0"}, {"closed_at", "INTEGER"}, {"last_refusal", "TEXT NOT NULL DEFAULT ''"},
-	} {
-		var tables, columns int
-		if err := tx.queryRow(`SELECT
-			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stellar_submissions'),
-			(SELECT count(*) FROM pragma_table_info('stellar_submissions') WHERE name = ?)`, c.column).Scan(&tables, &columns); err != nil {
-			return err
-		}
-		if tables == 0 || columns == 1 {
-			continue
-		}
-		if _, err := tx.exec("ALTER TABLE stellar_submissions ADD COLUMN " + c.column + " " + c.def); err != nil {
-			return err
-		}
-	}
-	return nil
+	return addColumns(tx,
+		columnDef{"stellar_submissions", "signed_ledger", "INTEGER NOT NULL DEFAULT 0"},
+		columnDef{"stellar_submissions", "closed_at", "INTEGER"},
+		columnDef{"stellar_submissions", "last_refusal", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // paymentVersionColumns adds the payment's version and review reason to a
 // file that has payments.
 func paymentVersionColumns(ctx context.Context, tx *Tx) error {
-	var tables, columns int
-	if err := tx.queryRow(`SELECT
-		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'payments'),
-		(SELECT count(*) FROM pragma_table_info('payments') WHERE name = 'version')`).Scan(&tables, &columns); err != nil {
-		return err
-	}
-	if tables == 0 || columns == 1 {
-		return nil
-	}
-	for _, stmt := range []string{
-		"ALTER TABLE payments ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
-		"ALTER TABLE payments ADD COLUMN review_reason TEXT NOT NULL DEFAULT ''",
-	} {
-		if _, err := tx.exec(stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+	return addColumns(tx,
+		columnDef{"payments", "version", "INTEGER NOT NULL DEFAULT 1"},
+		columnDef{"payments", "review_reason", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // paymentVersionBackfill gives each existing payment the number of changes
@@ -106,10 +78,9 @@ func paymentVersionBackfill(ctx context.Context, tx *Tx) error {
 // the profile's special-category flag (GST valued at the time-of-supply
 // rate, and the registration threshold).
 func gstValueColumns(ctx context.Context, tx *Tx) error {
-	return addColumns(ctx, tx, []columnDef{
-		{"payments", "invoice_amount", "INTEGER NOT NULL DEFAULT 0"},
-		{"profiles", "gst_special_category", "INTEGER NOT NULL DEFAULT 0"},
-	})
+	return addColumns(tx,
+		columnDef{"payments", "invoice_amount", "INTEGER NOT NULL DEFAULT 0"},
+		columnDef{"profiles", "gst_special_category", "INTEGER NOT NULL DEFAULT 0"})
 }
 
 // gstValueBackfill seeds the rate history with every settled payout's rate
@@ -135,22 +106,29 @@ type columnDef struct{ table, column, decl string }
 
 // addColumns adds each column its table lacks; a table not there yet is
 // left to schema.sql, which creates it with the column.
-func addColumns(ctx context.Context, tx *Tx, cols []columnDef) error {
+func addColumns(tx *Tx, cols ...columnDef) error {
 	for _, c := range cols {
-		var tables, columns int
-		if err := tx.queryRow(`SELECT
-			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
-			(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
-			return err
-		}
-		if tables == 0 || columns == 1 {
-			continue
-		}
-		if _, err := tx.exec("ALTER TABLE " + c.table + " ADD COLUMN " + c.column + " " + c.decl); err != nil {
+		if _, err := addColumn(tx, c); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// addColumn adds the column when its table exists without it, and says
+// whether it did.
+func addColumn(tx *Tx, c columnDef) (bool, error) {
+	var tables, columns int
+	if err := tx.queryRow(`SELECT
+		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
+		(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
+		return false, err
+	}
+	if tables == 0 || columns == 1 {
+		return false, nil
+	}
+	_, err := tx.exec("ALTER TABLE " + c.table + " ADD COLUMN " + c.column + " " + c.decl)
+	return err == nil, err
 }
 
 // complianceColumns adds version 5's columns to the tables a file already
@@ -166,19 +144,11 @@ func complianceColumns(ctx context.Context, tx *Tx) error {
 		{"firas", "remitter_name"}, {"firas", "beneficiary_pan"}, {"firas", "beneficiary_address"},
 		{"firas", "beneficiary_wallet"}, {"firas", "vault_id"},
 	} {
-		var tables, columns int
-		if err := tx.queryRow(`SELECT
-			(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?),
-			(SELECT count(*) FROM pragma_table_info(?) WHERE name = ?)`, c.table, c.table, c.column).Scan(&tables, &columns); err != nil {
+		added, err := addColumn(tx, columnDef{c.table, c.column, "TEXT NOT NULL DEFAULT ''"})
+		if err != nil {
 			return err
 		}
-		if tables == 0 || columns == 1 {
-			continue
-		}
-		if _, err := tx.exec("ALTER TABLE " + c.table + " ADD COLUMN " + c.column + " TEXT NOT NULL DEFAULT ''"); err != nil {
-			return err
-		}
-		if c.table == "firas" && c.column == "vault_id" {
+		if added && c.table == "firas" && c.column == "vault_id" {
 			var sources int
 			if err := tx.queryRow(`SELECT count(*) FROM sqlite_master
 				WHERE type = 'table' AND name IN ('payments', 'profiles')`).Scan(&sources); err != nil || sources < 2 {
@@ -203,17 +173,7 @@ func complianceColumns(ctx context.Context, tx *Tx) error {
 // recreate that trigger and count such payouts twice; the version number
 // makes it refuse the file.
 func taxQueueColumn(ctx context.Context, tx *Tx) error {
-	var tables, columns int
-	if err := tx.queryRow(`SELECT
-		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tax_refresh_state'),
-		(SELECT count(*) FROM pragma_table_info('tax_refresh_state') WHERE name = 'queued')`).Scan(&tables, &columns); err != nil {
-		return err
-	}
-	if tables == 0 || columns == 1 {
-		return nil
-	}
-	_, err := tx.exec("ALTER TABLE tax_refresh_state ADD COLUMN queued INTEGER NOT NULL DEFAULT 0")
-	return err
+	return addColumns(tx, columnDef{"tax_refresh_state", "queued", "INTEGER NOT NULL DEFAULT 0"})
 }
 
 // taxQueueFlag flags every user with payments already waiting in

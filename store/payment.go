@@ -64,6 +64,24 @@ const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, curren
 	invoice_date, metadata, version, review_reason,
 	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount, memo_type, attention, attention_at`
 
+// payments runs a query of paymentCols and scans every row.
+func (db *DB) payments(ctx context.Context, query string, args ...any) ([]Payment, error) {
+	rows, err := db.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Payment{}
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 	var p Payment
 	var inr, settled, attentionAt sql.NullInt64

@@ -73,20 +73,7 @@ var stalledSQL = withAlive + "SELECT " + paymentCols + " FROM payments WHERE " +
 // StalledPayments lists every payout that owes a step but has no job to
 // take it: nothing will move it until a person does (payoutd payouts retry).
 func (db *DB) StalledPayments(ctx context.Context) ([]Payment, error) {
-	rows, err := db.query(ctx, stalledSQL)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Payment
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return db.payments(ctx, stalledSQL)
 }
 
 // stalledProblems are check's lines for the stalled payouts.

@@ -63,19 +63,10 @@ func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.query(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
+	out, err := db.payments(ctx, "SELECT "+paymentCols+" FROM payments WHERE "+where+
 		paymentOrder.orderBy()+" LIMIT ? OFFSET ?", append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []Payment{}
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, p)
-	}
-	return out, total, rows.Err()
+	return out, total, nil
 }

@@ -32,15 +32,5 @@ func parseMetadata(s string) map[string]string {
 // version 5; a new file gets it from schema.sql, and a file that already
 // has it is left alone, so the step can run again.
 func paymentMetadataColumn(ctx context.Context, tx *Tx) error {
-	var tables, columns int
-	if err := tx.queryRow(`SELECT
-		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'payments'),
-		(SELECT count(*) FROM pragma_table_info('payments') WHERE name = 'metadata')`).Scan(&tables, &columns); err != nil {
-		return err
-	}
-	if tables == 0 || columns == 1 {
-		return nil
-	}
-	_, err := tx.exec("ALTER TABLE payments ADD COLUMN metadata TEXT NOT NULL DEFAULT ''")
-	return err
+	return addColumns(tx, columnDef{"payments", "metadata", "TEXT NOT NULL DEFAULT ''"})
 }

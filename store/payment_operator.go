@@ -45,18 +45,5 @@ func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment,
 			AND (status IN (?, ?) OR attention != '' OR ` + stalled + `) ORDER BY updated_at, id LIMIT ?`
 		args = []any{q.Livemode, StatusUnknown, StatusManualReview, limit}
 	}
-	rows, err := db.query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Payment
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return db.payments(ctx, query, args...)
 }

@@ -291,19 +291,6 @@ func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
 // transaction payoutd does not know paid one of them, it must be resolved
 // before the release, or it is paid twice.
 func (db *DB) WaitingToSign(ctx context.Context, vaultID string) ([]Payment, error) {
-	rows, err := db.query(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
+	return db.payments(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
 		vaultID, StatusComplianceCheck, StatusProcessing)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Payment
-	for rows.Next() {
-		p, err := scanPayment(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
 }

@@ -1,0 +1,61 @@
+package app_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
+)
+
+// TestIdempotencyPurge: a started server deletes stored responses whose
+// key has expired (24 hours after the request) and keeps the live ones,
+// so the table does not grow with every request ever made.
+func TestIdempotencyPurge(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
+	is.NoErr(err)
+	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
+	is.NoErr(err)
+	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Workers: 1})
+	is.NoErr(err)
+	defer a.Close()
+
+	save := func(at time.Time, key string) {
+		a.DB.Now = func() time.Time { return at }
+		is.NoErr(a.DB.WithTx(ctx, func(tx *store.Tx) error {
+			return tx.SaveIdempotent("key_1", key, store.IdempotentResponse{RequestHash: []byte{1}, Status: 201, Body: []byte(`{}`)})
+		}))
+	}
+	now := time.Now().UTC()
+	save(now.Add(-store.IdempotencyTTL-time.Minute), "expired")
+	save(now.Add(-store.IdempotencyTTL+time.Hour), "live")
+	a.DB.Now = func() time.Time { return time.Now().UTC() }
+
+	raw := storetest.New(a.DB)
+	keys := func() (n int) {
+		is.NoErr(raw.QueryRow(`SELECT count(*) FROM idempotency_keys`).Scan(&n))
+		return n
+	}
+	is.Equal(keys(), 2)
+	is.NoErr(a.Start(ctx))
+	defer a.Stop(ctx)
+	wait.Until(t, 30*time.Second, "the purge job to finish", func() bool {
+		var done int
+		is.NoErr(raw.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'idempotency_purge' AND state = 'completed'`).Scan(&done))
+		return done == 1
+	})
+	var left string
+	is.NoErr(raw.QueryRow(`SELECT key FROM idempotency_keys`).Scan(&left))
+	is.Equal(keys(), 1)
+	is.Equal(left, "live")
+}
