@@ -170,6 +170,7 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	is.Equal(q["unknownTransactions"], 1.0)
 	is.Equal(q["shortfall"], "10.00")
 	is.True(strings.Contains(q["description"].(string), "payoutd vaults release "+vaultID))
+	is.Equal(q["unknownTransactionHashes"], []any{hash}) // the transaction that paid it, named
 
 	// The payout's job has run against the quarantined vault and waits.
 	sqlDB := storetest.Open(t, db)

@@ -37,9 +37,10 @@ import (
 // resolve), then it is released (payoutd vaults release).
 //
 // The sequence comes from PAYOUTD_CHAOS_SEED (default: the clock; printed,
-// and repeated on failure); PAYOUTD_CHAOS_STEPS sets its length (default 6,
-// with at least one backup, kill and restore; each kill or restore costs
-// about River's 15 s leader lease). Process timing is not seeded: a seed
+// and repeated on failure); PAYOUTD_CHAOS_STEPS sets its length (default 8,
+// with at least one backup, kill, restore, empty getLedgerEntries answer
+// and outside deposit; each kill or restore costs about River's 15 s
+// leader lease). Process timing is not seeded: a seed
 // replays the same steps, not the same interleavings.
 func TestLiveChaos(t *testing.T) {
 	if testing.Short() {
@@ -50,7 +51,7 @@ func TestLiveChaos(t *testing.T) {
 	if s, err := strconv.ParseInt(os.Getenv("PAYOUTD_CHAOS_SEED"), 10, 64); err == nil {
 		seed = s
 	}
-	steps := 6
+	steps := 8
 	if n, err := strconv.Atoi(os.Getenv("PAYOUTD_CHAOS_STEPS")); err == nil && n > 0 {
 		steps = n
 	}
@@ -61,7 +62,7 @@ func TestLiveChaos(t *testing.T) {
 		}
 	})
 	c := newChaos(t, rand.New(rand.NewPCG(uint64(seed), 0)))
-	required := []string{"backup", "kill", "restore"}
+	required := []string{"backup", "kill", "restore", "empty", "deposit"}
 	for i := 0; i < steps; i++ {
 		action := c.pick()
 		if missing := c.missing(required); len(missing) > 0 && steps-i <= len(missing) {
@@ -147,7 +148,7 @@ func newChaos(t *testing.T, rng *rand.Rand) *chaos {
 
 // pick chooses the next action, weighted.
 func (c *chaos) pick() string {
-	weighted := []string{"pay", "pay", "pay", "pay", "fault", "fault", "deposit", "kill", "clock", "backup"}
+	weighted := []string{"pay", "pay", "pay", "pay", "fault", "fault", "empty", "deposit", "kill", "clock", "backup"}
 	if len(c.backups) > 0 {
 		weighted = append(weighted, "restore")
 	}
@@ -186,6 +187,11 @@ func (c *chaos) do(action string) {
 		default:
 			c.fake.Garbage(1 + c.rng.IntN(3))
 		}
+		c.pay()
+	case "empty":
+		// The next getLedgerEntries (a sync's or a confirm's) answers
+		// with no entries at all, as a node that lost its state does.
+		c.fake.InjectEntries(stellartest.EntriesEmpty)
 		c.pay()
 	case "deposit":
 		c.fake.Trust(c.vaults[c.rng.IntN(len(c.vaults))]["address"].(string), testUSDC, int64(1+c.rng.IntN(50))*1_0000000)

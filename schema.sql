@@ -668,6 +668,9 @@ CREATE TABLE IF NOT EXISTS vault_quarantines (
   shortfall     INTEGER NOT NULL DEFAULT 0,
   ledger        INTEGER NOT NULL,
   last_modified INTEGER NOT NULL DEFAULT 0,
+  -- hashes (comma-separated) of the unknown transactions found in ledger
+  -- last_modified
+  unknown_hashes TEXT NOT NULL DEFAULT '',
   created_at    INTEGER NOT NULL,
   released_at   INTEGER,
   released_by   TEXT NOT NULL DEFAULT '',

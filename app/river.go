@@ -49,7 +49,10 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		// process that died; River's rescuer (every 30 s) makes it
 		// available again. Every job here is short (a rail call has its own
 		// timeout and an UNKNOWN payout snoozes), so both stay small and a
-		// payout cut off by a crash resumes within about a minute.
+		// payout cut off by a crash resumes within about a minute. A
+		// worker with a longer timeout of its own (a webhook delivery) is
+		// not rescued, so not run twice, before that timeout has passed:
+		// River's rescuer checks it (TestRescueWaitsForAJobsOwnTimeout).
 		JobTimeout:           jobTimeout,
 		RescueStuckJobsAfter: jobTimeout + 5*time.Second,
 		Logger:               quiet(log),

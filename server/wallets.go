@@ -51,13 +51,16 @@ type quarantineView struct {
 	Shortfall           string   `json:"shortfall"`
 	Ledger              int64    `json:"ledger"`
 	LastModifiedLedger  int64    `json:"lastModifiedLedger"`
+	// UnknownTransactionHashes are the unknown transactions found in
+	// the ledger that last changed the account.
+	UnknownTransactionHashes []string `json:"unknownTransactionHashes"`
 }
 
 func viewQuarantine(q store.Quarantine) *quarantineView {
 	return &quarantineView{ID: q.ID, Since: ts(q.CreatedAt), Reasons: q.Reasons, Description: q.Describe(),
 		ChainSequence: strconv.FormatInt(q.ChainSeq, 10), KnownSequence: strconv.FormatInt(q.KnownSeq, 10),
 		UnknownTransactions: q.UnknownTxs(), Shortfall: string(amountJSON(q.Shortfall, q.Currency)), Ledger: q.Ledger,
-		LastModifiedLedger: q.LastModified}
+		LastModifiedLedger: q.LastModified, UnknownTransactionHashes: q.UnknownHashes()}
 }
 
 // withQuarantine adds the vault's open quarantine, if any, to its view.

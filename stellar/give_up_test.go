@@ -1,6 +1,7 @@
 package stellar_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -96,6 +97,68 @@ func TestLiveJobGivesUp(t *testing.T) {
 			problems, err = e.DB.Check(e.ctx)
 			is.NoErr(err)
 			is.Equal(len(problems), 0)
+		})
+	}
+}
+
+// TestCheckListsPayoutWithoutJob: a payout can owe a step with no job and
+// no reason recorded: River's rescuer discards, without running it, the
+// job of a process that died during its last attempt. `check` lists such
+// a payout whatever happened to its job, and only then; the operator's
+// retry gives it a job again and it completes, paid once.
+func TestCheckListsPayoutWithoutJob(t *testing.T) {
+	for _, tc := range []struct {
+		state  string // the job's River state; "" deletes it
+		listed bool
+	}{
+		{"discarded", true},
+		{"cancelled", true},
+		{"completed", true},
+		{"", true},
+		{"available", false},
+		{"scheduled", false},
+		{"retryable", false},
+		{"running", false},
+	} {
+		t.Run(cmp.Or(tc.state, "deleted"), func(t *testing.T) {
+			is := is.New(t)
+			e := newLiveEnvJobs(t, false)
+			e.fundVault(100)
+			p, err := e.pay(e.destination(true, true), 10_00, "")
+			is.NoErr(err)
+			q := "UPDATE river_job SET state = ?, finalized_at = NULL WHERE kind = ?"
+			args := []any{tc.state, store.AdvanceJobKind}
+			if tc.listed { // a finished job: River records when
+				q = "UPDATE river_job SET state = ?, finalized_at = '" + time.Now().UTC().Format("2006-01-02 15:04:05.999") + "' WHERE kind = ?"
+			}
+			if tc.state == "" {
+				q, args = "DELETE FROM river_job WHERE kind = ?", args[1:]
+			}
+			_, err = e.SQL.Exec(q, args...)
+			is.NoErr(err)
+
+			problems, err := e.DB.Check(e.ctx)
+			is.NoErr(err)
+			if !tc.listed {
+				is.Equal(len(problems), 0)
+				return
+			}
+			is.Equal(len(problems), 1)
+			is.Equal(problems[0], "payment "+p.ID+" is "+p.Status+" and owes a step, but no job will take it (payoutd payouts retry "+p.ID+")")
+			stalled, err := e.DB.StalledPayments(e.ctx)
+			is.NoErr(err)
+			is.Equal(len(stalled), 1) // payouts list shows it too
+
+			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.RetryOrResume(tx, p.ID); return err },
+				store.WithActor("operator:test", ""))
+			is.NoErr(err)
+			problems, err = e.DB.Check(e.ctx)
+			is.NoErr(err)
+			is.Equal(len(problems), 0)
+			is.NoErr(e.App.Start(e.ctx))
+			p = e.settle(p.ID)
+			is.Equal(p.Status, store.StatusCompleted)
+			is.Equal(e.Net.Applied(p.SettlementRef), 1)
 		})
 	}
 }

@@ -97,12 +97,13 @@ func unavailableIfTransient(err error) error {
 
 // sync books the vault's account as read after mark (SyncVault) in its own
 // transaction, and returns the vault's quarantine if it has one, found or
-// opened now.
+// opened now (naming the unknown transactions it can find).
 func (r *Rail) sync(ctx context.Context, v store.Vault, acct Account, mark store.SubmissionMark) (*store.Quarantine, error) {
 	read, err := acct.booked()
 	if err != nil {
 		return nil, err
 	}
+	read.Unknown = r.unknownTransactions(ctx, v, read)
 	var res store.SyncResult
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		res, err = tx.SyncVault(v.ID, read, mark)
@@ -113,7 +114,7 @@ func (r *Rail) sync(ctx context.Context, v store.Vault, acct Account, mark store
 	}
 	if q := res.Quarantine; res.Opened {
 		r.Log.Error("stellar: "+q.Describe(), "vault", v.ID, "reasons", q.Reasons, "chainSequence", q.ChainSeq,
-			"knownSequence", q.KnownSeq, "shortfall", q.Shortfall)
+			"knownSequence", q.KnownSeq, "shortfall", q.Shortfall, "unknownTransactions", q.Hashes)
 	}
 	return res.Quarantine, nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -34,6 +34,14 @@ var migrations = []migration{
 	{7, gstValueBackfill, true},
 	{8, operatorColumns, false},
 	{9, submissionProofColumns, false},
+	{10, quarantineHashesColumn, false},
+}
+
+// quarantineHashesColumn adds version 10's column to vault_quarantines:
+// the hashes of the unknown transactions a quarantine found. Quarantines
+// opened before keep an empty list.
+func quarantineHashesColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"vault_quarantines", "unknown_hashes", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // submissionProofColumns adds version 9's columns to stellar_submissions:

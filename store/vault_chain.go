@@ -19,6 +19,10 @@ type ChainRead struct {
 	// ledger that last changed the account.
 	Ledger   int64
 	Modified int64
+	// Unknown are the hashes of transactions from the account that
+	// payoutd does not know, found in ledger Modified (looked up only when
+	// the account has used a sequence number payoutd cannot account for).
+	Unknown []string
 }
 
 // ChainSeen is the ledger in which payoutd first read the vault's account
@@ -141,7 +145,7 @@ func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncR
 	delta := c.Balance + awaiting - v.Balance
 	f := QuarantineFacts{ChainSeq: c.Seq, KnownSeq: ExplainedSeq(c.Seq, known), Ledger: c.Ledger, LastModified: c.Modified}
 	if c.Exists && c.Seq > f.KnownSeq {
-		f.Reasons = append(f.Reasons, ReasonUnknownSequence)
+		f.Reasons, f.Hashes = append(f.Reasons, ReasonUnknownSequence), c.Unknown
 	}
 	// The first sync after a release judges the fall it accepted, whatever
 	// it finds.

@@ -42,6 +42,10 @@ type QuarantineFacts struct {
 	// Ledger is the network's latest ledger when found; LastModified the
 	// ledger that last changed the account.
 	Ledger, LastModified int64
+	// Hashes are the unknown transactions found in ledger LastModified
+	// (the latest of them, unless the account changed again after it);
+	// empty when the RPC server could not say.
+	Hashes []string
 }
 
 // Quarantine is a vault stopped for a person to look at.
@@ -63,6 +67,14 @@ type Quarantine struct {
 // did not: at least that many transactions it does not know.
 func (q Quarantine) UnknownTxs() int64 { return max(q.ChainSeq-q.KnownSeq, 0) }
 
+// UnknownHashes is Hashes, never nil (an empty list in a view).
+func (q Quarantine) UnknownHashes() []string {
+	if q.Hashes == nil {
+		return []string{}
+	}
+	return q.Hashes
+}
+
 // Describe says in a sentence what was found and what is known of it.
 func (q Quarantine) Describe() string {
 	var parts []string
@@ -70,8 +82,8 @@ func (q Quarantine) Describe() string {
 		switch r {
 		case ReasonUnknownSequence:
 			parts = append(parts, fmt.Sprintf("the account %s has used %d sequence number(s) payoutd never signed (%d to %d; payoutd accounts for up to %d), "+
-				"last changed in ledger %d: a transaction this database does not know exists (a restored backup, a copy of the database running elsewhere, or a leaked key)",
-				q.Address, q.UnknownTxs(), q.KnownSeq+1, q.ChainSeq, q.KnownSeq, q.LastModified))
+				"last changed in ledger %d%s: a transaction this database does not know exists (a restored backup, a copy of the database running elsewhere, or a leaked key)",
+				q.Address, q.UnknownTxs(), q.KnownSeq+1, q.ChainSeq, q.KnownSeq, q.LastModified, q.foundHashes()))
 		case ReasonUnexplainedDebit:
 			cur, _ := money.Lookup(q.Currency)
 			parts = append(parts, fmt.Sprintf("its balance on the network is %s %s below the books, and nothing payoutd sent explains it",
@@ -82,19 +94,30 @@ func (q Quarantine) Describe() string {
 		". payoutd signs nothing more from it until an operator has looked and runs: payoutd vaults release " + q.VaultID
 }
 
+// foundHashes names the unknown transactions found, for Describe.
+func (q Quarantine) foundHashes() string {
+	if len(q.Hashes) == 0 {
+		return ""
+	}
+	return " by transaction " + strings.Join(q.Hashes, ", ")
+}
+
 const quarantineCols = `q.id, q.vault_id, v.user_id, v.livemode, v.currency, v.address, q.reason, q.chain_seq, q.known_seq, q.shortfall,
-	q.ledger, q.last_modified, q.created_at, q.released_at, q.released_by, q.release_note`
+	q.ledger, q.last_modified, q.unknown_hashes, q.created_at, q.released_at, q.released_by, q.release_note`
 
 const quarantineFrom = " FROM vault_quarantines q JOIN vaults v ON v.id = q.vault_id "
 
 func scanQuarantine(row interface{ Scan(...any) error }) (Quarantine, error) {
 	var q Quarantine
-	var reasons string
+	var reasons, hashes string
 	var created int64
 	var released sql.NullInt64
 	err := row.Scan(&q.ID, &q.VaultID, &q.UserID, &q.Livemode, &q.Currency, &q.Address, &reasons, &q.ChainSeq, &q.KnownSeq,
-		&q.Shortfall, &q.Ledger, &q.LastModified, &created, &released, &q.ReleasedBy, &q.Note)
+		&q.Shortfall, &q.Ledger, &q.LastModified, &hashes, &created, &released, &q.ReleasedBy, &q.Note)
 	q.Reasons = strings.Split(reasons, ",")
+	if hashes != "" {
+		q.Hashes = strings.Split(hashes, ",")
+	}
 	q.CreatedAt, q.ReleasedAt = fromMS(created), nullMS(released)
 	return q, err
 }
@@ -183,9 +206,9 @@ func (tx *Tx) quarantine(v Vault, f QuarantineFacts) (q Quarantine, opened bool,
 	}
 	q = Quarantine{ID: NewID("vqr"), VaultID: v.ID, UserID: v.UserID, Livemode: v.Livemode, Currency: v.Currency, Address: v.Address,
 		QuarantineFacts: f, CreatedAt: tx.now}
-	_, err = tx.exec(`INSERT INTO vault_quarantines (id, vault_id, reason, chain_seq, known_seq, shortfall, ledger, last_modified, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?)`, q.ID, q.VaultID, strings.Join(f.Reasons, ","), f.ChainSeq, f.KnownSeq, f.Shortfall, f.Ledger,
-		f.LastModified, ms(tx.now))
+	_, err = tx.exec(`INSERT INTO vault_quarantines (id, vault_id, reason, chain_seq, known_seq, shortfall, ledger, last_modified,
+		unknown_hashes, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`, q.ID, q.VaultID, strings.Join(f.Reasons, ","), f.ChainSeq, f.KnownSeq,
+		f.Shortfall, f.Ledger, f.LastModified, strings.Join(f.Hashes, ","), ms(tx.now))
 	if err != nil {
 		return q, false, err
 	}
@@ -203,7 +226,7 @@ func quarantineData(q Quarantine) map[string]any {
 		"description": q.Describe(), "chainSequence": strconv.FormatInt(q.ChainSeq, 10),
 		"knownSequence": strconv.FormatInt(q.KnownSeq, 10), "unknownTransactions": q.UnknownTxs(),
 		"shortfall": string(wire.Amount(q.Shortfall, q.Currency)), "currency": q.Currency, "ledger": q.Ledger,
-		"lastModifiedLedger": q.LastModified}
+		"lastModifiedLedger": q.LastModified, "unknownTransactionHashes": q.UnknownHashes()}
 	if q.ReleasedAt != nil {
 		d["releasedAt"], d["releasedBy"], d["note"] = wire.Time(*q.ReleasedAt), q.ReleasedBy, q.Note
 	}

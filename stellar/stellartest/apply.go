@@ -132,7 +132,7 @@ func (s *Server) apply(env xdr.TransactionEnvelope, hash, b64 string, a *account
 		code, status = xdr.TransactionResultCodeTxFailed, protocol.TransactionStatusFailed
 	}
 	res, _ := xdr.MarshalBase64(xdr.TransactionResult{FeeCharged: xdr.Int64(fee), Result: xdr.TransactionResultResult{Code: code, Results: &results}})
-	s.txs[hash] = &txRecord{status: status, ledger: s.ledger, closedAt: s.now.Unix(), envelope: b64, result: res}
+	s.record(hash, &txRecord{status: status, ledger: s.ledger, closedAt: s.now.Unix(), envelope: b64, result: res})
 }
 
 func opFailed(r xdr.OperationResult) bool {

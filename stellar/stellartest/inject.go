@@ -86,7 +86,8 @@ func (s *Server) OutsidePayment(from, to string, asset xdr.Asset, stroops int64)
 	s.applied[hash]++
 	res, _ := xdr.MarshalBase64(xdr.TransactionResult{FeeCharged: xdr.Int64(s.minFee), Result: xdr.TransactionResultResult{
 		Code: xdr.TransactionResultCodeTxSuccess, Results: &[]xdr.OperationResult{}}})
-	s.txs[hash] = &txRecord{status: protocol.TransactionStatusSuccess, ledger: s.ledger, closedAt: s.now.Unix(), result: res}
+	s.record(hash, &txRecord{status: protocol.TransactionStatusSuccess, ledger: s.ledger, closedAt: s.now.Unix(), result: res,
+		envelope: unsignedEnvelope(from, to, asset, stroops, a.seq, s.minFee)})
 	return hash
 }
 

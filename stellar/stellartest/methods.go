@@ -41,6 +41,12 @@ func (s *Server) call(method string, params json.RawMessage) (result any, e *rpc
 			resp.EnvelopeXDR, resp.ResultXDR, resp.TransactionHash = t.envelope, t.result, req.Hash
 		}
 		return resp, nil, false
+	case protocol.GetTransactionsMethodName:
+		var req protocol.GetTransactionsRequest
+		if err := json.Unmarshal(params, &req); err != nil {
+			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
+		}
+		return s.transactions(req)
 	case protocol.SendTransactionMethodName:
 		var req protocol.SendTransactionRequest
 		if err := json.Unmarshal(params, &req); err != nil {

@@ -51,6 +51,7 @@ type Server struct {
 	ledger   uint32
 	accounts map[string]*account
 	txs      map[string]*txRecord
+	order    []string // hashes of txs, in the order applied
 	faults   []Fault
 	garbage  int  // calls still to answer with garbage
 	down     bool // every call fails at the connection
