@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/matryer/is"
@@ -19,16 +17,9 @@ import (
 func TestInsertOnlyFansOut(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	is.NoErr(err)
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer})
-	is.NoErr(err)
-	defer a.Close()
+	a, sealer := openApp(t, app.Config{})
 	var hook store.WebhookEndpoint
-	err = a.DB.WithTx(ctx, func(tx *store.Tx) error {
+	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("cli@example.com", false, "Asha Rao", sealer)
 		if err != nil {
 			return err

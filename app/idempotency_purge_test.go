@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,14 +19,7 @@ import (
 func TestIdempotencyPurge(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	is.NoErr(err)
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Workers: 1})
-	is.NoErr(err)
-	defer a.Close()
+	a, _ := openApp(t, app.Config{Workers: 1})
 
 	save := func(at time.Time, key string) {
 		a.DB.Now = func() time.Time { return at }

@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -28,15 +26,8 @@ import (
 func TestRescueWaitsForAJobsOwnTimeout(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	dir := t.TempDir()
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	is.NoErr(err)
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	is.NoErr(err)
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Workers: 1})
-	is.NoErr(err)
-	defer a.Close()
-	err = a.DB.WithTx(ctx, func(tx *store.Tx) error {
+	a, sealer := openApp(t, app.Config{Workers: 1})
+	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("rescue@example.com", false, "Asha Rao", sealer)
 		if err != nil {
 			return err
