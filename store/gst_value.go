@@ -54,13 +54,11 @@ func (v GSTValue) ByInvoice() bool { return v.InvoiceDate != "" }
 // pending (p is settled and has its INR value): it records the
 // settlement's rate in the rate history, then values the invoice at the
 // rate of its time of supply. The settlement time is the payment's own,
-// whatever set it. A second call returns the stored value.
+// whatever set it. A second call returns the stored value (the common
+// first call is one insert, not a lookup and an insert).
 func (tx *Tx) valueForGST(p Payment) (GSTValue, error) {
 	if p.SettledAt == nil || p.AmountINR == nil {
 		return GSTValue{}, fmt.Errorf("payment %s has no settled INR value to value for GST", p.ID)
-	}
-	if v, err := tx.gstValueOf(p.ID); err == nil || !errors.Is(err, sql.ErrNoRows) {
-		return v, err
 	}
 	settledAsOf := *p.SettledAt
 	if at, ok, err := tx.settlementRateAsOf(p.ID); err != nil {
@@ -102,11 +100,18 @@ func (tx *Tx) valueForGST(p Payment) (GSTValue, error) {
 		}
 		v.ValueINR = value
 	}
-	_, err := tx.exec(`INSERT INTO gst_values (payment_id, user_id, livemode, cross_border, invoice_date, day,
+	res, err := tx.exec(`INSERT INTO gst_values (payment_id, user_id, livemode, cross_border, invoice_date, day,
 		currency, invoice_amount, rate, rate_as_of, rate_date, rate_basis, value_inr, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, v.PaymentID, p.UserID, p.Livemode, v.CrossBorder, v.InvoiceDate, v.Day,
-		v.Currency, v.InvoiceAmount, v.Rate, ms(v.RateAsOf), v.RateDate, v.RateBasis, v.ValueINR, ms(tx.now))
-	return v, err
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (payment_id) DO NOTHING`, v.PaymentID, p.UserID, p.Livemode,
+		v.CrossBorder, v.InvoiceDate, v.Day, v.Currency, v.InvoiceAmount, v.Rate, ms(v.RateAsOf), v.RateDate, v.RateBasis,
+		v.ValueINR, ms(tx.now))
+	if err != nil {
+		return GSTValue{}, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return tx.gstValueOf(p.ID) // fixed before: the first value stands
+	}
+	return v, nil
 }
 
 // convertAt is minor units of currency at an INR rate, half-up to the paisa.
