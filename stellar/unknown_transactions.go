@@ -30,15 +30,15 @@ func (r *Rail) unknownTransactions(ctx context.Context, v store.Vault, read stor
 	if !read.Exists || read.Modified <= 0 {
 		return nil
 	}
-	if _, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
-		return nil
-	}
 	known, err := r.DB.KnownSeq(ctx, v.ID)
 	if err != nil {
 		return nil
 	}
 	above := store.ExplainedSeq(read.Seq, known)
 	if read.Seq <= above {
+		return nil // the common case: one read, level with payoutd
+	}
+	if _, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
 		return nil
 	}
 	ledger := uint32(read.Modified)
