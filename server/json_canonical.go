@@ -37,23 +37,68 @@ const maxJSONDepth = 10000
 
 // canonicalJSON is body's canonical form. A body that is not one JSON value
 // is errJSONSyntax; a duplicate key or lone surrogate is a *jsonProblem.
+//
+// The work is linear in the body however deep it nests: the value is read
+// into a tree (scalars already in canonical form) and written out once,
+// and a member's path is spelled out only for a problem.
 func canonicalJSON(body []byte) ([]byte, error) {
 	r := &jsonReader{in: body}
 	r.space()
-	if err := r.value("", 0); err != nil {
+	v, err := r.value(nil, 0)
+	if err != nil {
 		return nil, err
 	}
 	r.space()
 	if r.pos != len(r.in) {
 		return nil, errJSONSyntax
 	}
-	return r.out, nil
+	return r.write(make([]byte, 0, len(r.scalars)+len(body)/2), v), nil
 }
 
 type jsonReader struct {
 	in  []byte
 	pos int
-	out []byte
+	// scalars holds every string, number and literal in canonical form;
+	// a jsonValue points into it.
+	scalars []byte
+}
+
+// jsonValue is one value read: a scalar at scalars[from:to], or an object
+// (members sorted by key) or array.
+type jsonValue struct {
+	from, to int
+	object   []jsonMember
+	array    []jsonValue
+	kind     byte // 's', '{' or '['
+}
+
+type jsonMember struct {
+	key string
+	val jsonValue
+}
+
+// jsonPath is where a value sits: a member key or an array index under
+// its parent (nil at the top).
+type jsonPath struct {
+	up    *jsonPath
+	key   string
+	index int // -1 for a member key
+}
+
+// String names the value the way field errors do: key at the top,
+// parent.key below it, parent[i] in an array; "" at the top.
+func (p *jsonPath) String() string {
+	if p == nil {
+		return ""
+	}
+	parent := p.up.String()
+	if p.index >= 0 {
+		return parent + "[" + strconv.Itoa(p.index) + "]"
+	}
+	if parent == "" {
+		return p.key
+	}
+	return parent + "." + p.key
 }
 
 func (r *jsonReader) space() {
@@ -67,9 +112,13 @@ func (r *jsonReader) space() {
 	}
 }
 
-func (r *jsonReader) value(path string, depth int) error {
+func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
 	if r.pos >= len(r.in) || depth > maxJSONDepth {
-		return errJSONSyntax
+		return jsonValue{}, errJSONSyntax
+	}
+	from := len(r.scalars)
+	scalar := func(err error) (jsonValue, error) {
+		return jsonValue{kind: 's', from: from, to: len(r.scalars)}, err
 	}
 	switch c := r.in[r.pos]; {
 	case c == '{':
@@ -79,127 +128,134 @@ func (r *jsonReader) value(path string, depth int) error {
 	case c == '"':
 		s, err := r.str(path)
 		if err != nil {
-			return err
+			return jsonValue{}, err
 		}
-		r.out = appendJSONString(r.out, s)
-		return nil
+		r.scalars = appendJSONString(r.scalars, s)
+		return scalar(nil)
 	case c == '-' || c >= '0' && c <= '9':
-		return r.number()
+		return scalar(r.number())
 	}
 	for _, lit := range []string{"true", "false", "null"} {
 		if strings.HasPrefix(string(r.in[r.pos:min(len(r.in), r.pos+5)]), lit) {
 			r.pos += len(lit)
-			r.out = append(r.out, lit...)
-			return nil
+			r.scalars = append(r.scalars, lit...)
+			return scalar(nil)
 		}
 	}
-	return errJSONSyntax
+	return jsonValue{}, errJSONSyntax
 }
 
-func (r *jsonReader) object(path string, depth int) error {
+func (r *jsonReader) object(path *jsonPath, depth int) (jsonValue, error) {
 	r.pos++ // {
-	type member struct {
-		key string
-		val []byte
-	}
-	var members []member
+	v := jsonValue{kind: '{', object: []jsonMember{}}
 	seen := map[string]bool{}
 	r.space()
 	if r.pos < len(r.in) && r.in[r.pos] == '}' {
 		r.pos++
-		r.out = append(r.out, "{}"...)
-		return nil
+		return v, nil
 	}
 	for {
 		r.space()
 		if r.pos >= len(r.in) || r.in[r.pos] != '"' {
-			return errJSONSyntax
+			return v, errJSONSyntax
 		}
 		key, err := r.str(path)
 		if err != nil {
-			return err
+			return v, err
 		}
-		at := joinPath(path, key)
+		at := &jsonPath{up: path, key: key, index: -1}
 		if seen[key] {
-			return &jsonProblem{at, "appears more than once in its object; send each key once"}
+			return v, &jsonProblem{at.String(), "appears more than once in its object; send each key once"}
 		}
 		seen[key] = true
 		r.space()
 		if r.pos >= len(r.in) || r.in[r.pos] != ':' {
-			return errJSONSyntax
+			return v, errJSONSyntax
 		}
 		r.pos++
 		r.space()
-		outer := r.out
-		r.out = nil
-		if err := r.value(at, depth+1); err != nil {
-			return err
+		val, err := r.value(at, depth+1)
+		if err != nil {
+			return v, err
 		}
-		members = append(members, member{key, r.out})
-		r.out = outer
+		v.object = append(v.object, jsonMember{key, val})
 		r.space()
 		if r.pos >= len(r.in) {
-			return errJSONSyntax
+			return v, errJSONSyntax
 		}
 		if r.in[r.pos] == '}' {
 			r.pos++
 			break
 		}
 		if r.in[r.pos] != ',' {
-			return errJSONSyntax
+			return v, errJSONSyntax
 		}
 		r.pos++
 	}
-	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	r.out = append(r.out, '{')
-	for i, m := range members {
-		if i > 0 {
-			r.out = append(r.out, ',')
-		}
-		r.out = appendJSONString(r.out, m.key)
-		r.out = append(r.out, ':')
-		r.out = append(r.out, m.val...)
-	}
-	r.out = append(r.out, '}')
-	return nil
+	slices.SortFunc(v.object, func(a, b jsonMember) int { return strings.Compare(a.key, b.key) })
+	return v, nil
 }
 
-func (r *jsonReader) array(path string, depth int) error {
+func (r *jsonReader) array(path *jsonPath, depth int) (jsonValue, error) {
 	r.pos++ // [
-	r.out = append(r.out, '[')
+	v := jsonValue{kind: '[', array: []jsonValue{}}
 	r.space()
 	if r.pos < len(r.in) && r.in[r.pos] == ']' {
 		r.pos++
-		r.out = append(r.out, ']')
-		return nil
+		return v, nil
 	}
 	for i := 0; ; i++ {
-		if i > 0 {
-			r.out = append(r.out, ',')
-		}
 		r.space()
-		if err := r.value(path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
-			return err
+		el, err := r.value(&jsonPath{up: path, index: i}, depth+1)
+		if err != nil {
+			return v, err
 		}
+		v.array = append(v.array, el)
 		r.space()
 		if r.pos >= len(r.in) {
-			return errJSONSyntax
+			return v, errJSONSyntax
 		}
 		if r.in[r.pos] == ']' {
 			r.pos++
-			r.out = append(r.out, ']')
-			return nil
+			return v, nil
 		}
 		if r.in[r.pos] != ',' {
-			return errJSONSyntax
+			return v, errJSONSyntax
 		}
 		r.pos++
 	}
+}
+
+// write appends v in canonical form: no whitespace, members in key order.
+func (r *jsonReader) write(out []byte, v jsonValue) []byte {
+	switch v.kind {
+	case '{':
+		out = append(out, '{')
+		for i, m := range v.object {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = appendJSONString(out, m.key)
+			out = append(out, ':')
+			out = r.write(out, m.val)
+		}
+		return append(out, '}')
+	case '[':
+		out = append(out, '[')
+		for i, el := range v.array {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = r.write(out, el)
+		}
+		return append(out, ']')
+	}
+	return append(out, r.scalars[v.from:v.to]...)
 }
 
 // str reads a string literal and returns its value. Escapes are decoded;
 // a \uD800–\uDFFF escape must be half of a surrogate pair.
-func (r *jsonReader) str(path string) (string, error) {
+func (r *jsonReader) str(path *jsonPath) (string, error) {
 	r.pos++ // "
 	var b strings.Builder
 	for {
@@ -223,7 +279,7 @@ func (r *jsonReader) str(path string) (string, error) {
 		default:
 			ch, n := utf8.DecodeRune(r.in[r.pos:])
 			if ch == utf8.RuneError && n == 1 {
-				return "", &jsonProblem{orBody(path), "must be valid UTF-8"}
+				return "", &jsonProblem{orBody(path.String()), "must be valid UTF-8"}
 			}
 			b.WriteRune(ch)
 			r.pos += n
@@ -231,7 +287,7 @@ func (r *jsonReader) str(path string) (string, error) {
 	}
 }
 
-func (r *jsonReader) escape(b *strings.Builder, path string) error {
+func (r *jsonReader) escape(b *strings.Builder, path *jsonPath) error {
 	if r.pos+1 >= len(r.in) {
 		return errJSONSyntax
 	}
@@ -264,13 +320,15 @@ func (r *jsonReader) escape(b *strings.Builder, path string) error {
 	if !ok {
 		return errJSONSyntax
 	}
-	lone := &jsonProblem{orBody(path), fmt.Sprintf("contains a lone surrogate escape \\u%04x; send the character itself or a complete surrogate pair", u)}
+	lone := func() error {
+		return &jsonProblem{orBody(path.String()), fmt.Sprintf("contains a lone surrogate escape \\u%04x; send the character itself or a complete surrogate pair", u)}
+	}
 	switch {
 	case utf16.IsSurrogate(rune(u)) && u >= 0xDC00:
-		return lone
+		return lone()
 	case utf16.IsSurrogate(rune(u)):
 		if r.pos+1 >= len(r.in) || r.in[r.pos] != '\\' || r.in[r.pos+1] != 'u' {
-			return lone
+			return lone()
 		}
 		r.pos += 2
 		low, ok := r.hex4()
@@ -279,7 +337,7 @@ func (r *jsonReader) escape(b *strings.Builder, path string) error {
 		}
 		ch := utf16.DecodeRune(rune(u), rune(low))
 		if ch == utf8.RuneError {
-			return lone
+			return lone()
 		}
 		b.WriteRune(ch)
 	default:
@@ -345,15 +403,15 @@ func (r *jsonReader) number() error {
 	trimmed := strings.TrimRight(mant, "0")
 	exp.Add(exp, big.NewInt(int64(len(mant)-len(trimmed))))
 	if trimmed == "" {
-		r.out = append(r.out, '0')
+		r.scalars = append(r.scalars, '0')
 		return nil
 	}
 	if neg {
-		r.out = append(r.out, '-')
+		r.scalars = append(r.scalars, '-')
 	}
-	r.out = append(r.out, trimmed...)
-	r.out = append(r.out, 'e')
-	r.out = append(r.out, exp.String()...)
+	r.scalars = append(r.scalars, trimmed...)
+	r.scalars = append(r.scalars, 'e')
+	r.scalars = append(r.scalars, exp.String()...)
 	return nil
 }
 
@@ -372,15 +430,6 @@ func appendJSONString(out []byte, s string) []byte {
 		}
 	}
 	return append(out, '"')
-}
-
-// joinPath names a member the way field errors do: key at the top,
-// parent.key below it.
-func joinPath(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
 }
 
 func orBody(path string) string {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,58 @@ func TestCanonicalJSONRefuses(t *testing.T) {
 		if _, err := canonicalJSON([]byte(bad)); !errors.Is(err, errJSONSyntax) {
 			t.Errorf("%q: %v, want a syntax error", bad, err)
 		}
+	}
+}
+
+// TestCanonicalJSONDeepIsLinear: a body nested as deep as the limit allows
+// costs memory in proportion to its size, not its depth squared (a path
+// string per level, or a copy of every inner value per level, would make a
+// 24 KB body cost over 100 MB).
+func TestCanonicalJSONDeepIsLinear(t *testing.T) {
+	deep := maxJSONDepth - 1
+	for name, body := range map[string]string{
+		"array":          strings.Repeat("[", deep) + strings.Repeat("]", deep),
+		"object":         strings.Repeat(`{"a":`, deep) + "1" + strings.Repeat("}", deep),
+		"unsortedObject": strings.Repeat(`{"b":1,"a":`, deep/2) + "1" + strings.Repeat("}", deep/2),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := canonicalJSON([]byte(body)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		runtime.ReadMemStats(&after)
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(200*len(body)); got > limit {
+			t.Errorf("%s: %d bytes of body allocated %d bytes, want at most %d", name, len(body), got, limit)
+		}
+	}
+}
+
+// TestCanonicalJSONProblemPaths: a problem deep in arrays and objects is
+// named by its full path.
+func TestCanonicalJSONProblemPaths(t *testing.T) {
+	body := `{"a":[{"b":[0,{"c":"\ud800"}]}]}`
+	_, err := canonicalJSON([]byte(body))
+	var p *jsonProblem
+	if !errors.As(err, &p) || p.path != "a[0].b[1].c" {
+		t.Fatalf("%v, want a problem at a[0].b[1].c", err)
+	}
+}
+
+func BenchmarkCanonicalJSON(b *testing.B) {
+	deep := maxJSONDepth - 1
+	for _, c := range []struct{ name, body string }{
+		{"initiate", `{"amount":"1250.00","currency":"USD","destinationAddress":"GABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOPQRSTUVW","counterpartyCountry":"US","purposeCode":"P0802","invoiceRef":"INV-2026-041","metadata":{"orderId":"o-1","client":"Acme"}}`},
+		{"deepArray", strings.Repeat("[", deep) + strings.Repeat("]", deep)},
+		{"deepUnsortedObject", strings.Repeat(`{"b":1,"a":`, deep/2) + "1" + strings.Repeat("}", deep/2)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.body)))
+			for b.Loop() {
+				if _, err := canonicalJSON([]byte(c.body)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
