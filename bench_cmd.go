@@ -31,7 +31,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
 	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
-	profilePhase := fs.String("profile-phase", "", "profile only this phase: initiate, pipeline (confirm with the pipeline running) or drain (the backlog drain); empty profiles the whole run")
+	profilePhase := fs.String("profile-phase", "", "profile only this phase: initiate, pipeline (confirm with the pipeline running) or drain (the backlog drain, from the workers' start); empty profiles the whole run")
 	blockProfile := fs.String("blockprofile", "", "write a blocking profile (who waits on what) to this file")
 	backlog := fs.Int("backlog", 20000, "payouts confirmed with the workers stopped, then drained to time the pipeline alone (0 skips the drain phases)")
 	railLatency := fs.Duration("rail-latency", 50*time.Millisecond, "delay of every rail call in the second drain, as a network rail would answer (0 skips it)")

@@ -60,6 +60,10 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 	say("%s: %d payouts confirmed (%.0f req/s); starting the workers…", name, len(confirmed), res.ReqPerS)
 	cpu := startCPU()
 	wcpu := t.DB.CommitStats().WriterCPU
+	if o.Phase != nil && latency == 0 {
+		o.Phase("drain", true)
+		defer o.Phase("drain", false)
+	}
 	t0 := time.Now()
 	if err := t.StartWorkers(ctx); err != nil {
 		return r, err

@@ -48,8 +48,9 @@ type Options struct {
 	Sizes       []int         // database sizes for the read-path phase
 	Schema      string
 	Progress    io.Writer
-	// Phase, when set, is called as the initiate and pipeline phases start
-	// and end (the bench's -profile-phase uses it).
+	// Phase, when set, is called as the initiate, pipeline and drain
+	// phases start and end (the bench's -profile-phase uses it); the drain
+	// is the sandbox drain's timed part alone, from the workers' start.
 	Phase func(phase string, starts bool)
 	// Backlog is how many payouts the drain phases queue before their
 	// workers start; 0 skips them.
@@ -152,11 +153,8 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	}
 	res.RSSPeakWithSeed = rssPeakMB()
 	if o.Backlog > 0 {
-		phase("drain", true)
 		say("pipeline drain: %d payouts queued with the workers stopped…", o.Backlog)
-		res.Pipeline, err = measureBacklog(ctx, o, start, dir, "drain", 0, say)
-		phase("drain", false)
-		if err != nil {
+		if res.Pipeline, err = measureBacklog(ctx, o, start, dir, "drain", 0, say); err != nil {
 			return res, err
 		}
 		if o.RailLatency > 0 {
