@@ -36,8 +36,10 @@ type Config struct {
 	// makes an insert-only client, for the CLI: a running server's workers
 	// run the jobs it queues.
 	Workers int
-	// JobTimeout bounds one job run (0: 20 s); a killed process's running
-	// jobs run again JobTimeout + 5 s after they started.
+	// JobTimeout bounds one job run (0: 20 s). A killed process's running
+	// jobs run again when the next process starts (Start); a job of this
+	// process still running JobTimeout + 5 s after it started is taken for
+	// lost and run again by River's rescuer.
 	JobTimeout time.Duration
 	// MaxAttempts is how often a failing job runs before River gives up on
 	// it (a payout's job then flags the payout for a person); 0 means
@@ -92,7 +94,10 @@ type App struct {
 
 	log     *slog.Logger
 	started bool
-	metrics *metrics.Metrics
+	// reclaimed is set once the first Start has taken over what a previous
+	// process left running.
+	reclaimed bool
+	metrics   *metrics.Metrics
 	// unsubscribe ends the metrics' subscription to River's failed jobs.
 	unsubscribe func()
 }
@@ -177,9 +182,21 @@ func pipeline(db *store.DB, c Config, log *slog.Logger) *payout.Pipeline {
 	return &pl
 }
 
-// Start runs River's workers, which move every confirmed payout (a killed
-// process's running jobs are rescued by River) and deliver webhooks.
+// Start runs River's workers, which move every confirmed payout and deliver
+// webhooks. The first Start first takes over what a previous process left
+// behind (store.ReclaimJobs): this process holds the file's server lock, so
+// that process is gone, and its running jobs run again at once.
 func (a *App) Start(ctx context.Context) error {
+	if !a.reclaimed {
+		n, err := a.DB.ReclaimJobs(ctx)
+		if err != nil {
+			return err
+		}
+		a.reclaimed = true
+		if n > 0 {
+			a.log.Info("jobs a previous process left running run again", "jobs", n)
+		}
+	}
 	// River hard-stops (cancelling every running job) when its Start
 	// context ends; the signal that ends ctx must begin a soft stop
 	// instead, which Stop does.

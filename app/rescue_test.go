@@ -14,9 +14,9 @@ import (
 	"github.com/payoutd/payoutd/store/storetest"
 )
 
-// TestRescueWaitsForAJobsOwnTimeout: River rescues a job still running
-// after RescueStuckJobsAfter (job timeout + 5 s: 25 s) as one whose
-// process died, and runs it again. A webhook delivery may run for its own,
+// TestRescueWaitsForAJobsOwnTimeout: while a process runs, River rescues a
+// job still running after RescueStuckJobsAfter (job timeout + 5 s: 25 s)
+// as one whose run was lost, and runs it again. A webhook delivery may run for its own,
 // longer timeout (40 s); rescued at 25 s it could be delivered twice while
 // the first run still goes on. It is not: River's rescuer leaves a job
 // alone until its worker's own timeout has passed. So, once the rescuer
@@ -27,6 +27,12 @@ func TestRescueWaitsForAJobsOwnTimeout(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
 	a, sealer := openApp(t, app.Config{Workers: 1})
+	// The first start takes over whatever a previous process left running
+	// (TestStartTakesOverAfterCrash); the jobs below are left running
+	// while this process has already started once, so only River's
+	// rescuer may move them.
+	is.NoErr(a.Start(ctx))
+	is.NoErr(a.Stop(ctx))
 	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("rescue@example.com", false, "Asha Rao", sealer)
 		if err != nil {
