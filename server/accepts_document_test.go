@@ -11,6 +11,7 @@ import (
 // decimals as its currency has, zeros included, as the document's pattern
 // for that currency says: KWD three, JPY none, USD two.
 func TestAmountDecimalsPerCurrency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 1000} })
 	for _, c := range []struct {
 		currency, amount string
@@ -41,6 +42,7 @@ func TestAmountDecimalsPerCurrency(t *testing.T) {
 // is 400 naming it (statuss=FAILED used to list every payment), and so is
 // one given twice; the HTML pages and probes ignore query strings.
 func TestUnknownQueryParameters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for _, c := range []struct {
 		method, path string
@@ -73,6 +75,7 @@ func TestUnknownQueryParameters(t *testing.T) {
 // not serve there, is 405 with Allow naming the methods it does, and the
 // documented error body; a path it does not serve stays 404.
 func TestWrongMethodIs405(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for _, c := range []struct {
 		method, path string

@@ -13,6 +13,7 @@ import (
 var hexHash = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func TestAuditList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	clock := e.fixClock(ist(2026, time.November, 21, 15, 30))
 	first := e.pay("10.00", map[string]any{"invoiceRef": "INV-1"})
@@ -95,6 +96,7 @@ func TestAuditList(t *testing.T) {
 }
 
 func TestAuditVerify(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay("10.00", map[string]any{"invoiceRef": "INV-1"})
 	e.quiesce()

@@ -20,6 +20,7 @@ import (
 )
 
 func TestAuthRejectsBadCredentials(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	cases := []struct{ name, auth string }{
 		{"Missing", ""},
@@ -43,6 +44,7 @@ func TestAuthRejectsBadCredentials(t *testing.T) {
 }
 
 func TestKeyRevocationAndRotation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	ctx := context.Background()
 	t.Run("RevokeIsImmediate", func(t *testing.T) {
@@ -75,6 +77,7 @@ func TestKeyRevocationAndRotation(t *testing.T) {
 }
 
 func TestScopes(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	key, _, _ := e.newUser("reader@example.com", false, []string{"payments:read"})
@@ -104,6 +107,7 @@ func (e *env) token(key, scope string) (int, map[string]any) {
 }
 
 func TestSessionTokens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {

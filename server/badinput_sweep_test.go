@@ -40,6 +40,7 @@ import (
 // skipped while it reproduces and fails once it no longer does, so the
 // marker gets removed.
 func TestBadInputSweep(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	e := newEnv(t)
 	fx := sweepSetup(t, e)

@@ -33,6 +33,7 @@ import (
 // cause it) and every response is checked against the document. An
 // operation or documented status the test does not reach fails it.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	w := newWebhookEnv(t, whConfig{schedule: fastSchedule(2, 20*time.Millisecond), timeout: 2 * time.Second})
 	e := w.env

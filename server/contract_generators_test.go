@@ -60,6 +60,7 @@ output: oapi/client.gen.go
 // It downloads the generators through the Go module proxy; only where that
 // is unreachable, and never under CI=true, does it skip.
 func TestGeneratedClients(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
@@ -329,6 +330,7 @@ func generatedClientRetries(t *testing.T, e *env, odd *oddProxy, key string, ids
 // numeric exclusiveMinimum (ogen misreads it), no top-level
 // jsonSchemaDialect, and request amounts are decimal strings.
 func TestContractGeneratorSafe(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	if _, ok := c.doc["jsonSchemaDialect"]; ok {
 		t.Error("top-level jsonSchemaDialect is back")

@@ -22,6 +22,7 @@ var inrCompanionsExempt = map[string]string{
 // keys), and required exactly when the amount is. One payout's or
 // challan's value is capped below 2^53 paise (INRPaise's maximum).
 func TestContractINRCompanions(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	const inr = "#/components/schemas/INRAmount"
 	isINR := func(p map[string]any) bool {

@@ -27,6 +27,7 @@ var nonAmountNumbers = map[string]string{
 // INR, so its amounts are INR amounts too: invoiceAmount and a GST
 // valuation's invoiceValue once had no companion.
 func TestContractMinorCompanions(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	refers := func(p map[string]any, name string) bool {
 		ref := "#/components/schemas/" + name

@@ -175,6 +175,7 @@ func segmentsMatch(pattern, doc string) bool {
 // documented, and every documented operation is served by a registered
 // route (TestContract then proves each one answers as documented).
 func TestContractCoversEveryRoute(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	routes := registeredRoutes(t)
 	var undocumented []string
@@ -223,6 +224,7 @@ func TestContractCoversEveryRoute(t *testing.T) {
 // schema beside it (closed objects, formats asserted), so the reference and
 // generated clients show requests and responses that really work.
 func TestContractExamples(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	n := 0
 	var walk func(ptr string, v any)

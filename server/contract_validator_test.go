@@ -14,6 +14,7 @@ import (
 // header, an undocumented status or error code, an amount whose paise or
 // minor-unit companion disagrees) are refused.
 func TestContractValidatorCatches(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.approveKYC(e.UserID)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestBadInputGetsDocumentedErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	const path = "/api/v1/payments/initiate"
 	valid := `{"amount":10,"currency":"USD","destinationAddress":"` + testAddress + `"}`
@@ -50,6 +51,7 @@ func TestBadInputGetsDocumentedErrors(t *testing.T) {
 }
 
 func TestSQLMetacharactersAreData(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	evil := `'; DROP TABLE payments; -- "\x00`
@@ -70,6 +72,7 @@ func TestSQLMetacharactersAreData(t *testing.T) {
 }
 
 func TestPagination(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for i := 0; i < 3; i++ {
 		e.initiate("1.00", nil)
@@ -107,6 +110,7 @@ func TestPagination(t *testing.T) {
 }
 
 func TestRequestIDAndHealth(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	r := e.reqAs("", "GET", "/healthz", nil)

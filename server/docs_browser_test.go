@@ -16,6 +16,7 @@ import (
 // root). .ci/browser-deps.sh installs the tools; without them the test
 // skips, except under CI=true where it fails.
 func TestDocsPageInBrowser(t *testing.T) {
+	t.Parallel()
 	b := needBrowser(t)
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })

@@ -10,6 +10,7 @@ import (
 // TestRootLeadsToDocs: the server's own address, opened in a browser,
 // leads to the API reference; other unknown paths stay JSON 404s.
 func TestRootLeadsToDocs(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

@@ -39,6 +39,7 @@ func (e *env) events(key, query string) eventPage {
 }
 
 func TestEventList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	first := e.pay("10.00", nil)
 	e.waitStatus(first, store.StatusCompleted, 5*time.Second)

@@ -55,6 +55,7 @@ func firaEnv(t *testing.T) (e *env, full, bare, unlisted, pending, domestic stri
 }
 
 func TestFIRA(t *testing.T) {
+	t.Parallel()
 	e, full, bare, unlisted, pending, domestic := firaEnv(t)
 	list := e.getExact("/api/v1/compliance/fira")
 	firaOf := map[string]map[string]any{}
@@ -248,6 +249,7 @@ func TestFIRA(t *testing.T) {
 // random, so they are replaced by fixed placeholders, and runs of spaces are
 // collapsed: -layout pads columns by the rendered width of those ids.
 func TestFIRAPDFGolden(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("pdftotext not on PATH: .ci/run installs poppler-utils")

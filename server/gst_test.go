@@ -27,6 +27,7 @@ func gstEnv(t *testing.T) *env {
 }
 
 func TestGSTSummary(t *testing.T) {
+	t.Parallel()
 	e := gstEnv(t)
 	t.Run("LUTCoversOnlyUpToValidUntil", func(t *testing.T) {
 		e.checkFigures(t, "summary", []figure{
@@ -68,6 +69,7 @@ func TestGSTSummary(t *testing.T) {
 
 // TestGST3BGolden pins the GSTR-3B export of October 2026 byte for byte.
 func TestGST3BGolden(t *testing.T) {
+	t.Parallel()
 	e := gstEnv(t)
 	is := is.New(t)
 	r := e.req("GET", "/api/v1/tax/exports/gst3b?period=2026-10", nil)
@@ -77,6 +79,7 @@ func TestGST3BGolden(t *testing.T) {
 }
 
 func TestGST3BInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.fixClock(ist(2026, time.November, 21, 15, 30))
 	cases := []struct {

@@ -22,6 +22,7 @@ import (
 //	E  30.00 US  invoice 30 Mar 2026, settled 1 Apr 00:01 IST, pending until
 //	             resolved on 2 Apr                          ₹2,497.50
 func TestGSTTimeOfSupply(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	e.approveKYC(e.UserID)
 	clock := e.fixClock(ist(2026, time.March, 31, 23, 59))
@@ -82,6 +83,7 @@ func TestGSTTimeOfSupply(t *testing.T) {
 // TestInvoiceDateInput: ISO date, not in the future, not more than a year
 // back, in IST. The clock is 1 April 2026 00:01 IST, still 31 March in UTC.
 func TestInvoiceDateInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.fixClock(ist(2026, time.April, 1, 0, 1))
 	for _, c := range []struct {

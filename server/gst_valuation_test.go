@@ -21,6 +21,7 @@ import (
 //	A USD 1,000.00 invoice 20 Apr (rate 80.00)           → GST ₹80,000.00, credited ₹83,250.00
 //	B USD   490.00 invoice 25 Apr for USD 500.00 (none)  → GST ₹40,000.00 at 80.00 of 20 Apr, credited ₹40,792.50
 func TestGSTValueAtTimeOfSupplyRate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	e.approveKYC(e.UserID)
 	clock := e.fixClock(ist(2026, time.May, 10, 12, 0))
@@ -77,6 +78,7 @@ func TestGSTValueAtTimeOfSupplyRate(t *testing.T) {
 //
 //	12,000 USD on 10 Apr = ₹9,99,000.00; 13,000 USD on 10 May = ₹10,82,250.00 (₹20,81,250 in all)
 func TestGSTRegistrationThreshold(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	e.approveKYC(e.UserID)
 	clock := e.fixClock(ist(2026, time.April, 10, 12, 0))

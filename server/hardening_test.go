@@ -42,6 +42,7 @@ func serverWith(t *testing.T, e *env, cfg server.Config) string {
 // or cached and carry one Cache-Control; the pages that may be cached
 // still say so themselves; HSTS is sent only under an https base URL.
 func TestResponseHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	cases := []struct {
 		name, key, method, path string
@@ -85,6 +86,7 @@ func TestResponseHeaders(t *testing.T) {
 // TestKYCPageSendsOneCacheControl: the hosted page's session manager adds
 // a Cache-Control of its own beside the page's no-store; one is sent.
 func TestKYCPageSendsOneCacheControl(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newVerifyEnv(t)
 	b := newPageClient(t)
@@ -113,6 +115,7 @@ func rawToken(t *testing.T, priv ed25519.PrivateKey, header, claims map[string]a
 // TestSessionTokenShape: a token signed with the server's own key is
 // refused unless its header says EdDSA and its exp and iat are integers.
 func TestSessionTokenShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	keys, err := e.DB.SigningKeys(context.Background(), e.Sealer)
 	if err != nil {
@@ -156,6 +159,7 @@ func TestSessionTokenShape(t *testing.T) {
 // affected. Behind a trusted proxy the address is X-Forwarded-For's; from
 // anyone else that header is ignored.
 func TestFailedAuthLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	const limit = 3
 	proxied := serverWith(t, e, server.Config{Limits: map[string]int{"auth-failures": limit},

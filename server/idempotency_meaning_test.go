@@ -17,6 +17,7 @@ import (
 // JSON value, however its keys are ordered or spaced and however its
 // numbers are spelled; a different value under the same key is 422.
 func TestIdempotencyByMeaning(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	first := `{"amount":25,"currency":"USD","destinationAddress":"` + testAddress + `","metadata":{"orderId":"A-1","customer":"c_9","project":"p-7"}}`
 	count := func() int {

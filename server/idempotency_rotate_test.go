@@ -17,6 +17,7 @@ import (
 // client that upper-cases it on retry gets the stored answer, not a second
 // payout.
 func TestIdempotencyKeyCase(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	body := map[string]any{"amount": 25, "currency": "USD", "destinationAddress": testAddress}
@@ -39,6 +40,7 @@ func TestIdempotencyKeyCase(t *testing.T) {
 // the old key got, also across two rotations; a different body is still
 // refused as a reused key.
 func TestIdempotencyAcrossRotation(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	ctx := context.Background()

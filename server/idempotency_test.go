@@ -11,6 +11,7 @@ import (
 )
 
 func TestIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	body := map[string]any{"amount": 25, "currency": "USD", "destinationAddress": testAddress}
 	count := func() int {
@@ -69,6 +70,7 @@ func TestIdempotency(t *testing.T) {
 }
 
 func TestIdempotencyConcurrentDuplicates(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 1000} })
 	body := map[string]any{"amount": 7, "currency": "USD", "destinationAddress": testAddress}

@@ -13,6 +13,7 @@ import (
 // paise; the KWD 999,999,999,999.999 payout that used to be accepted, and
 // whose FIRA amountInr no double could hold, is refused naming amount.
 func TestPayoutValueCap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for _, c := range []struct {
 		name, path, amount, currency string

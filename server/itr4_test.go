@@ -25,6 +25,7 @@ func itr4Env(t *testing.T) *env {
 }
 
 func TestITR4(t *testing.T) {
+	t.Parallel()
 	e := itr4Env(t)
 	t.Run("Prefill", func(t *testing.T) {
 		const p = "/api/v1/compliance/itr4/prefill?fy=2025-26"
@@ -96,6 +97,7 @@ func TestITR4(t *testing.T) {
 
 // TestITR4Golden pins the ITR-4 file the export serves.
 func TestITR4Golden(t *testing.T) {
+	t.Parallel()
 	e := itr4Env(t)
 	r := e.req("GET", "/api/v1/tax/exports/itr4?fy=2025-26", nil)
 	is.New(t).Equal(r.Status, http.StatusOK)
@@ -109,6 +111,7 @@ func TestITR4Golden(t *testing.T) {
 // 1,200.40 → 1,200; net 31,210. The file states every figure as the
 // liability does, to the rupee.
 func TestITR4FileMatchesLiability(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fixClock(ist(2025, time.June, 10, 12, 0))
 	e.setTaxProfile("", "")

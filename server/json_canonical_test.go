@@ -11,6 +11,7 @@ import (
 // (keys in another order, other spacing, other escapes, other spellings of
 // one number) have one canonical form; different values do not.
 func TestCanonicalJSONSameValue(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		same bool
@@ -48,6 +49,7 @@ func TestCanonicalJSONSameValue(t *testing.T) {
 // TestCanonicalJSONRefuses: a duplicate key at any depth and a lone
 // surrogate in any string are named by path; bad syntax is a syntax error.
 func TestCanonicalJSONRefuses(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ body, path, msg string }{
 		{`{"amount":"10.00","currency":"USD","amount":"999999.00"}`, "amount", "more than once"},
 		{`{"metadata":{"k":"1","k":"2"}}`, "metadata.k", "more than once"},
@@ -78,6 +80,7 @@ func TestCanonicalJSONRefuses(t *testing.T) {
 // string per level, or a copy of every inner value per level, would make a
 // 24 KB body cost over 100 MB).
 func TestCanonicalJSONDeepIsLinear(t *testing.T) {
+	t.Parallel()
 	deep := maxJSONDepth - 1
 	for name, body := range map[string]string{
 		"array":          strings.Repeat("[", deep) + strings.Repeat("]", deep),
@@ -99,6 +102,7 @@ func TestCanonicalJSONDeepIsLinear(t *testing.T) {
 // TestCanonicalJSONProblemPaths: a problem deep in arrays and objects is
 // named by its full path.
 func TestCanonicalJSONProblemPaths(t *testing.T) {
+	t.Parallel()
 	body := `{"a":[{"b":[0,{"c":"\ud800"}]}]}`
 	_, err := canonicalJSON([]byte(body))
 	var p *jsonProblem

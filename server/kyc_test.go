@@ -64,6 +64,7 @@ func kycMoves(e *env, userID string) []string {
 }
 
 func TestKYCStatusAllowedTransitions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	cases := []struct {
 		status   string
@@ -98,6 +99,7 @@ func TestKYCStatusAllowedTransitions(t *testing.T) {
 }
 
 func TestKYCStart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	start := func(key string) (int, map[string]any) {
 		r := e.reqAs(key, "POST", "/api/v1/kyc/start", nil)
@@ -187,6 +189,7 @@ func TestKYCStart(t *testing.T) {
 }
 
 func TestSandboxKYCWalks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	cases := []struct {
 		name     string
@@ -244,6 +247,7 @@ func TestSandboxKYCWalks(t *testing.T) {
 }
 
 func TestSandboxKYCResubmissionLimit(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	reject := func() int {
@@ -277,6 +281,7 @@ func TestSandboxKYCResubmissionLimit(t *testing.T) {
 }
 
 func TestSandboxKYCRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	t.Run("ErrSandboxOnly", func(t *testing.T) {
 		is := is.New(t)

@@ -75,6 +75,7 @@ func (e *env) checkBooks(step string) {
 }
 
 func TestLedgerProperties(t *testing.T) {
+	t.Parallel()
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewSource(seed))

@@ -12,6 +12,7 @@ import (
 )
 
 func TestLedgerSettlementAndEntries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.approveKYC(e.UserID)
 	acct := e.settleAccount()
@@ -70,6 +71,7 @@ func TestLedgerSettlementAndEntries(t *testing.T) {
 }
 
 func TestLedgerEntriesPagingAndBounds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	acct := e.settleAccount()
 	var ids []string
@@ -146,6 +148,7 @@ func countTo(ts []time.Time, to time.Time) int {
 }
 
 func TestSequestration(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Run("PolicyRules", func(t *testing.T) {
 		cases := []struct {

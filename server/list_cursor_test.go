@@ -93,6 +93,7 @@ func (e *env) walk(path string, limit int) []string {
 // yields exactly the list as one page shows it, in the same order, and page
 // numbers keep working next to the cursor.
 func TestCursorEveryList(t *testing.T) {
+	t.Parallel()
 	w := newWebhookEnv(t, whConfig{schedule: fastSchedule(1, 10*time.Millisecond), timeout: time.Second})
 	e := w.env
 	e.approveKYC(e.UserID)
@@ -176,6 +177,7 @@ func TestCursorEveryList(t *testing.T) {
 // exactly once. Offset pages over the same inserts repeat items, which is
 // why the cursor exists.
 func TestCursorUnderConcurrentInserts(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	limits := map[string]int{}
 	for _, r := range registeredRoutes(t) {

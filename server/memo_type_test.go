@@ -13,6 +13,7 @@ import (
 // checked at initiate against the memo, and the payment shows the type the
 // memo travels as, given or not.
 func TestInitiateMemoType(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000} })
 	for _, c := range []struct {
 		name, memo, memoType string

@@ -14,6 +14,7 @@ import (
 // is 400 (decoders store U+FFFD or refuse as they please); metadata keys
 // follow the text rules values do. Nothing is written for any of them.
 func TestOneParse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 1000} })
 	base := `"currency":"USD","destinationAddress":"` + testAddress + `"`
 	for _, c := range []struct{ name, body, field string }{

@@ -81,6 +81,7 @@ func (e *env) fundedVault(currency, amount string) string {
 // and in its payout.manual_review event, and stops saying so once a person
 // has released it.
 func TestReviewReason(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if r := e.req("POST", "/api/v1/sandbox/vaults/"+e.VaultID+"/fund", map[string]any{"amount": "200000.00"}); r.Status != http.StatusOK {
 		t.Fatalf("fund: %d %s", r.Status, r.Body)
@@ -115,6 +116,7 @@ func TestReviewReason(t *testing.T) {
 // an exact companion equal to it (paise, or minor units for an amount in the
 // payment's currency when that is INR).
 func TestSettledPaymentNamesItsFIRA(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t)
 	e.approveKYC(e.UserID)
@@ -154,6 +156,7 @@ func TestSettledPaymentNamesItsFIRA(t *testing.T) {
 // decimals the last two digits of the amount choose the sandbox outcome, as
 // the first two decimals do elsewhere.
 func TestSandboxOutcomesInZeroDecimalCurrencies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	jpy := e.fundedVault("JPY", "1000000")
 	for _, c := range []struct{ amount, status, reason string }{
@@ -174,6 +177,7 @@ func TestSandboxOutcomesInZeroDecimalCurrencies(t *testing.T) {
 // in minor units, instead of amount (exactly one of them), on initiate,
 // confirm and the quick-start; {"amount":25000} stays 25,000.00.
 func TestAmountMinor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 1000, "confirm": 1000} })
 	init := func(body string) resp {
 		return e.req("POST", "/api/v1/payments/initiate", `{"destinationAddress":"`+testAddress+`",`+body+`}`)
@@ -231,6 +235,7 @@ func TestAmountMinor(t *testing.T) {
 // again answers the same; confirm and retry are then refused, and any
 // payout past INITIATED cannot be cancelled.
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t)
 	id := e.initiate("40.00", nil)

@@ -18,6 +18,7 @@ import (
 // payment and comes back on it (initiate, get, list), in its payout.*
 // events and in the webhooks that deliver them.
 func TestPaymentMetadata(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	w := newWebhookEnv(t, whConfig{schedule: fastSchedule(1, 10*time.Millisecond)})
 	e := w.env
@@ -65,6 +66,7 @@ func TestPaymentMetadata(t *testing.T) {
 // keys (1–40 characters) with string values (up to 500) is 400 naming the
 // entry, and nothing is written.
 func TestPaymentMetadataRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 100} })
 	many := map[string]any{}
 	for i := 0; i < 21; i++ {

@@ -20,6 +20,7 @@ import (
 // takes a payout from PROCESSING to COMPLETED in one transaction, so those
 // four events share one timestamp: only the version orders them.
 func TestPaymentVersionOrdersEvents(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(3, 20*time.Millisecond)})
 	rx := newReceiver(t, failFirst(0))

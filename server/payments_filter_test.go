@@ -16,6 +16,7 @@ import (
 // meaning the whole day), alone and together; total counts the matches and
 // an unknown status is 400 naming the allowed values.
 func TestPaymentListFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 100} })
 	clock := e.fixClock(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 	ids := map[string]string{}

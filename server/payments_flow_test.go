@@ -42,6 +42,7 @@ func (e *env) statusHistory(id string) []string {
 }
 
 func TestSandboxOutcomes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const opening = store.SandboxOpeningBalance
 	cases := []struct {
@@ -86,6 +87,7 @@ func TestSandboxOutcomes(t *testing.T) {
 }
 
 func TestRetryAndReview(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Run("FailedThenRetrySucceeds", func(t *testing.T) {
 		is := is.New(t)
@@ -139,6 +141,7 @@ func TestRetryAndReview(t *testing.T) {
 }
 
 func TestUnknownResolvesToConfirmed(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.unknownWindow = 300 * time.Millisecond })
 	id := e.pay("10.99", nil)
@@ -156,6 +159,7 @@ func TestUnknownResolvesToConfirmed(t *testing.T) {
 }
 
 func TestComplianceBlockedCountry(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t)
 	e.approveKYC(e.UserID)
@@ -166,6 +170,7 @@ func TestComplianceBlockedCountry(t *testing.T) {
 }
 
 func TestSettledValueAndForm15CA(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t)
 	e.approveKYC(e.UserID)
@@ -194,6 +199,7 @@ func TestSettledValueAndForm15CA(t *testing.T) {
 }
 
 func TestStatusByTxnIDAndHealth(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress},
@@ -214,6 +220,7 @@ func TestStatusByTxnIDAndHealth(t *testing.T) {
 // transient submit failure commits compliance alone and the step path
 // takes over (its backoff never runs inside a transaction).
 func TestSandboxStepsShareOneTransaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	steps := func(id string) (actors []string, times map[int64]bool) {
 		rows, err := e.SQL.Query(`SELECT actor, at FROM audit_log WHERE resource_id = ? AND action LIKE 'payment.%'
@@ -255,6 +262,7 @@ func TestSandboxStepsShareOneTransaction(t *testing.T) {
 // once a transaction inserts the job, it completes too. The API's confirm
 // inserts exactly one job with the state change.
 func TestOnlyItsJobMovesAPayout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	is := is.New(t)
 	ctx := context.Background()
@@ -286,6 +294,7 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 // txnId is a fresh UUID, version 7, so later payments sort after earlier
 // ones (and the (user_id, txn_id) index grows at its end).
 func TestGeneratedTxnIDsAreTimeOrderedUUIDs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	is := is.New(t)
 	var prev string
@@ -306,6 +315,7 @@ func TestGeneratedTxnIDsAreTimeOrderedUUIDs(t *testing.T) {
 // connection saw it before its transaction; if another confirm moved it
 // meanwhile, the transition's guard refuses and nothing is reserved twice.
 func TestConfirmWithStaleReadFails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	is := is.New(t)
 	ctx := context.Background()
@@ -342,6 +352,7 @@ func TestConfirmWithStaleReadFails(t *testing.T) {
 // balance itself, so a confirm the vault cannot cover fails and reserves
 // nothing.
 func TestConfirmWithStaleVaultRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	is := is.New(t)
 	ctx := context.Background()
@@ -367,6 +378,7 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 // TestForm15CABoundary: a remittance not exceeding ₹5 lakh is Part A (rule
 // 37BB), so exactly ₹5,00,000.00 is Part A and a paisa more is Part C.
 func TestForm15CABoundary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for _, c := range []struct {
 		amount, part string

@@ -10,6 +10,7 @@ import (
 )
 
 func TestInitiateFieldRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000} })
 	e.approveKYC(e.UserID)
 	base := func() map[string]any {
@@ -99,6 +100,7 @@ func TestInitiateFieldRules(t *testing.T) {
 }
 
 func TestAmountsAreExact(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000} })
 	cases := []struct {
 		amount, currency, want string
@@ -125,6 +127,7 @@ func TestAmountsAreExact(t *testing.T) {
 }
 
 func TestConfirmRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true; o.limits = map[string]int{"initiate": 10000, "confirm": 10000} })
 	confirmBody := func(id, amount string) map[string]any {
 		return map[string]any{"id": id, "destinationAddress": testAddress, "amount": amount, "currency": "USD", "vaultId": e.VaultID}

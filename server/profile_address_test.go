@@ -11,6 +11,7 @@ import (
 // TestProfileAddress: the postal address a FIRA prints for the beneficiary,
 // one line of at most 300 characters.
 func TestProfileAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	for _, c := range []struct {
 		name, value, want string // want "" = accepted

@@ -15,6 +15,7 @@ import (
 const validGSTIN, gstinPAN = "27AAPFU0939F1ZV", "AAPFU0939F"
 
 func TestProfileGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	t.Run("OK", func(t *testing.T) {
 		is := is.New(t)
@@ -77,6 +78,7 @@ func acctUserWithoutName(e *env, email string) string {
 }
 
 func TestProfileFull(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	r := e.req("GET", "/api/v1/profile/full", nil)
@@ -101,6 +103,7 @@ func TestProfileFull(t *testing.T) {
 }
 
 func TestProfilePatchFieldRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	long := func(n int) string { return strings.Repeat("a", n) }
 	cases := []struct {
@@ -166,6 +169,7 @@ func TestProfilePatchFieldRules(t *testing.T) {
 }
 
 func TestProfilePatchRecordAndAudit(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	body := map[string]any{"name": "Asha R.", "email": "asha@example.in", "phone": "+91 98765 43210", "countryCode": "IN",
@@ -217,6 +221,7 @@ func TestProfilePatchRecordAndAudit(t *testing.T) {
 }
 
 func TestLinkedWallet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	t.Run("ErrNotFoundWhenNoneLinked", func(t *testing.T) {
 		is := is.New(t)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	body := map[string]any{"amount": 3, "currency": "USD", "destinationAddress": testAddress}
 	t.Run("Initiate10PerMinute", func(t *testing.T) {

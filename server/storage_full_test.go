@@ -35,6 +35,7 @@ func limitPages(t *testing.T, db *store.DB, n int64) {
 // a write succeeds again; nothing acknowledged is lost, and the refused
 // request succeeds when retried with its Idempotency-Key.
 func TestStorageFull(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 100000} })
 	is.Equal(e.req("GET", "/readyz", nil).Status, http.StatusOK)

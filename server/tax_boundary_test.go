@@ -41,6 +41,7 @@ func (e *env) checkFigures(t *testing.T, phase string, figs []figure) {
 //	F   12.34 US  30 Apr 23:50 IST   ₹1,027.31  reconciled, IGST 184.92
 //	G   50.00 SG   1 May 00:10 IST   ₹4,162.50  reconciled, IGST 749.25
 func TestTaxFiguresAcrossBoundaries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
 	e.approveKYC(e.UserID)
 	clock := e.fixClock(ist(2026, time.March, 31, 23, 0))

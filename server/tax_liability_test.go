@@ -65,6 +65,7 @@ var liabilityTable = []struct {
 
 // TestTaxLiabilityTable pins GET /tax/liability for known incomes per year.
 func TestTaxLiabilityTable(t *testing.T) {
+	t.Parallel()
 	for _, year := range liabilityTable {
 		t.Run(year.fy, func(t *testing.T) {
 			t.Parallel()
@@ -114,6 +115,7 @@ func TestTaxLiabilityTable(t *testing.T) {
 }
 
 func TestTaxLiabilityInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.fixClock(ist(2026, time.November, 21, 10, 0))
 	cases := []struct {

@@ -19,6 +19,7 @@ import (
 // instalments: 15% 1,09,980 (15 Jun, past), 45% 3,29,940 (15 Sep, past),
 // 75% 5,49,900 (15 Dec), 100% 7,33,200 (15 Mar 2027).
 func TestTaxAbove44ADALimit(t *testing.T) {
+	t.Parallel()
 	below := newEnv(t)
 	below.approveKYC(below.UserID)
 	below.fixClock(ist(2026, time.November, 1, 12, 0))
@@ -81,6 +82,7 @@ func TestTaxAbove44ADALimit(t *testing.T) {
 // call still answers, income-tax figures are labelled provisional, and GST
 // figures (which never use slabs) are not.
 func TestTaxNextYear(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.approveKYC(e.UserID)
 	clock := e.fixClock(ist(2027, time.March, 31, 23, 59))

@@ -61,6 +61,7 @@ func (e *env) ledgerBalanced() {
 // reserve), self-assessment tax after the year, a reversal, and at every
 // step the liability, the reserve, the ledger and the ITR-4 export agree.
 func TestTaxPaymentsLiability(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	clock := e.fixClock(ist(2025, time.October, 15, 12, 0))
 	e.approveKYC(e.UserID)
@@ -256,6 +257,7 @@ func wholeRupees(t *testing.T, s string) string {
 // TestTaxPaymentIdempotent: a retried POST with the same Idempotency-Key
 // answers the first response and records one challan.
 func TestTaxPaymentIdempotent(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.fixClock(ist(2026, time.March, 20, 12, 0))
@@ -279,6 +281,7 @@ func TestTaxPaymentIdempotent(t *testing.T) {
 // TestTaxPaymentValidation: each rule broken alone is a 400 naming its
 // field, and nothing is written. The clock is 20 March 2026 (FY 2025-26).
 func TestTaxPaymentValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	e.fixClock(ist(2026, time.March, 20, 12, 0))
 	good := func() map[string]any { return challan("2025-26", "advance", "1000.00", "2026-03-10", "12345", false) }

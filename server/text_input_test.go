@@ -11,6 +11,7 @@ import (
 // NUL, another C0 control or a bidi override/isolate is a 400 naming the
 // field, and so is invalid UTF-8 (never stored as U+FFFD).
 func TestFreeTextRefusesControlsAndBidi(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	initiate := func(field, value string) string {
 		return `{"amount":"10.00","currency":"USD","destinationAddress":"` + testAddress + `","` + field + `":"` + value + `"}`

@@ -18,6 +18,7 @@ import (
 // ./artifacts at the repository root). .ci/browser-deps.sh installs the tools;
 // without them the test skips, except under CI=true where it fails.
 func TestVerifyPageInBrowser(t *testing.T) {
+	t.Parallel()
 	b := needBrowser(t)
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })

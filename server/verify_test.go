@@ -189,6 +189,7 @@ func identityValues(csrf string, extra ...string) url.Values {
 }
 
 func TestVerifyPageApproved(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newVerifyEnv(t)
 	link := kycStartURL(e, e.Key)
@@ -271,6 +272,7 @@ func TestVerifyPageApproved(t *testing.T) {
 }
 
 func TestVerifyPageRejectedThenResubmitted(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newVerifyEnv(t)
 	link := kycStartURL(e, e.Key)
@@ -318,6 +320,7 @@ func TestVerifyPageRejectedThenResubmitted(t *testing.T) {
 }
 
 func TestVerifyPageProblems(t *testing.T) {
+	t.Parallel()
 	e := newVerifyEnv(t)
 	link := kycStartURL(e, e.Key)
 	owner := newPageClient(t)
@@ -375,6 +378,7 @@ func TestVerifyPageProblems(t *testing.T) {
 }
 
 func TestVerifyIdentityRules(t *testing.T) {
+	t.Parallel()
 	e := newVerifyEnv(t)
 	link := kycStartURL(e, e.Key)
 	b := newPageClient(t)
@@ -433,6 +437,7 @@ func TestVerifyIdentityRules(t *testing.T) {
 }
 
 func TestVerifyDocumentRules(t *testing.T) {
+	t.Parallel()
 	e := newVerifyEnv(t)
 	link := kycStartURL(e, e.Key)
 	b := newPageClient(t)
@@ -491,6 +496,7 @@ func TestVerifyDocumentRules(t *testing.T) {
 }
 
 func TestVerifyCookieSecureOnHTTPS(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true }, stopClock)
 	e.URL = verifyServer(t, e, "https") // the base URL says https; the test speaks http
@@ -502,6 +508,7 @@ func TestVerifyCookieSecureOnHTTPS(t *testing.T) {
 }
 
 func TestVerifyAssets(t *testing.T) {
+	t.Parallel()
 	e := newVerifyEnv(t)
 	b := newPageClient(t)
 	page := b.get(e.URL + "/verify/kys_unknown").Body
@@ -525,6 +532,7 @@ func TestVerifyAssets(t *testing.T) {
 // reading it, so kyc.updated is emitted on time; a live user waits for the
 // operator, even when read.
 func TestSandboxReviewer(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t) // River's workers run
 	e.URL = verifyServer(t, e, "http")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestWalletsListAndGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	t.Run("List", func(t *testing.T) {
 		is := is.New(t)
@@ -62,6 +63,7 @@ func TestWalletsListAndGet(t *testing.T) {
 }
 
 func TestWalletCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	cases := []struct {
 		name  string
@@ -121,6 +123,7 @@ func TestWalletCreate(t *testing.T) {
 }
 
 func TestSandboxFund(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	fund := func(key, id string, body any) resp {
 		return e.reqAs(key, "POST", "/api/v1/sandbox/vaults/"+id+"/fund", body)
@@ -197,6 +200,7 @@ func TestSandboxFund(t *testing.T) {
 }
 
 func TestWalletSummary(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	r := e.req("POST", "/api/v1/wallets", map[string]any{"currency": "EUR"})
@@ -231,6 +235,7 @@ func TestWalletSummary(t *testing.T) {
 // TestHasKeyIsHonest: a vault without a key, or whose sealed key no longer
 // opens (the master key was replaced), shows hasKey false.
 func TestHasKeyIsHonest(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	other, err := store.LoadOrCreateMasterKey(filepath.Join(t.TempDir(), "other.key"))

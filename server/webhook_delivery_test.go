@@ -29,6 +29,7 @@ func (w *whEnv) eventsOf(typ string) []map[string]any {
 }
 
 func TestWebhookRetriesThenSucceeds(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(4, 20*time.Millisecond)})
 	rx := newReceiver(t, failFirst(2))
@@ -82,6 +83,7 @@ func TestWebhookRetriesThenSucceeds(t *testing.T) {
 // TestWebhookManualReview: a .66 payout stops in MANUAL_REVIEW and emits
 // payout.manual_review, never payout.settled or payout.failed.
 func TestWebhookManualReview(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(3, 20*time.Millisecond)})
 	rx := newReceiver(t, failFirst(0))
@@ -116,6 +118,7 @@ func TestWebhookManualReview(t *testing.T) {
 // TestWebhookRotationOverlap: after a rotation both secrets verify every
 // delivery until the grace period ends; then only the new one does.
 func TestWebhookRotationOverlap(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(3, 20*time.Millisecond)})
 	rx := newReceiver(t, failFirst(0))
@@ -163,6 +166,7 @@ func TestWebhookRotationOverlap(t *testing.T) {
 // endpoint is disabled and webhook.disabled says why, on the event log and
 // to the user's other endpoints; no more deliveries are queued for it.
 func TestWebhookDisabledAfterLastFailure(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(2, 10*time.Millisecond)})
 	down := newReceiver(t, func(int) int { return http.StatusServiceUnavailable })
@@ -219,6 +223,7 @@ func TestWebhookDisabledAfterLastFailure(t *testing.T) {
 // TestWebhookTimeoutAndConnectionErrors: a receiver slower than the timeout
 // and one that refuses connections are failed attempts with their reason.
 func TestWebhookTimeoutAndConnectionErrors(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newWebhookEnv(t, whConfig{schedule: fastSchedule(1, 10*time.Millisecond), timeout: 200 * time.Millisecond})
 	slow := newReceiver(t, failFirst(0))
@@ -258,6 +263,7 @@ func TestWebhookTimeoutAndConnectionErrors(t *testing.T) {
 // server on the same data directory finishes the delivery with the same
 // webhook-id and a signature from the same (sealed) secret.
 func TestWebhookSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	cfg := whConfig{schedule: fastSchedule(20, 50*time.Millisecond)}
 	e1 := newWebhookEnv(t, cfg)

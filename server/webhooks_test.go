@@ -15,6 +15,7 @@ import (
 )
 
 func TestWebhookCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Run("OK", func(t *testing.T) {
 		is := is.New(t)
@@ -91,6 +92,7 @@ func TestWebhookCreate(t *testing.T) {
 // link-local or CGNAT targets, by literal address or by a name resolving
 // to one; a sandbox key may (a local receiver is how sandbox is tested).
 func TestWebhookLiveTargets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	liveKey, _, _ := e.newUser("live@example.com", true, store.AllScopes)
 	refused := map[string]string{
@@ -146,6 +148,7 @@ func TestWebhookLiveTargets(t *testing.T) {
 }
 
 func TestWebhookManage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	otherKey, _, _ := e.newUser("other@example.com", false, store.AllScopes)
 	r := e.req("POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/a", "eventTypes": []string{"payout.settled"}})
@@ -234,6 +237,7 @@ func TestWebhookManage(t *testing.T) {
 // TestWebhookSecretSealed: the database holds no usable secret, only a
 // value sealed with the master key.
 func TestWebhookSecretSealed(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	e := newEnv(t)
 	m := e.req("POST", "/api/v1/webhooks", map[string]any{"url": "https://example.com/a"}).JSON(t)
