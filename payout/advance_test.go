@@ -37,6 +37,9 @@ type advanceCase struct {
 	check      func(t *testing.T, w *world, before, after store.Payment)
 }
 
+// errAny is any error River retries (not a snooze).
+var errAny = errors.New("any error")
+
 // TestAdvance runs a payout's job (Advance) against the rail's answers and
 // checks where the payout rests, how it got there, and what River is told:
 // done, snooze for how long, or an error to retry.
@@ -53,7 +56,17 @@ func TestAdvance(t *testing.T) {
 		{name: "Rail/StepByStep", pay: usd100, status: store.StatusComplianceCheck,
 			submits: []submitAnswer{{ref: "sbx_1"}}, statuses: []statusAnswer{settled},
 			wantStatus: store.StatusCompleted, wantCalls: []string{"submit", "status"},
-			wantActors: []string{"system:compliance", "system:settlement", "system:settlement", "system:post_settlement"}},
+			wantActors: []string{"system:compliance", "system:settlement", "system:settlement", "system:post_settlement"},
+			check:      settledAndCompletedTogether},
+		// The completion shares the settlement's transaction; when it
+		// fails, the settlement is written alone and the job is retried.
+		{name: "Rail/CompletionFailsSettlementStands", pay: usd100, status: store.StatusSubmitted,
+			statuses: []statusAnswer{settled},
+			meanwhile: func(w *world, p store.Payment) {
+				w.exec("CREATE TRIGGER broken_reconciliation BEFORE INSERT ON reconciliations BEGIN SELECT RAISE(ABORT, 'reconciliation broken'); END")
+			},
+			wantStatus: store.StatusConfirmed, wantErr: errAny, wantCalls: []string{"status"},
+			wantActors: []string{"system:settlement"}},
 		{name: "Rail/UnknownSnoozes", pay: usd100, status: store.StatusComplianceCheck,
 			// Recorded UNKNOWN, it is asked once more before the job snoozes.
 			submits: []submitAnswer{{ref: "sbx_1"}}, statuses: []statusAnswer{unknown, unknown},
@@ -158,10 +171,16 @@ func runAdvance(t *testing.T, c advanceCase) {
 			}
 		}
 	}
+	commits := w.db().CommitStats().Latency.Count
 	err := pl.Advance(w.ctx, before.ID)
+	w.transactions = w.db().CommitStats().Latency.Count - commits
 
 	var snooze *rivertype.JobSnoozeError
 	switch {
+	case c.wantErr == errAny:
+		if err == nil || errors.As(err, &snooze) {
+			t.Fatalf("Advance: %v, want an error to retry", err)
+		}
 	case c.wantErr != nil:
 		if !errors.Is(err, c.wantErr) {
 			t.Fatalf("Advance: %v, want %v", err, c.wantErr)
@@ -208,6 +227,16 @@ func TestAdvanceUnknownPayment(t *testing.T) {
 
 // oneTransaction: every pipeline move of the payout was written by one
 // transaction (one audit time).
+// settledAndCompletedTogether: on a rail that is not instant the
+// completion, which needs nothing more from the rail, is written in the
+// settlement's transaction: compliance, submission, settlement with
+// completion, three transactions for four moves.
+func settledAndCompletedTogether(t *testing.T, w *world, _, p store.Payment) {
+	if w.transactions != 3 {
+		t.Errorf("the job wrote %d transactions, want 3", w.transactions)
+	}
+}
+
 func oneTransaction(t *testing.T, w *world, _, p store.Payment) {
 	var times int
 	if err := w.sql.QueryRow(`SELECT count(DISTINCT at) FROM audit_log WHERE resource_id = ? AND actor LIKE 'system:%'`,

@@ -30,6 +30,9 @@ type world struct {
 	sandbox, live account
 	// waiting is a payout a test made meanwhile
 	waiting store.Payment
+	// transactions is how many the job under test wrote (each WithTx
+	// counts once it has answered)
+	transactions uint64
 }
 
 type account struct {
@@ -192,6 +195,14 @@ func (w *world) make(spec payment, status string) store.Payment {
 
 // move moves the payout to status in a transaction of its own, as
 // another run or process would.
+// exec runs raw SQL on the database (a fault a test injects).
+func (w *world) exec(query string) {
+	w.t.Helper()
+	if _, err := w.sql.Exec(query); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 func (w *world) move(id, status, reason string) {
 	w.t.Helper()
 	err := w.db().WithTx(w.ctx, func(tx *store.Tx) error {
