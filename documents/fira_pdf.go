@@ -61,8 +61,11 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 	pdf.SetSubject("Inward remittance for payment "+f.PaymentID, true)
 	pdf.SetAuthor("payoutd", true)
 	pdf.SetCreator("payoutd", true)
-	pdf.AddUTF8FontFromBytes(fontFamily, "", dejaVuSans)
-	pdf.AddUTF8FontFromBytes(fontFamily, "B", dejaVuSansBold)
+	// The PDF writer pads the font's tables in place when it subsets them
+	// (an append into the bytes it was given), so each document gets
+	// copies: two renders at once would otherwise write the same bytes.
+	pdf.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(dejaVuSans))
+	pdf.AddUTF8FontFromBytes(fontFamily, "B", bytes.Clone(dejaVuSansBold))
 	pdf.SetMargins(margin, margin, margin)
 	pdf.SetAutoPageBreak(false, 0)
 

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -189,5 +190,32 @@ func BenchmarkRenderFIRA(b *testing.B) {
 		if _, err := RenderFIRA(f); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRenderFIRAConcurrently: FIRAs rendered at once (two downloads in
+// parallel) come out exactly as one rendered alone, and leave the embedded
+// fonts as they were (the race detector, which CI runs on this package,
+// sees any byte two renders share).
+func TestRenderFIRAConcurrently(t *testing.T) {
+	regular, bold := bytes.Clone(dejaVuSans), bytes.Clone(dejaVuSansBold)
+	alone, err := RenderFIRA(testFIRA())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]byte, 8)
+	errs := make([]error, len(out))
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Go(func() { out[i], errs[i] = RenderFIRA(testFIRA()) })
+	}
+	wg.Wait()
+	for i := range out {
+		if errs[i] != nil || !bytes.Equal(out[i], alone) {
+			t.Errorf("render %d of %d at once: %v, same bytes as alone: %v", i+1, len(out), errs[i], bytes.Equal(out[i], alone))
+		}
+	}
+	if !bytes.Equal(regular, dejaVuSans) || !bytes.Equal(bold, dejaVuSansBold) {
+		t.Error("rendering changed the embedded fonts")
 	}
 }
