@@ -29,7 +29,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	users := fs.Int("users", 1, "sandbox users the load is spread over: 1 is a freelancer's own server (payoutd's deployment), more model an integrator's sandbox full of test users")
 	sizes := fs.String("sizes", "10000,100000,1000000", "payments in the database for the read-path phase")
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
-	workers := fs.Int("workers", 100, "concurrent background jobs in the server")
+	workers := fs.Int("workers", 200, "concurrent background jobs in the server (serve's default)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	profilePhase := fs.String("profile-phase", "", "profile only this phase: initiate, pipeline (confirm with the pipeline running) or drain (the backlog drain, from the workers' start); empty profiles the whole run")
 	blockProfile := fs.String("blockprofile", "", "write a blocking profile (who waits on what) to this file")

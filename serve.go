@@ -57,7 +57,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.rates, "rates", getenv("PAYOUTD_RATES"), `currency → INR rates overriding the sandbox table: inline JSON such as {"USD":"83.25"}, or the path of a file holding it (env PAYOUTD_RATES)`)
 	fs.DurationVar(&c.unknownWindow, "sandbox-unknown-window", durationEnv(getenv, "PAYOUTD_SANDBOX_UNKNOWN_WINDOW", 30*time.Second),
 		"how long a sandbox .99 payout stays UNKNOWN (env PAYOUTD_SANDBOX_UNKNOWN_WINDOW)")
-	fs.IntVar(&c.workers, "workers", intEnv(getenv, "PAYOUTD_WORKERS", 100),
+	fs.IntVar(&c.workers, "workers", intEnv(getenv, "PAYOUTD_WORKERS", 200),
 		"concurrent background jobs (more workers make bigger group commits) (env PAYOUTD_WORKERS)")
 	fs.StringVar(&c.webhookRetry, "webhook-retries", envOr(getenv, "PAYOUTD_WEBHOOK_RETRIES", "5s,30s,2m,10m,1h,6h"),
 		"waits before each retry of a failed webhook delivery (env PAYOUTD_WEBHOOK_RETRIES)")
