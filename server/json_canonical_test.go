@@ -77,10 +77,10 @@ func TestCanonicalJSONRefuses(t *testing.T) {
 
 // TestCanonicalJSONDeepIsLinear: a body nested as deep as the limit allows
 // costs memory in proportion to its size, not its depth squared (a path
-// string per level, or a copy of every inner value per level, would make a
-// 24 KB body cost over 100 MB).
+// string per level, or a copy of every inner value per level, made a 20 KB
+// body cost over 150 MB; it costs about 1 MB).
 func TestCanonicalJSONDeepIsLinear(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the allocation counter is the whole process's.
 	deep := maxJSONDepth - 1
 	for name, body := range map[string]string{
 		"array":          strings.Repeat("[", deep) + strings.Repeat("]", deep),
@@ -93,7 +93,7 @@ func TestCanonicalJSONDeepIsLinear(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		runtime.ReadMemStats(&after)
-		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(200*len(body)); got > limit {
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(1000*len(body)); got > limit {
 			t.Errorf("%s: %d bytes of body allocated %d bytes, want at most %d", name, len(body), got, limit)
 		}
 	}
