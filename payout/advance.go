@@ -158,36 +158,42 @@ func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Pa
 }
 
 // record writes st's move of p, and in the same transaction the move after
-// it when that asks nothing of the rail or the network (a payout CONFIRMED
-// with its INR value is completed): on a rail that is not instant a payout
-// then costs one commit less, as runInstant's shared transaction saves on
-// one that is. If that next move fails, st's move is written alone, so what
-// the rail said is never held back by what follows it.
+// it when that one is local (a payout settled with its INR value is
+// completed): on a rail that is not instant a payout then costs one commit
+// less, as runInstant's shared transaction saves on one that is. If that
+// next move fails, st's move is written alone, so what the rail said is
+// never held back by what follows it.
 func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step) (store.Payment, error) {
-	write := func(andNext bool) (q store.Payment, nextFailed bool, err error) {
+	var q store.Payment
+	write := func(withNext bool) (nextFailed bool, err error) {
 		err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-			q, nextFailed = p, false
+			q = p
 			if err := st.apply(tx, &q); err != nil {
 				return err
 			}
-			if !andNext || q.Status != store.StatusConfirmed || q.AmountINR == nil {
+			after, ok := pl.local(q)
+			if !withNext || !ok {
 				return nil
 			}
-			tx.Actor = "system:post_settlement"
-			if err := pl.completeTx(tx, &q); err != nil {
-				nextFailed = true
-				return err
+			tx.Actor = after.actor
+			nextFailed = after.apply(tx, &q) != nil
+			if nextFailed {
+				return errNextFailed
 			}
 			return nil
 		}, store.WithActor(st.actor, ""))
-		return q, nextFailed, err
+		return nextFailed, err
 	}
-	q, nextFailed, err := write(true)
-	if err != nil && nextFailed {
-		q, _, err = write(false)
+	if nextFailed, err := write(true); !nextFailed {
+		return q, err
 	}
+	_, err := write(false)
 	return q, err
 }
+
+// errNextFailed rolls back a transaction whose second, local move failed;
+// record then writes the first move alone.
+var errNextFailed = errors.New("payout: the local move after a step failed")
 
 // step is one move of a payout: the rail's answer, already obtained outside
 // any transaction, and how to record it.
@@ -204,9 +210,10 @@ type step struct {
 // submit failure is retried with backoff and then parks the payout as
 // PENDING.
 func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, patient bool) (step, error) {
+	if st, ok := pl.local(p); ok {
+		return st, nil
+	}
 	switch p.Status {
-	case store.StatusComplianceCheck:
-		return step{actor: "system:compliance", apply: pl.complyTx}, nil
 	case store.StatusProcessing:
 		if sg, ok := rail.(Signer); ok {
 			return pl.sign(ctx, sg, p)
@@ -241,11 +248,21 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 			actor = "system:reconciliation"
 		}
 		return step{actor: actor, apply: func(tx *store.Tx, p *store.Payment) error { return applyOutcome(tx, p, out) }}, nil
-	case store.StatusConfirmed:
-		if p.AmountINR == nil {
-			return pl.value(p)
-		}
-		return step{actor: "system:post_settlement", apply: pl.completeTx}, nil
+	case store.StatusConfirmed: // without its INR value (local takes it with one)
+		return pl.value(p)
 	}
 	return step{}, nil
+}
+
+// local is the step p owes that asks nothing of the rail, the network or a
+// rate source, if it owes one: compliance, and the post-settlement step of
+// a payout CONFIRMED with its INR value.
+func (pl *Pipeline) local(p store.Payment) (step, bool) {
+	switch {
+	case p.Status == store.StatusComplianceCheck:
+		return step{actor: "system:compliance", apply: pl.complyTx}, true
+	case p.Status == store.StatusConfirmed && p.AmountINR != nil:
+		return step{actor: "system:post_settlement", apply: pl.completeTx}, true
+	}
+	return step{}, false
 }
