@@ -38,47 +38,31 @@ func TestContractINRCompanions(t *testing.T) {
 		return ok(asStr(p["$ref"])) || slices.ContainsFunc(asArr(p["oneOf"]), func(o any) bool { return ok(asStr(asMap(o)["$ref"])) })
 	}
 	n := 0
-	var walk func(where string, s map[string]any)
-	walk = func(where string, s map[string]any) {
-		if s == nil || inrCompanionsExempt[where] != "" {
-			return
-		}
-		props := asMap(s["properties"])
-		required := asArr(s["required"])
-		for _, name := range sortedKeys(props) {
-			p := asMap(props[name])
-			companion := asMap(props[name+"Paise"])
-			switch {
-			case isINR(p):
-				n++
-				if !isPaise(companion) {
-					t.Errorf("%s/%s: an INR amount without %sPaise (Paise or INRPaise) beside it", where, name, name)
-				}
-			case isINR(asMap(p["additionalProperties"])):
-				n++
-				if !isPaise(asMap(companion["additionalProperties"])) {
-					t.Errorf("%s/%s: a map of INR amounts without %sPaise, a map of paise, beside it", where, name, name)
-				}
-			default:
-				walk(where+"/properties/"+name, p)
-				continue
+	skip := func(where string) bool { return inrCompanionsExempt[where] != "" }
+	walkProperties(c.doc, skip, func(where, name string, obj, p map[string]any) bool {
+		companion := asMap(asMap(obj["properties"])[name+"Paise"])
+		switch {
+		case isINR(p):
+			n++
+			if !isPaise(companion) {
+				t.Errorf("%s/%s: an INR amount without %sPaise (Paise or INRPaise) beside it", where, name, name)
 			}
-			if slices.Contains(required, any(name)) != slices.Contains(required, any(name+"Paise")) {
-				t.Errorf("%s/%s: required %v but %sPaise required %v", where, name, slices.Contains(required, any(name)),
-					name, slices.Contains(required, any(name+"Paise")))
+		case isINR(asMap(p["additionalProperties"])):
+			n++
+			if !isPaise(asMap(companion["additionalProperties"])) {
+				t.Errorf("%s/%s: a map of INR amounts without %sPaise, a map of paise, beside it", where, name, name)
 			}
+		default:
+			return false
 		}
-		walk(where+"/items", asMap(s["items"]))
-		for _, k := range []string{"oneOf", "anyOf", "allOf"} {
-			for i, o := range asArr(s[k]) {
-				walk(fmt.Sprintf("%s/%s/%d", where, k, i), asMap(o))
-			}
+		required := asArr(obj["required"])
+		if slices.Contains(required, any(name)) != slices.Contains(required, any(name+"Paise")) {
+			t.Errorf("%s/%s: required %v but %sPaise required %v", where, name, slices.Contains(required, any(name)),
+				name, slices.Contains(required, any(name+"Paise")))
 		}
-	}
+		return true
+	})
 	schemas := asMap(asMap(c.doc["components"])["schemas"])
-	for _, name := range sortedKeys(schemas) {
-		walk(name, asMap(schemas[name]))
-	}
 	if n < 40 {
 		t.Fatalf("found %d INR amounts; the walk missed most of them", n)
 	}

@@ -39,48 +39,31 @@ func TestContractMinorCompanions(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	n := 0
-	var walk func(where string, s map[string]any)
-	walk = func(where string, s map[string]any) {
-		if s == nil {
-			return
-		}
-		props := asMap(s["properties"])
-		required := asArr(s["required"])
-		for _, name := range sortedKeys(props) {
-			p, at := asMap(props[name]), where+"/properties/"+name
-			switch {
-			case refers(p, "INRAmount") || refers(p, "Percent"):
-				// INR has its own companion test; a percentage is no amount.
-			case isNumber(p):
-				n++
-				if nonAmountNumbers[at] != "" {
-					seen[at] = true
-					continue
-				}
-				minor := asMap(props[name+"Minor"])
-				if asStr(minor["type"]) != "integer" {
-					t.Errorf("%s: an amount as a JSON number without %sMinor, an integer, beside it", at, name)
-				}
-				if slices.Contains(required, any(name)) != slices.Contains(required, any(name+"Minor")) {
-					t.Errorf("%s: required %v but %sMinor required %v", at, slices.Contains(required, any(name)),
-						name, slices.Contains(required, any(name+"Minor")))
-				}
-			default:
-				walk(at, p)
+	walkProperties(c.doc, func(string) bool { return false }, func(where, name string, obj, p map[string]any) bool {
+		at := where + "/properties/" + name
+		switch {
+		case refers(p, "INRAmount") || refers(p, "Percent"):
+			// INR has its own companion test; a percentage is no amount.
+		case isNumber(p):
+			n++
+			if nonAmountNumbers[at] != "" {
+				seen[at] = true
+				return true
 			}
-		}
-		walk(where+"/items", asMap(s["items"]))
-		walk(where+"/additionalProperties", asMap(s["additionalProperties"]))
-		for _, k := range []string{"oneOf", "anyOf", "allOf"} {
-			for i, o := range asArr(s[k]) {
-				walk(fmt.Sprintf("%s/%s/%d", where, k, i), asMap(o))
+			minor := asMap(asMap(obj["properties"])[name+"Minor"])
+			if asStr(minor["type"]) != "integer" {
+				t.Errorf("%s: an amount as a JSON number without %sMinor, an integer, beside it", at, name)
 			}
+			required := asArr(obj["required"])
+			if slices.Contains(required, any(name)) != slices.Contains(required, any(name+"Minor")) {
+				t.Errorf("%s: required %v but %sMinor required %v", at, slices.Contains(required, any(name)),
+					name, slices.Contains(required, any(name+"Minor")))
+			}
+		default:
+			return false
 		}
-	}
-	schemas := asMap(asMap(c.doc["components"])["schemas"])
-	for _, name := range sortedKeys(schemas) {
-		walk(name, asMap(schemas[name]))
-	}
+		return true
+	})
 	if n < 8 {
 		t.Fatalf("found %d numbers outside INR amounts; the walk missed most of them", n)
 	}
