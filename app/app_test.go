@@ -7,6 +7,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
 )
@@ -17,7 +18,7 @@ import (
 func TestInsertOnlyFansOut(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	a, sealer := openApp(t, app.Config{})
+	a, sealer := apptest.Open(t, app.Config{})
 	var hook store.WebhookEndpoint
 	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
 		u, _, err := tx.EnsureUser("cli@example.com", false, "Asha Rao", sealer)

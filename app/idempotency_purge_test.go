@@ -8,6 +8,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
@@ -19,7 +20,7 @@ import (
 func TestIdempotencyPurge(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	a, _ := openApp(t, app.Config{Workers: 1})
+	a, _ := apptest.Open(t, app.Config{Workers: 1})
 
 	save := func(at time.Time, key string) {
 		a.DB.Now = func() time.Time { return at }

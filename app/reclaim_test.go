@@ -9,6 +9,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -24,7 +25,7 @@ import (
 func TestStartTakesOverAfterCrash(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	a, _ := openApp(t, app.Config{Workers: 1, MaxAttempts: 3})
+	a, _ := apptest.Open(t, app.Config{Workers: 1, MaxAttempts: 3})
 	is.NoErr(a.DB.WithTx(ctx, func(tx *store.Tx) error {
 		for _, id := range []string{"pay_cut", "pay_last"} {
 			if err := tx.Enqueue(payout.AdvanceArgs{PaymentID: id}, nil); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -26,7 +27,7 @@ import (
 func TestRescueWaitsForAJobsOwnTimeout(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
-	a, sealer := openApp(t, app.Config{Workers: 1})
+	a, sealer := apptest.Open(t, app.Config{Workers: 1})
 	// The first start takes over whatever a previous process left running
 	// (TestStartTakesOverAfterCrash); the jobs below are left running
 	// while this process has already started once, so only River's

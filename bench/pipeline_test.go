@@ -9,32 +9,11 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
 )
-
-// openApp opens a payoutd on a fresh file the way the bench's target is
-// wired, with workers that run once started.
-func openApp(t *testing.T) (*app.App, *store.Sealer) {
-	t.Helper()
-	dir := t.TempDir()
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Open(context.Background(), app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema),
-		Sealer: sealer, Workers: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	return a, sealer
-}
 
 // confirmPayouts confirms n payouts of a bench user, each in its own
 // transaction, noting when, as the confirm phase does.
@@ -68,7 +47,8 @@ func confirmPayouts(t *testing.T, a *app.App, sealer *store.Sealer, u benchUser,
 // with their end-to-end times and queue lag.
 func TestMeasurePipeline(t *testing.T) {
 	ctx := context.Background()
-	a, sealer := openApp(t)
+	// Wired as the bench's target is, with workers that run once started.
+	a, sealer := apptest.Open(t, app.Config{Workers: 8})
 	users, err := makeUsers(ctx, a.DB, sealer, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +87,7 @@ func TestMeasurePipeline(t *testing.T) {
 // reported as still open once the limit passes, instead of waiting on.
 func TestWaitDrainedGivesUp(t *testing.T) {
 	ctx := context.Background()
-	a, sealer := openApp(t) // not started: nothing moves
+	a, sealer := apptest.Open(t, app.Config{Workers: 8}) // not started: nothing moves
 	users, err := makeUsers(ctx, a.DB, sealer, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +107,7 @@ func TestWaitDrainedGivesUp(t *testing.T) {
 // approved, a vault funded for a long run.
 func TestMakeUsers(t *testing.T) {
 	ctx := context.Background()
-	a, sealer := openApp(t)
+	a, sealer := apptest.Open(t, app.Config{Workers: 8})
 	users, err := makeUsers(ctx, a.DB, sealer, 3)
 	if err != nil {
 		t.Fatal(err)

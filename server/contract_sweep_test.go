@@ -11,8 +11,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,6 +18,7 @@ import (
 	"time"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/rates"
@@ -428,16 +427,9 @@ func rateLimitSweep(t *testing.T, c *contract) {
 // flowUnready: /readyz is 503 once the database is gone.
 func flowUnready(t *testing.T, c *contract) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer})
+	cfg := apptest.Config(t, "", app.Config{})
+	sealer := cfg.Sealer
+	a, err := app.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

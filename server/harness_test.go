@@ -11,12 +11,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
@@ -88,14 +88,6 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() && os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -104,9 +96,11 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 	if o.noRiver {
 		workers = 0
 	}
-	a, err := app.Open(ctx, app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
+	cfg := apptest.Config(t, dir, app.Config{Log: log,
 		Workers: workers, SandboxUnknownWindow: o.unknownWindow, WebhookSchedule: o.webhookSchedule, WebhookTimeout: o.webhookTimeout,
 		Pipeline: payout.Pipeline{SubmitBackoff: time.Millisecond, UnknownPoll: 100 * time.Millisecond}})
+	sealer := cfg.Sealer
+	a, err := app.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +19,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/money"
@@ -68,15 +68,8 @@ func newLiveEnvJobs(t *testing.T, run bool) *liveEnv {
 func newLiveEnvWith(t *testing.T, run bool, tune func(*app.Config)) *liveEnv {
 	t.Helper()
 	ctx := context.Background()
-	dir := t.TempDir()
-	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := apptest.Config(t, "", app.Config{})
+	sealer := files.Sealer
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -101,7 +94,7 @@ func newLiveEnvWith(t *testing.T, run bool, tune func(*app.Config)) *liveEnv {
 			Assets: assets, TxTimeout: 2 * time.Minute, CallTimeout: 2 * time.Second, Now: fake.Now, Log: log,
 			Rate: rate}, nil
 	}
-	cfg := app.Config{Path: filepath.Join(dir, "payoutd.db"), Schema: string(schema), Sealer: sealer, Log: log,
+	cfg := app.Config{Path: files.Path, Schema: files.Schema, Sealer: sealer, Log: log,
 		Workers: 8, Rates: table, Live: live,
 		Pipeline: payout.Pipeline{UnknownPoll: 20 * time.Millisecond, LivePoll: 10 * time.Millisecond,
 			LiveRate: rate, RateRecheck: 20 * time.Millisecond, SubmitAttempts: 1}}
