@@ -28,6 +28,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	conc := fs.Int("concurrency", 32, "concurrent HTTP clients")
 	users := fs.Int("users", 1, "sandbox users the load is spread over: 1 is a freelancer's own server (payoutd's deployment), more model an integrator's sandbox full of test users")
 	sizes := fs.String("sizes", "10000,100000,1000000", "payments in the database for the read-path phase")
+	samples := fs.Int("samples", 200, "GETs timed per read path at each size")
 	asJSON := fs.Bool("json", false, "write one JSON object to stdout instead of the table")
 	workers := fs.Int("workers", 200, "concurrent background jobs in the server (serve's default)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
@@ -89,7 +90,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	start := func(ctx context.Context, dbPath string, o bench.StartOptions) (*bench.Target, error) {
 		return startInProcess(ctx, dbPath, *workers, o)
 	}
-	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Schema: schemaSQL,
+	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Samples: *samples, Schema: schemaSQL,
 		Progress: stderr, Phase: phaseHook, Backlog: *backlog, RailLatency: *railLatency, Preseed: *preseed}, start)
 	if err != nil {
 		return err

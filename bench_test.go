@@ -14,12 +14,13 @@ import (
 // carries the keys the issue names. The real figures come from a full run
 // (docs/performance.md), never from a test.
 func TestBenchSmoke(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a load phase")
 	}
 	is := is.New(t)
 	var out bytes.Buffer
-	err := run(context.Background(), []string{"bench", "-duration", "600ms", "-sizes", "200,400", "-users", "4", "-concurrency", "4",
+	err := run(context.Background(), []string{"bench", "-duration", "600ms", "-sizes", "200,400", "-samples", "20", "-users", "4", "-concurrency", "4",
 		"-backlog", "300", "-rail-latency", "10ms", "-preseed", "200", "-json"},
 		func(string) string { return "" }, &out, io.Discard)
 	is.NoErr(err)
@@ -38,7 +39,7 @@ func TestBenchSmoke(t *testing.T) {
 	reads := m["reads"].([]any)
 	is.True(len(reads) >= 8) // at least 4 paths at 2 sizes
 	var table bytes.Buffer
-	is.NoErr(run(context.Background(), []string{"bench", "-duration", "300ms", "-sizes", "100", "-users", "2", "-concurrency", "2", "-backlog", "100", "-rail-latency", "0"},
+	is.NoErr(run(context.Background(), []string{"bench", "-duration", "300ms", "-sizes", "100", "-samples", "10", "-users", "2", "-concurrency", "2", "-backlog", "100", "-rail-latency", "0"},
 		func(string) string { return "" }, &table, io.Discard))
 	is.True(bytes.Contains(table.Bytes(), []byte("pipeline: backlog drain (100 payouts) payouts/s")))
 	is.True(!bytes.Contains(table.Bytes(), []byte("latent rail"))) // -rail-latency 0 skips that drain

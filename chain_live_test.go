@@ -220,6 +220,7 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 // network and each currency's asset; a later start against another
 // network, or with another asset for a currency, refuses, naming both.
 func TestLiveNetworkBound(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	fake := stellartest.New(network.TestNetworkPassphrase, time.Now())
 	defer fake.Close()

@@ -52,6 +52,7 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 // server runs: the API, the audit log and the events see the same moves
 // the sandbox provider makes.
 func TestKYCCLI(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	cli(t, dir, "migrate") // keys never creates a database

@@ -109,6 +109,7 @@ func (s *liveOperatorSetup) operator(t *testing.T, rpc string, args ...string) (
 // its payment; with the right hash, proven by an RPC server with full
 // history, it settles and completes, paid once, audited as the operator.
 func TestPayoutsResolvePaid(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	s, p := newLiveOperatorSetup(t)
 	// The network applies the transaction and the reply is lost; the
@@ -185,6 +186,7 @@ func TestPayoutsResolvePaid(t *testing.T) {
 // it fails, its funds released; the other expires by itself at the next
 // start. Both are retried in one command and complete, each paid once.
 func TestPayoutsResolveUnpaidAndRetryExpired(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	// Transactions valid for 10 s, so that the network's clock, moved
 	// past them, stays within the 2 minutes of the ones signed at the next

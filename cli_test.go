@@ -51,6 +51,7 @@ func dirFiles(t *testing.T, dir string) []string {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"-help"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -112,6 +113,7 @@ func TestHelp(t *testing.T) {
 // keys and review say so, name the path and exit non-zero, and leave no
 // file behind; only serve and migrate create one.
 func TestAdminCommandsCreateNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "typo.db")
 	for _, args := range [][]string{
@@ -161,6 +163,7 @@ func TestAdminCommandsCreateNothing(t *testing.T) {
 // missing is refused with both paths named; a fresh key (which could never
 // open the sealed vault and token keys) is not made.
 func TestMissingMasterKeyIsNotReplaced(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
@@ -186,6 +189,7 @@ func TestMissingMasterKeyIsNotReplaced(t *testing.T) {
 }
 
 func TestKeysCreateChecksEmail(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cli(t, dir, "migrate")
 	for _, bad := range []string{"not-an-email", "a@b", "Asha <a@b.example>", "a@@b.example", " a@b.example", ""} {
@@ -205,6 +209,7 @@ func TestKeysCreateChecksEmail(t *testing.T) {
 // TestRatesFlag: -rates takes inline JSON, as the README shows, or a file;
 // anything else is refused before the database is touched.
 func TestRatesFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "rates.json")
 	if err := os.WriteFile(file, []byte(`{"USD":"84.10","EUR":91}`), 0o600); err != nil {
@@ -238,6 +243,7 @@ func TestRatesFlag(t *testing.T) {
 // by every command that opens it, naming the file, and is left unchanged:
 // rolling back means restoring a backup, never running old code on it.
 func TestNewerSchemaRefused(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")

@@ -28,6 +28,7 @@ import (
 // machine makes it slower, not flaky; the context's bound only stops a
 // hung browser.
 func TestConsoleInBrowser(t *testing.T) {
+	t.Parallel()
 	node, chromium := needChromium(t)
 	is := is.New(t)
 	p, dir, key := consoleServer(t)

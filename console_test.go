@@ -139,6 +139,7 @@ func expiredLink(t *testing.T, dir, base, email string) string {
 // double submit of one rendered form makes one payout; a second user's
 // session sees none of the first user's data; sign-out ends the session.
 func TestConsoleSignInAndForms(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	p, dir, key := consoleServer(t)
 	link := regexp.MustCompile(`http://\S+/console/signin\?token=\S+`).FindString(p.stdout.String())

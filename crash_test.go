@@ -20,6 +20,7 @@ const crashAddress = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
 // in the pipeline, restarts it, and checks every payout reaches one final
 // state exactly once with the vault balance exact.
 func TestCrashLosesNothing(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills processes")
 	}

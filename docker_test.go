@@ -22,6 +22,7 @@ import (
 // PAYOUTD_BASE_URL, and no node_modules (the test tools install two, under
 // testdata/) or database file enters the build context.
 func TestDockerFiles(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	df, err := os.ReadFile("Dockerfile")
 	is.NoErr(err)
@@ -72,6 +73,7 @@ func versionAtLeast(have, want string) bool {
 // that resolves to an older cached 1.26 cannot build a module that needs
 // 1.26.8.
 func TestDockerfileGoSatisfiesGoMod(t *testing.T) {
+	t.Parallel()
 	mod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +135,7 @@ type composeFile struct {
 // front of payoutd's port, and the trusted proxy range is the network
 // Caddy is on.
 func TestComposeFile(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("compose.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -251,6 +254,7 @@ func TestComposeFile(t *testing.T) {
 // TestReadmeCompose: the README shows what an operator of the container
 // needs, with commands that name compose.yaml's service and mounts.
 func TestReadmeCompose(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -63,6 +63,7 @@ func wallet(t *testing.T, url, key string) map[string]any {
 // its trustline, a deposit shows up as the vault's balance, and a payout
 // lands on chain once.
 func TestLiveEndToEnd(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	fake := stellartest.New(network.TestNetworkPassphrase, time.Now())
 	defer fake.Close()
@@ -167,6 +168,7 @@ func TestLiveEndToEnd(t *testing.T) {
 }
 
 func TestLiveStartChecks(t *testing.T) {
+	t.Parallel()
 	fake := stellartest.New(network.TestNetworkPassphrase, time.Now())
 	defer fake.Close()
 	t.Run("ErrWrongNetwork", func(t *testing.T) {
@@ -241,6 +243,7 @@ func TestLiveStartChecks(t *testing.T) {
 // their as-of times; a stale one makes /readyz say why until a fresh one
 // arrives.
 func TestLiveRatesURL(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	var doc atomic.Value
 	doc.Store(`{"asOf":"` + time.Now().Add(-48*time.Hour).UTC().Format(time.RFC3339) + `","rates":{"USD":"83.25"}}`)

@@ -99,6 +99,7 @@ func fileSum(t *testing.T, path string) [32]byte {
 // is refused, naming both paths, and writes nothing; the file stays
 // sound. Through the server's own path the same commands still work.
 func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes under load")
 	}
@@ -160,6 +161,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 // byte-identical afterwards, with the server stopped and with a file
 // at an older schema version (which check refuses and backup copies).
 func TestCheckAndBackupLeaveFileUnchanged(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
@@ -187,6 +189,7 @@ func TestCheckAndBackupLeaveFileUnchanged(t *testing.T) {
 // (a flock on a file named after the path); a process holding it keeps
 // this release's server off the file, and nothing is created.
 func TestOldReleaseLockBlocksServe(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
@@ -206,6 +209,7 @@ func TestOldReleaseLockBlocksServe(t *testing.T) {
 // TestMigrateRefusedWhileServing: migrate changes the schema under no
 // running server, through any path.
 func TestMigrateRefusedWhileServing(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
@@ -222,6 +226,7 @@ func TestMigrateRefusedWhileServing(t *testing.T) {
 // TestCheckFindsWrongMasterKey: a copy whose master key is missing or
 // another database's fails check, before a serve would refuse it.
 func TestCheckFindsWrongMasterKey(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
@@ -247,6 +252,7 @@ func TestCheckFindsWrongMasterKey(t *testing.T) {
 // TestPortInUseCreatesNothing: a port already taken is found before the
 // database or its master key is created, and the error says so plainly.
 func TestPortInUseCreatesNothing(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
@@ -261,6 +267,7 @@ func TestPortInUseCreatesNothing(t *testing.T) {
 // TestBackupIntoMissingDirectory: the error names the directory and what
 // to do, and nothing is opened or written.
 func TestBackupIntoMissingDirectory(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	cli(t, dir, "migrate")

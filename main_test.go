@@ -187,6 +187,7 @@ func post(t *testing.T, url, key string, body any) (int, map[string]any) {
 }
 
 func TestFirstStartPrintsWorkingKey(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	p := start(t, dir)
@@ -208,6 +209,7 @@ func TestFirstStartPrintsWorkingKey(t *testing.T) {
 }
 
 func TestKeysCLI(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	cli(t, dir, "migrate") // keys never creates a database
@@ -237,6 +239,7 @@ func TestKeysCLI(t *testing.T) {
 }
 
 func TestReviewCLI(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	cli(t, dir, "migrate") // keys never creates a database

@@ -103,6 +103,7 @@ func demoKey(t *testing.T, p *proc) string {
 // by status, transitions, confirm-to-completed, requests by route, jobs,
 // commits, webhook deliveries and rate-limit refusals.
 func TestMetricsMoveWhenAPayoutCompletes(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	p := start(t, dir, "-metrics-addr", "127.0.0.1:0", "-rate-limits", "auth-failures=2")

@@ -22,6 +22,7 @@ import (
 // symlink, a hard link), names the path it was given, and creates nothing
 // beside it: no WAL, no master key, no job touched.
 func TestSecondServerRefusedByAnyPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := start(t, dir)
 	db := filepath.Join(dir, "payoutd.db")
@@ -70,6 +71,7 @@ func TestSecondServerRefusedByAnyPath(t *testing.T) {
 // checks the copy passes `payoutd check`, holds every payout acknowledged
 // before the backup began, and serves them.
 func TestBackupUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes under load")
 	}
@@ -177,6 +179,7 @@ func copyFile(t *testing.T, from, to string) {
 }
 
 func TestHealthCommand(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	p := start(t, dir)

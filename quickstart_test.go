@@ -69,6 +69,7 @@ var apiPath = regexp.MustCompile(`/api/v1/[a-z0-9/_-]*`)
 // block, against a started server, each as a new sandbox user (KYC
 // PENDING), so the README's steps are the ones that work.
 func TestQuickstart(t *testing.T) {
+	t.Parallel()
 	needTools(t, "bash", "curl")
 	dir := t.TempDir()
 	cli(t, dir, "migrate")

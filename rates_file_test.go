@@ -17,6 +17,7 @@ import (
 // the file changes, and at once on SIGHUP, so rates published by writing
 // the file stay fresh without a restart.
 func TestLiveRatesFileReread(t *testing.T) {
+	t.Parallel()
 	is := is.New(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "rates.json")

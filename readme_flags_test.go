@@ -77,6 +77,7 @@ func sameDefault(readme, help string) bool {
 // the README describes in words is one the help has no value for), and
 // every serve flag is in a table, alone or under a `-prefix-*` row.
 func TestReadmeFlagTablesMatchServeHelp(t *testing.T) {
+	t.Parallel()
 	help := serveHelp(t)
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -133,6 +134,7 @@ func TestReadmeFlagTablesMatchServeHelp(t *testing.T) {
 // environment, so every serve flag reads a PAYOUTD_* variable and its help
 // names it.
 func TestEveryServeFlagHasEnv(t *testing.T) {
+	t.Parallel()
 	for name, f := range serveHelp(t) {
 		if name != "h" && name != "help" && !strings.HasPrefix(f.env, "PAYOUTD_") {
 			t.Errorf("serve -%s has no PAYOUTD_* variable", name)
@@ -144,6 +146,7 @@ func TestEveryServeFlagHasEnv(t *testing.T) {
 // would refuse stops serve before anything is created, naming the
 // variable, instead of falling back to the default.
 func TestBadEnvValueRefused(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ env, value, want string }{
 		{"PAYOUTD_SHUTDOWN_GRACE", "30", "a duration such as 30s"},
 		{"PAYOUTD_WORKERS", "many", "a whole number"},

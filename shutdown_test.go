@@ -21,6 +21,7 @@ import (
 // delivered. The delivery finishes and is recorded within the grace
 // period, so after a restart no event reaches the receiver twice.
 func TestSIGTERMLetsDeliveriesFinish(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and stops processes")
 	}

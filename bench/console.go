@@ -63,14 +63,14 @@ func consoleClient(ctx context.Context, base http.RoundTripper, t *Target, u sto
 }
 
 // measureConsole times each console page for the user at this size.
-func measureConsole(ctx context.Context, c *http.Client, t *Target, userID string, size int) ([]ReadResult, error) {
+func measureConsole(ctx context.Context, c *http.Client, t *Target, userID string, size, samples int) ([]ReadResult, error) {
 	latest, _, err := t.DB.ListPayments(ctx, store.PaymentFilter{UserID: userID, Page: 1, Limit: 1})
 	if err != nil || len(latest) == 0 {
 		return nil, fmt.Errorf("console pages: no payout to show (%v)", err)
 	}
 	var out []ReadResult
 	for _, p := range consolePaths {
-		r, err := timeGET(ctx, c, t.URL+strings.Replace(p, ":latest", latest[0].ID, 1), "", 200)
+		r, err := timeGET(ctx, c, t.URL+strings.Replace(p, ":latest", latest[0].ID, 1), "", samples)
 		if err != nil {
 			return nil, err
 		}

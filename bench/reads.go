@@ -23,7 +23,7 @@ type ReadResult struct {
 
 // measureReads grows one user's history to each size in turn and times the
 // read paths a dashboard polls.
-func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, say func(string, ...any)) ([]ReadResult, error) {
+func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, samples int, say func(string, ...any)) ([]ReadResult, error) {
 	var key, userID string
 	var user store.User
 	err := t.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -67,7 +67,7 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 			"/api/v1/compliance/gst/summary",
 		}
 		for _, p := range paths {
-			r, err := timeGET(ctx, c, t.URL+p, key, 200)
+			r, err := timeGET(ctx, c, t.URL+p, key, samples)
 			if errors.Is(err, errNoRoute) {
 				continue // a server without this endpoint: nothing to time
 			}
@@ -83,7 +83,7 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 			}
 			out = append(out, r)
 		}
-		pages, err := measureConsole(ctx, browser, t, userID, size)
+		pages, err := measureConsole(ctx, browser, t, userID, size, samples)
 		if err != nil {
 			return nil, err
 		}
