@@ -87,8 +87,12 @@ try {
   await page.keyboard.press('Enter');
   check(await page.evaluate(() => location.hash === '#main'), 'the skip link jumps to the content');
 
-  await page.locator('#op-initiatePayment').screenshot({ path: join(artifacts, 'docs-2-operation.png') });
-  await page.locator('#schema-Payment').screenshot({ path: join(artifacts, 'docs-3-schema.png') });
+  // Shots of the viewport scrolled to each section: an element screenshot
+  // makes Chromium lay out and paint the whole (very tall) page once more.
+  for (const [sel, name] of [['#op-initiatePayment', 'docs-2-operation.png'], ['#schema-Payment', 'docs-3-schema.png']]) {
+    await page.locator(sel).evaluate((el) => el.scrollIntoView());
+    await page.screenshot({ path: join(artifacts, name) });
+  }
   console.log('shot ' + join(artifacts, 'docs-{1-top,2-operation,3-schema}.png'));
 
   const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
