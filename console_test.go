@@ -120,7 +120,7 @@ func expiredLink(t *testing.T, dir, base, email string) string {
 	a := openBeside(t, filepath.Join(dir, "payoutd.db"), nil)
 	defer a.Close()
 	db := a.DB
-	db.Now = func() time.Time { return time.Now().Add(-store.ConsoleLinkTTL - 5*time.Minute) }
+	db.SetClock(func() time.Time { return time.Now().Add(-store.ConsoleLinkTTL - 5*time.Minute) })
 	u, err := db.FindUserByEmail(ctx, email, false)
 	if err != nil {
 		t.Fatal(err)

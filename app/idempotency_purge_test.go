@@ -23,7 +23,7 @@ func TestIdempotencyPurge(t *testing.T) {
 	a, _ := apptest.Open(t, app.Config{Workers: 1})
 
 	save := func(at time.Time, key string) {
-		a.DB.Now = func() time.Time { return at }
+		a.DB.SetClock(func() time.Time { return at })
 		is.NoErr(a.DB.WithTx(ctx, func(tx *store.Tx) error {
 			return tx.SaveIdempotent("key_1", key, store.IdempotentResponse{RequestHash: []byte{1}, Status: 201, Body: []byte(`{}`)})
 		}))
@@ -31,7 +31,7 @@ func TestIdempotencyPurge(t *testing.T) {
 	now := time.Now().UTC()
 	save(now.Add(-store.IdempotencyTTL-time.Minute), "expired")
 	save(now.Add(-store.IdempotencyTTL+time.Hour), "live")
-	a.DB.Now = func() time.Time { return time.Now().UTC() }
+	a.DB.SetClock(nil)
 
 	raw := storetest.New(a.DB)
 	keys := func() (n int) {

@@ -63,7 +63,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, app: a, db: a.DB, sealer: sealer}
-	h.db.Now = func() time.Time { return time.Now().Add(time.Duration(h.lead.Load())) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(time.Duration(h.lead.Load())) })
 	h.con, err = New(Config{DB: a.DB, BaseURL: o.baseURL, Sealer: sealer, Rates: rates.Default(), Log: log, RequestID: server.RequestID})
 	if err != nil {
 		a.Close()

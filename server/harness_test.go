@@ -105,7 +105,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 		t.Fatal(err)
 	}
 	if o.now != nil {
-		a.DB.Now = o.now
+		a.DB.SetClock(o.now)
 	}
 	srv, err := server.New(ctx, a.DB, server.Config{BaseURL: "http://payoutd.test", Sealer: sealer, Logger: log, Limits: o.limits, Rates: rates.Default()})
 	if err != nil {

@@ -57,7 +57,7 @@ func (c *testClock) Set(t time.Time) { c.ms.Store(t.UnixMilli()) }
 func (e *env) fixClock(t time.Time) *testClock {
 	c := &testClock{}
 	c.Set(t)
-	e.DB.Now = c.Now
+	e.DB.SetClock(c.Now)
 	return c
 }
 

@@ -37,11 +37,11 @@ func TestLiveUnknownBackoff(t *testing.T) {
 	is.Equal(wait(), e.Pipeline.LivePoll) // just sent: ask again at once
 
 	unknownSince := p.UpdatedAt
-	e.DB.Now = func() time.Time { return unknownSince.Add(time.Minute) }
+	e.DB.SetClock(func() time.Time { return unknownSince.Add(time.Minute) })
 	d := wait()
 	is.True(d >= 7*time.Second && d <= 8*time.Second) // an eighth of a minute
 
-	e.DB.Now = func() time.Time { return unknownSince.Add(2 * time.Hour) }
+	e.DB.SetClock(func() time.Time { return unknownSince.Add(2 * time.Hour) })
 	is.Equal(wait(), payout.DefaultWaitMax) // a payout UNKNOWN for hours asks every few minutes
 	is.Equal(e.load(p.ID).Status, store.StatusUnknown)
 }

@@ -344,7 +344,7 @@ func TestLiveSettledAtLedgerClose(t *testing.T) {
 	closeAt := time.Date(2027, 3, 31, 18, 29, 50, 0, time.UTC) // 23:59:50 IST
 	e.Net.Advance(closeAt.Sub(e.Net.Now()))
 	e.fundVault(1000)
-	e.DB.Now = func() time.Time { return closeAt.Add(40 * time.Second) } // payoutd's clock: 1 April, IST
+	e.DB.SetClock(func() time.Time { return closeAt.Add(40 * time.Second) }) // payoutd's clock: 1 April, IST
 	p, err := e.pay(e.destination(true, true), 10_00, "")
 	is.NoErr(err)
 	p = e.advance(p.ID)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -33,7 +34,8 @@ type DB struct {
 	x    *sqlitex.DB
 	r    *sql.DB // the read pool
 	Path string
-	Now  func() time.Time
+	// clock is what Now reads; SetClock swaps it, safely while workers run.
+	clock atomic.Pointer[func() time.Time]
 
 	lock *FileLock // released by Close
 	// payoutObserver hears of every committed payout move (ObservePayouts).
@@ -64,7 +66,7 @@ func Open(ctx context.Context, path, schema string) (*DB, error) {
 
 // open opens the file for writing and, with a schema, migrates it.
 func open(ctx context.Context, path, schema string) (*DB, error) {
-	db := &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }}
+	db := &DB{Path: path}
 	x, err := sqlitex.Open(ctx, path, sqlitex.Hooks{BeforeCommit: db.batch.flush, Forget: db.forget})
 	if err != nil {
 		return nil, err
@@ -82,7 +84,25 @@ func open(ctx context.Context, path, schema string) (*DB, error) {
 
 // newDB wraps a read-only file.
 func newDB(path string, x *sqlitex.DB) *DB {
-	return &DB{Path: path, Now: func() time.Time { return time.Now().UTC() }, x: x, r: x.Reader()}
+	return &DB{Path: path, x: x, r: x.Reader()}
+}
+
+// Now is the database's clock: every transaction's time comes from it.
+func (db *DB) Now() time.Time {
+	if f := db.clock.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now().UTC()
+}
+
+// SetClock makes Now answer f (nil: the system clock again). Tests and the
+// bench move time with it; it may be called while workers and requests run.
+func (db *DB) SetClock(f func() time.Time) {
+	if f == nil {
+		db.clock.Store(nil)
+		return
+	}
+	db.clock.Store(&f)
 }
 
 // RiverClient is River's client on the database's write connection. The

@@ -29,7 +29,7 @@ func openKYCTestDB(t *testing.T) (*DB, User, *time.Time) {
 	withoutRiver(db)
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db.SetClock(func() time.Time { return now })
 	sealer, err := LoadOrCreateMasterKey(filepath.Join(dir, "master.key"))
 	if err != nil {
 		t.Fatal(err)
