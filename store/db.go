@@ -95,8 +95,8 @@ func (db *DB) Now() time.Time {
 	return time.Now().UTC()
 }
 
-// SetClock makes Now answer f (nil: the system clock again). Tests and the
-// bench move time with it; it may be called while workers and requests run.
+// SetClock makes Now answer f (nil: the system clock again). Tests move
+// time with it; it may be called while workers and requests run.
 func (db *DB) SetClock(f func() time.Time) {
 	if f == nil {
 		db.clock.Store(nil)
