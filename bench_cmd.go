@@ -87,6 +87,9 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if *backlog < 0 || *preseed < 0 || *railLatency < 0 {
 		return fmt.Errorf("-backlog, -preseed and -rail-latency cannot be negative")
 	}
+	if *samples < 1 {
+		return fmt.Errorf("-samples: %d is not a count of requests", *samples)
+	}
 	start := func(ctx context.Context, dbPath string, o bench.StartOptions) (*bench.Target, error) {
 		return startInProcess(ctx, dbPath, *workers, o)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -43,4 +44,21 @@ func TestBenchSmoke(t *testing.T) {
 		func(string) string { return "" }, &table, io.Discard))
 	is.True(bytes.Contains(table.Bytes(), []byte("pipeline: backlog drain (100 payouts) payouts/s")))
 	is.True(!bytes.Contains(table.Bytes(), []byte("latent rail"))) // -rail-latency 0 skips that drain
+}
+
+// TestBenchRefusesBadFlags: a flag the bench cannot run with is refused
+// before anything starts, naming the flag.
+func TestBenchRefusesBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"-samples", "0"},
+		{"-backlog", "-1"},
+		{"-sizes", "ten"},
+		{"-profile-phase", "reads"},
+	} {
+		err := run(context.Background(), append([]string{"bench"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("bench %v: %v, want an error naming %s", args, err, args[0])
+		}
+	}
 }

@@ -46,7 +46,7 @@ type Options struct {
 	Concurrency int           // HTTP clients
 	Users       int           // bench users the load is spread over
 	Sizes       []int         // database sizes for the read-path phase
-	Samples     int           // GETs timed per read path and size (0: 200)
+	Samples     int           // GETs timed per read path and size
 	Schema      string
 	Progress    io.Writer
 	// Phase, when set, is called as the initiate, pipeline and drain
@@ -61,13 +61,6 @@ type Options struct {
 	// Preseed gives the drain phases' databases this many settled payouts
 	// of history first.
 	Preseed int
-}
-
-func (o Options) samples() int {
-	if o.Samples > 0 {
-		return o.Samples
-	}
-	return 200
 }
 
 // Result is everything one run measured.
@@ -156,7 +149,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	// seeds 10^6 rows from this same process.
 	res.RSSPeak = rssPeakMB()
 	say("read paths at %v payments…", o.Sizes)
-	if res.Reads, err = measureReads(ctx, client, t, o.Sizes, o.samples(), say); err != nil {
+	if res.Reads, err = measureReads(ctx, client, t, o.Sizes, o.Samples, say); err != nil {
 		return res, err
 	}
 	res.RSSPeakWithSeed = rssPeakMB()
