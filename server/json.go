@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"maps"
 	"mime"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/payoutd/payoutd/apperr"
 )
@@ -74,45 +71,35 @@ func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
 // decodeJSON parses body into dst (a pointer to a struct): one JSON object,
 // no unknown fields, no trailing data, numbers kept exact as json.Number.
 // What readers could take differently is refused first (canonicalJSON: a
-// key given twice at any depth, a lone surrogate escape); invalid UTF-8 is
-// refused rather than silently replaced (encoding/json would store
-// U+FFFD), and so is any string or key textProblem refuses.
+// key given twice at any depth, a lone surrogate escape, invalid UTF-8,
+// which encoding/json would silently replace by U+FFFD), and so is any
+// string or key textProblem refuses. The body is read into its tree once
+// for all of these; encoding/json then fills dst.
 func decodeJSON(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fieldError("body", "a JSON object is required")
 	}
+	_, tree, err := readJSON(body)
 	var problem *jsonProblem
-	if _, err := canonicalJSON(body); errors.As(err, &problem) {
+	if errors.As(err, &problem) {
 		return fieldError(problem.path, problem.msg)
 	}
-	var raw map[string]json.RawMessage
-	if err := decodeOne(body, &raw); err != nil || raw == nil {
+	if err != nil || tree.kind != '{' {
 		return fieldError("body", "must be a single JSON object")
-	}
-	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		if !utf8.Valid(raw[k]) {
-			return fieldError(k, "must be valid UTF-8")
-		}
-	}
-	if !utf8.Valid(body) {
-		return fieldError("body", "must be valid UTF-8")
 	}
 	known := fieldsOf(reflect.TypeOf(dst).Elem())
 	unknown := map[string]string{}
-	for k := range raw {
-		if !known[k] {
-			unknown[k] = "unknown field"
+	for _, m := range tree.object {
+		if !known[m.key] {
+			unknown[m.key] = "unknown field"
 		}
 	}
 	if len(unknown) > 0 {
 		return validationError(unknown)
 	}
-	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		var v any
-		if err := decodeOne(raw[k], &v); err == nil {
-			if err := checkStrings(k, v); err != nil {
-				return err
-			}
+	for _, m := range tree.object {
+		if err := checkStrings(m.key, m.val); err != nil {
+			return err
 		}
 	}
 	if err := decodeOne(body, dst); err != nil {
@@ -120,7 +107,7 @@ func decodeJSON(body []byte, dst any) error {
 		if errors.As(err, &te) && te.Field != "" {
 			return fieldError(te.Field, "must be a "+jsonKind(te.Type))
 		}
-		if f, ft := failingField(raw, reflect.TypeOf(dst).Elem()); f != "" {
+		if f, ft := failingField(body, reflect.TypeOf(dst).Elem()); f != "" {
 			if ft == reflect.TypeOf(json.Number("")) {
 				return fieldError(f, "must be a "+jsonKind(ft))
 			}
@@ -166,8 +153,12 @@ func jsonKind(t reflect.Type) string {
 
 // failingField finds the first field whose value does not decode into its
 // struct field (and that field's type), so errors the decoder reports without
-// a field still name one.
-func failingField(raw map[string]json.RawMessage, t reflect.Type) (string, reflect.Type) {
+// a field still name one. It runs only for a body already refused.
+func failingField(body []byte, t reflect.Type) (string, reflect.Type) {
+	var raw map[string]json.RawMessage
+	if decodeOne(body, &raw) != nil {
+		return "", nil
+	}
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		v, ok := raw[name]

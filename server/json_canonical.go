@@ -32,7 +32,8 @@ func (p *jsonProblem) Error() string { return p.path + ": " + p.msg }
 
 var errJSONSyntax = errors.New("malformed JSON")
 
-// maxJSONDepth bounds nesting as encoding/json does.
+// maxJSONDepth bounds nesting as encoding/json does: at most this many
+// objects and arrays inside one another.
 const maxJSONDepth = 10000
 
 // canonicalJSON is body's canonical form. A body that is not one JSON value
@@ -42,17 +43,26 @@ const maxJSONDepth = 10000
 // into a tree (scalars already in canonical form) and written out once,
 // and a member's path is spelled out only for a problem.
 func canonicalJSON(body []byte) ([]byte, error) {
+	r, v, err := readJSON(body)
+	if err != nil {
+		return nil, err
+	}
+	return r.write(make([]byte, 0, len(r.scalars)+len(body)/2), v), nil
+}
+
+// readJSON reads body into its tree, with canonicalJSON's errors.
+func readJSON(body []byte) (*jsonReader, jsonValue, error) {
 	r := &jsonReader{in: body}
 	r.space()
 	v, err := r.value(nil, 0)
 	if err != nil {
-		return nil, err
+		return nil, v, err
 	}
 	r.space()
 	if r.pos != len(r.in) {
-		return nil, errJSONSyntax
+		return nil, v, errJSONSyntax
 	}
-	return r.write(make([]byte, 0, len(r.scalars)+len(body)/2), v), nil
+	return r, v, nil
 }
 
 type jsonReader struct {
@@ -63,13 +73,15 @@ type jsonReader struct {
 	scalars []byte
 }
 
-// jsonValue is one value read: a scalar at scalars[from:to], or an object
-// (members sorted by key) or array.
+// jsonValue is one value read: a scalar at scalars[from:to] (a string's
+// decoded text also in text), or an object (members sorted by key) or
+// array.
 type jsonValue struct {
 	from, to int
+	text     string
 	object   []jsonMember
 	array    []jsonValue
-	kind     byte // 's', '{' or '['
+	kind     byte // '"' for a string, 's' for another scalar, '{' or '['
 }
 
 type jsonMember struct {
@@ -113,7 +125,7 @@ func (r *jsonReader) space() {
 }
 
 func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
-	if r.pos >= len(r.in) || depth > maxJSONDepth {
+	if r.pos >= len(r.in) {
 		return jsonValue{}, errJSONSyntax
 	}
 	from := len(r.scalars)
@@ -121,6 +133,8 @@ func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
 		return jsonValue{kind: 's', from: from, to: len(r.scalars)}, err
 	}
 	switch c := r.in[r.pos]; {
+	case (c == '{' || c == '[') && depth >= maxJSONDepth:
+		return jsonValue{}, errJSONSyntax
 	case c == '{':
 		return r.object(path, depth)
 	case c == '[':
@@ -131,7 +145,7 @@ func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
 			return jsonValue{}, err
 		}
 		r.scalars = appendJSONString(r.scalars, s)
-		return scalar(nil)
+		return jsonValue{kind: '"', from: from, to: len(r.scalars), text: s}, nil
 	case c == '-' || c >= '0' && c <= '9':
 		return scalar(r.number())
 	}

@@ -2,8 +2,6 @@ package server
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/payoutd/payoutd/input"
 )
@@ -20,26 +18,26 @@ var (
 )
 
 // checkStrings applies textProblem to every string and object key in a
-// decoded JSON value, naming the field by its path (memo, items[2].name,
-// metadata.<key>).
-func checkStrings(path string, v any) error {
-	switch v := v.(type) {
-	case string:
-		if msg := textProblem(v); msg != "" {
+// JSON value read by readJSON, naming the field by its path (memo,
+// items[2].name, metadata.<key>). Members are already in key order.
+func checkStrings(path string, v jsonValue) error {
+	switch v.kind {
+	case '"':
+		if msg := textProblem(v.text); msg != "" {
 			return fieldError(path, msg)
 		}
-	case []any:
-		for i, e := range v {
+	case '[':
+		for i, e := range v.array {
 			if err := checkStrings(fmt.Sprintf("%s[%d]", path, i), e); err != nil {
 				return err
 			}
 		}
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if msg := textProblem(k); msg != "" {
-				return fieldError(path+"."+k, "key "+msg)
+	case '{':
+		for _, m := range v.object {
+			if msg := textProblem(m.key); msg != "" {
+				return fieldError(path+"."+m.key, "key "+msg)
 			}
-			if err := checkStrings(path+"."+k, v[k]); err != nil {
+			if err := checkStrings(path+"."+m.key, m.val); err != nil {
 				return err
 			}
 		}
