@@ -1,10 +1,13 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/payoutd/payoutd/apperr"
 )
 
 // TestCanonicalJSONSameValue: bodies a client may send for the same request
@@ -71,6 +74,36 @@ func TestCanonicalJSONRefuses(t *testing.T) {
 		strings.Repeat("[", maxJSONDepth+2) + strings.Repeat("]", maxJSONDepth+2)} {
 		if _, err := canonicalJSON([]byte(bad)); !errors.Is(err, errJSONSyntax) {
 			t.Errorf("%q: %v, want a syntax error", bad, err)
+		}
+	}
+}
+
+// TestJSONDepthLimitIsEncodingJSONs: the reader takes exactly the nesting
+// encoding/json takes, so a body at the limit reaches the same check the
+// decoder would make (here: a nested value where a string belongs) and one
+// past it is refused whole.
+func TestJSONDepthLimitIsEncodingJSONs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		depth       int // objects and arrays, the outer object included
+		field, want string
+	}{
+		{maxJSONDepth, "memo", "must be a string"},
+		{maxJSONDepth + 1, "body", "must be a single JSON object"},
+	} {
+		inner := c.depth - 1
+		body := `{"memo":` + strings.Repeat("[", inner) + strings.Repeat("]", inner) + `}`
+		var std any
+		if err := json.Unmarshal([]byte(body), &std); (err == nil) != (c.depth <= maxJSONDepth) {
+			t.Fatalf("depth %d: encoding/json says %v", c.depth, err)
+		}
+		var q struct {
+			Memo string `json:"memo"`
+		}
+		err := decodeJSON([]byte(body), &q)
+		var ae *apperr.Error
+		if !errors.As(err, &ae) || ae.Fields[c.field] != c.want {
+			t.Errorf("depth %d: %v, want %s: %s", c.depth, err, c.field, c.want)
 		}
 	}
 }
