@@ -9,9 +9,9 @@ import "runtime/debug"
 // every few MB allocated, many times a second under load, and on a small
 // machine each cycle's marking competes for a core with the one goroutine
 // that writes every transaction. At 400 the heap may grow to five times
-// the live data between cycles: a few tens of MB more memory for about a
-// tenth more throughput (docs/performance.md). GOGC and GOMEMLIMIT set in
-// the environment are obeyed as Go documents them.
+// the live data between cycles, trading a little memory for throughput
+// (docs/performance.md). GOGC and GOMEMLIMIT set in the environment are
+// obeyed as Go documents them.
 const gcPercent = 400
 
 // paceGC applies gcPercent when the environment has not set GOGC.

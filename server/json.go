@@ -70,21 +70,21 @@ func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
 
 // decodeJSON parses body into dst (a pointer to a struct): one JSON object,
 // no unknown fields, no trailing data, numbers kept exact as json.Number.
-// What readers could take differently is refused first (canonicalJSON: a
-// key given twice at any depth, a lone surrogate escape, invalid UTF-8,
-// which encoding/json would silently replace by U+FFFD), and so is any
-// string or key textProblem refuses. The body is read into its tree once
-// for all of these; encoding/json then fills dst.
+// What readers could take differently is refused first (readJSON, as for
+// canonicalJSON: a key given twice at any depth, a lone surrogate escape,
+// invalid UTF-8, which encoding/json would silently replace by U+FFFD),
+// and so is any string or key textProblem refuses. The body is read into
+// its tree once for all of these; encoding/json then fills dst.
 func decodeJSON(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fieldError("body", "a JSON object is required")
 	}
-	_, tree, err := readJSON(body)
+	r, tree, err := readJSON(body)
 	var problem *jsonProblem
 	if errors.As(err, &problem) {
 		return fieldError(problem.path, problem.msg)
 	}
-	if err != nil || tree.kind != '{' {
+	if err != nil || tree.kind != '{' || r.deepest > maxJSONDepth {
 		return fieldError("body", "must be a single JSON object")
 	}
 	known := fieldsOf(reflect.TypeOf(dst).Elem())
@@ -98,7 +98,7 @@ func decodeJSON(body []byte, dst any) error {
 		return validationError(unknown)
 	}
 	for _, m := range tree.object {
-		if err := checkStrings(m.key, m.val); err != nil {
+		if err := checkStrings(&jsonPath{key: m.key, index: -1}, m.val); err != nil {
 			return err
 		}
 	}

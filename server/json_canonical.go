@@ -20,7 +20,8 @@ import (
 // strings with one escaping, numbers as their decimal value. Two bodies
 // with the same canonical form are the same request, whatever key order,
 // spacing or number spelling a client used; Idempotency-Key compares them
-// that way.
+// that way. decodeJSON reads every request body through the same reader
+// (readJSON) and checks the tree it builds.
 
 // jsonProblem is a body that is valid JSON syntax but means different
 // things to different readers; path names where (metadata.orderId).
@@ -32,8 +33,10 @@ func (p *jsonProblem) Error() string { return p.path + ": " + p.msg }
 
 var errJSONSyntax = errors.New("malformed JSON")
 
-// maxJSONDepth bounds nesting as encoding/json does: at most this many
-// objects and arrays inside one another.
+// maxJSONDepth is how many objects and arrays encoding/json takes inside
+// one another. The reader takes one level more: its canonical forms key the
+// responses stored under Idempotency-Key, so its limit stays where those
+// were made; decodeJSON refuses the extra level (jsonReader.deepest).
 const maxJSONDepth = 10000
 
 // canonicalJSON is body's canonical form. A body that is not one JSON value
@@ -71,6 +74,8 @@ type jsonReader struct {
 	// scalars holds every string, number and literal in canonical form;
 	// a jsonValue points into it.
 	scalars []byte
+	// deepest is the most objects and arrays read inside one another.
+	deepest int
 }
 
 // jsonValue is one value read: a scalar at scalars[from:to] (a string's
@@ -100,17 +105,22 @@ type jsonPath struct {
 // String names the value the way field errors do: key at the top,
 // parent.key below it, parent[i] in an array; "" at the top.
 func (p *jsonPath) String() string {
-	if p == nil {
-		return ""
+	var up []*jsonPath
+	for ; p != nil; p = p.up {
+		up = append(up, p)
 	}
-	parent := p.up.String()
-	if p.index >= 0 {
-		return parent + "[" + strconv.Itoa(p.index) + "]"
+	var b strings.Builder
+	for i := len(up) - 1; i >= 0; i-- {
+		switch {
+		case up[i].index >= 0:
+			b.WriteString("[" + strconv.Itoa(up[i].index) + "]")
+		case b.Len() > 0:
+			b.WriteString("." + up[i].key)
+		default:
+			b.WriteString(up[i].key)
+		}
 	}
-	if parent == "" {
-		return p.key
-	}
-	return parent + "." + p.key
+	return b.String()
 }
 
 func (r *jsonReader) space() {
@@ -125,7 +135,7 @@ func (r *jsonReader) space() {
 }
 
 func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
-	if r.pos >= len(r.in) {
+	if r.pos >= len(r.in) || depth > maxJSONDepth {
 		return jsonValue{}, errJSONSyntax
 	}
 	from := len(r.scalars)
@@ -133,11 +143,11 @@ func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
 		return jsonValue{kind: 's', from: from, to: len(r.scalars)}, err
 	}
 	switch c := r.in[r.pos]; {
-	case (c == '{' || c == '[') && depth >= maxJSONDepth:
-		return jsonValue{}, errJSONSyntax
 	case c == '{':
+		r.deepest = max(r.deepest, depth+1)
 		return r.object(path, depth)
 	case c == '[':
+		r.deepest = max(r.deepest, depth+1)
 		return r.array(path, depth)
 	case c == '"':
 		s, err := r.str(path)

@@ -78,32 +78,40 @@ func TestCanonicalJSONRefuses(t *testing.T) {
 	}
 }
 
-// TestJSONDepthLimitIsEncodingJSONs: the reader takes exactly the nesting
+// TestJSONDepthLimitIsEncodingJSONs: decodeJSON takes exactly the nesting
 // encoding/json takes, so a body at the limit reaches the same check the
 // decoder would make (here: a nested value where a string belongs) and one
-// past it is refused whole.
+// past it is refused whole, after any duplicate key or lone surrogate the
+// body holds. canonicalJSON reads one level more, so a body's canonical
+// form (and the request hash made from it) does not depend on the limit.
 func TestJSONDepthLimitIsEncodingJSONs(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		depth       int // objects and arrays, the outer object included
+		rest        string
 		field, want string
 	}{
-		{maxJSONDepth, "memo", "must be a string"},
-		{maxJSONDepth + 1, "body", "must be a single JSON object"},
+		{maxJSONDepth, ``, "memo", "must be a string"},
+		{maxJSONDepth + 1, ``, "body", "must be a single JSON object"},
+		{maxJSONDepth + 1, `,"invoiceRef":"\ud800"`, "invoiceRef", "lone surrogate"},
 	} {
 		inner := c.depth - 1
-		body := `{"memo":` + strings.Repeat("[", inner) + strings.Repeat("]", inner) + `}`
+		body := `{"memo":` + strings.Repeat("[", inner) + strings.Repeat("]", inner) + c.rest + `}`
 		var std any
-		if err := json.Unmarshal([]byte(body), &std); (err == nil) != (c.depth <= maxJSONDepth) {
+		if err := json.Unmarshal([]byte(body), &std); c.rest == "" && (err == nil) != (c.depth <= maxJSONDepth) {
 			t.Fatalf("depth %d: encoding/json says %v", c.depth, err)
 		}
 		var q struct {
-			Memo string `json:"memo"`
+			Memo       string `json:"memo"`
+			InvoiceRef string `json:"invoiceRef"`
 		}
 		err := decodeJSON([]byte(body), &q)
 		var ae *apperr.Error
-		if !errors.As(err, &ae) || ae.Fields[c.field] != c.want {
-			t.Errorf("depth %d: %v, want %s: %s", c.depth, err, c.field, c.want)
+		if !errors.As(err, &ae) || !strings.Contains(ae.Fields[c.field], c.want) {
+			t.Errorf("depth %d%s: %v, want %s: …%s…", c.depth, c.rest, err, c.field, c.want)
+		}
+		if _, err := canonicalJSON([]byte(body)); c.rest == "" && err != nil {
+			t.Errorf("depth %d: canonicalJSON refused it: %v", c.depth, err)
 		}
 	}
 }
@@ -128,6 +136,19 @@ func TestCanonicalJSONDeepIsLinear(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(1000*len(body)); got > limit {
 			t.Errorf("%s: %d bytes of body allocated %d bytes, want at most %d", name, len(body), got, limit)
+		}
+		// decodeJSON walks the same depth for its text checks.
+		field := `{"memo":` + body + `}`
+		var q struct {
+			Memo any `json:"memo"`
+		}
+		runtime.ReadMemStats(&before)
+		if err := decodeJSON([]byte(field), &q); err != nil {
+			t.Fatalf("%s in a field: %v", name, err)
+		}
+		runtime.ReadMemStats(&after)
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(1000*len(field)); got > limit {
+			t.Errorf("%s in a field: %d bytes of body allocated %d bytes in decodeJSON, want at most %d", name, len(field), got, limit)
 		}
 	}
 }
