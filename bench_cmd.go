@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/payoutd/payoutd/app"
@@ -146,11 +147,11 @@ func startInProcess(ctx context.Context, dbPath string, workers int, o bench.Sta
 	}
 	hs := httpServer(srv, log)
 	go hs.Serve(ln)
-	return &bench.Target{URL: base, DB: a.DB, Sealer: sealer, StartWorkers: a.Start, Stop: func() {
+	return &bench.Target{URL: base, DB: a.DB, Sealer: sealer, StartWorkers: a.Start, Stop: sync.OnceFunc(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		hs.Shutdown(sctx)
 		a.Stop(sctx)
 		a.Close()
-	}}, nil
+	})}, nil
 }

@@ -23,7 +23,8 @@ type Target struct {
 	// StartWorkers starts the background workers of a target started
 	// with HoldWorkers.
 	StartWorkers func(ctx context.Context) error
-	Stop         func()
+	// Stop shuts the target down; calling it again does nothing.
+	Stop func()
 }
 
 // StartOptions shape one target.
@@ -153,6 +154,10 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		return res, err
 	}
 	res.RSSPeakWithSeed = rssPeakMB()
+	// Each drain runs a server of its own; this one, idle but still
+	// polling for jobs and holding the read phase's history, would share
+	// the process (its CPU and its collector) with them.
+	t.Stop()
 	if o.Backlog > 0 {
 		say("pipeline drain: %d payouts queued with the workers stopped…", o.Backlog)
 		if res.Pipeline, err = measureBacklog(ctx, o, start, dir, "drain", 0, say); err != nil {
