@@ -1,8 +1,6 @@
 package server
 
-import (
-	"github.com/payoutd/payoutd/input"
-)
+import "github.com/payoutd/payoutd/input"
 
 // The rules live in package input, shared with the console; these short
 // names keep the server's other validations readable.
