@@ -207,6 +207,8 @@ type Tx struct {
 	counts         map[countKey]int64 // payment_counts deltas, see counts.go
 	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any
+	held                 *heldPayment // see payment_row.go
+	broken               error        // a held row that could not be written
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.
@@ -229,6 +231,12 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		if err := fn(tx); err != nil {
 			return err
 		}
+		if err := tx.releasePayment(); err != nil {
+			return err
+		}
+		if tx.broken != nil {
+			return tx.broken
+		}
 		ok = true
 		db.accounts.learn(tx.learnt)
 		db.batch.add(tx)
@@ -248,16 +256,24 @@ func (tx *Tx) Now() time.Time { return tx.now }
 
 // exec runs a statement in the transaction.
 func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
+	if err := tx.releaseFor(query); err != nil {
+		return nil, err
+	}
 	return tx.x.ExecContext(tx.ctx, query, args...)
 }
 
 // queryRow runs a query that returns at most one row in the transaction.
+// A held row that cannot be written fails the transaction at its end.
 func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
+	_ = tx.releaseFor(query)
 	return tx.x.QueryRowContext(tx.ctx, query, args...)
 }
 
 // query runs a query in the transaction.
 func (tx *Tx) query(query string, args ...any) (*sql.Rows, error) {
+	if err := tx.releaseFor(query); err != nil {
+		return nil, err
+	}
 	return tx.x.QueryContext(tx.ctx, query, args...)
 }
 

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/payoutd/payoutd/apperr"
 )
 
@@ -8,7 +10,76 @@ import (
 // status counts with it; a row no longer as `from` left it is
 // ERR_INVALID_STATE. A move clears the payout's attention: whatever a
 // person was asked to look at, the payout is moving again.
+//
+// A move of the row this transaction holds (see heldPayment) is kept in
+// memory and written with the moves after it.
 func (tx *Tx) writePaymentRow(from, next Payment) error {
+	if h := tx.held; h != nil && sameRow(h.next, from) {
+		h.next = next
+	} else {
+		if err := tx.releasePayment(); err != nil {
+			return err
+		}
+		if err := tx.updatePaymentRow(from, next); err != nil {
+			return err
+		}
+		tx.held = &heldPayment{written: next, next: next}
+	}
+	tx.countPayment(next.UserID, from.Status, -1)
+	tx.countPayment(next.UserID, next.Status, 1)
+	tx.observeMove(from, next)
+	return nil
+}
+
+// heldPayment is the payment row this transaction wrote last. A payout on
+// an instant rail moves four times in one transaction (compliance,
+// submission, settlement, completion). The first move's UPDATE proves the
+// row was as the caller read it; from then until the transaction ends no
+// one else can change it, so the moves after it need to reach the row
+// only before anything reads it. They are kept here and written with one
+// UPDATE: before any statement that names the payments table (exec, query
+// and queryRow release the row) and when the transaction's fn returns.
+type heldPayment struct {
+	written Payment // as the last UPDATE left the row
+	next    Payment // as the moves since then left it
+}
+
+// sameRow reports whether a and b are the same payment in the same state,
+// as writePaymentRow's guard compares them.
+func sameRow(a, b Payment) bool {
+	return a.ID == b.ID && a.Status == b.Status && a.Attempt == b.Attempt && a.Version == b.Version &&
+		ms(a.UpdatedAt) == ms(b.UpdatedAt)
+}
+
+// releasePayment writes the held row's moves, if any, and lets the row go:
+// whatever runs next may change it.
+func (tx *Tx) releasePayment() error {
+	h := tx.held
+	if h == nil {
+		return nil
+	}
+	tx.held = nil
+	if h.next.Version == h.written.Version {
+		return nil
+	}
+	return tx.updatePaymentRow(h.written, h.next)
+}
+
+// releaseFor releases the held row before a statement that names the
+// payments table; a failure fails the transaction (see DB.WithTx).
+func (tx *Tx) releaseFor(query string) error {
+	if tx.held == nil || !strings.Contains(query, "payments") {
+		return nil
+	}
+	if err := tx.releasePayment(); err != nil {
+		tx.broken = err
+		return err
+	}
+	return nil
+}
+
+// updatePaymentRow runs the guarded UPDATE of a move.
+func (tx *Tx) updatePaymentRow(from, next Payment) error {
 	var inr, settled any
 	if next.AmountINR != nil {
 		inr = *next.AmountINR
@@ -22,16 +93,13 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 	if from.Status == StatusInitiated {
 		q, args = movePaymentAndVault, append(args, next.VaultID)
 	}
-	res, err := tx.exec(q, args...)
+	res, err := tx.x.ExecContext(tx.ctx, q, args...)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return apperr.Errorf(apperr.ErrInvalidState, "payment %s is no longer %s", next.ID, from.Status)
 	}
-	tx.countPayment(next.UserID, from.Status, -1)
-	tx.countPayment(next.UserID, next.Status, 1)
-	tx.observeMove(from, next)
 	return nil
 }
 

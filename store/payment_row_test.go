@@ -1,0 +1,166 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/apperr"
+)
+
+// newPaymentForMoves records an INITIATED payment of a fresh user.
+func newPaymentForMoves(t *testing.T) (*DB, Payment) {
+	t.Helper()
+	db, sealer := openTestDB(t)
+	u := testUser(t, db, sealer)
+	var p Payment
+	err := db.WithTx(context.Background(), func(tx *Tx) (err error) {
+		p, err = tx.CreatePayment(Payment{UserID: u.ID, TxnID: "txn_moves", Amount: 10000, Currency: "USD",
+			DestinationAddress: "GDEST", PurposeCode: "P0802", CounterpartyName: "Acme", CounterpartyCountry: "US"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, p
+}
+
+// TestMovesOfAHeldRowLandAsOne: the moves after a transaction's first move
+// of a payment are written with one UPDATE, before anything reads the
+// payments table and when the transaction ends; what lands is what the
+// moves one by one would have left. (Assertions stay outside the
+// transaction: its fn runs on the committer's goroutine.)
+func TestMovesOfAHeldRowLandAsOne(t *testing.T) {
+	is := is.New(t)
+	db, p := newPaymentForMoves(t)
+	ctx := context.Background()
+	var (
+		changes        []int64 // total_changes() after the first move, after two held moves, after the read
+		read           Payment
+		staleErr       error
+		changesQueryEr error
+	)
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		total := func() {
+			var n int64
+			if err := tx.queryRow("SELECT total_changes()").Scan(&n); err != nil {
+				changesQueryEr = err
+			}
+			changes = append(changes, n)
+		}
+		if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil { // guarded: written at once
+			return err
+		}
+		total()
+		if err := tx.Transition(&p, StatusProcessing, nil); err != nil {
+			return err
+		}
+		if err := tx.Transition(&p, StatusSubmitted, func(n *Payment) { n.SettlementRef = "ref_1" }); err != nil {
+			return err
+		}
+		total()
+		var err error
+		if read, err = tx.LoadPayment(p.ID); err != nil { // names payments: the held moves land first
+			return err
+		}
+		total()
+		// Released by the read, the row is guarded again: a move of a copy
+		// read before it is refused.
+		stale := read
+		stale.Status = StatusProcessing
+		staleErr = tx.Transition(&stale, StatusSubmitted, nil)
+		return tx.Transition(&p, StatusFailed, func(n *Payment) { n.FailedReason = "RAIL_REJECTED" }) // held until the end
+	})
+	is.NoErr(err)
+	is.NoErr(changesQueryEr)
+	is.Equal(changes[1], changes[0])   // the held moves are not yet written
+	is.Equal(changes[2], changes[0]+1) // then both in one UPDATE
+	is.Equal(read.Status, StatusSubmitted)
+	is.Equal(read.SettlementRef, "ref_1")
+	is.Equal(read.Version, int64(4))
+	is.Equal(apperr.Code(staleErr), apperr.ErrInvalidState)
+
+	got, err := db.FindPayment(ctx, p.UserID, p.ID)
+	is.NoErr(err)
+	is.Equal(got.Status, StatusFailed)
+	is.Equal(got.FailedReason, "RAIL_REJECTED")
+	is.Equal(got.SettlementRef, "ref_1")
+	is.Equal(got.Version, int64(5)) // created at 1, moved four times
+	for status, want := range map[string]int64{StatusInitiated: 0, StatusComplianceCheck: 0, StatusProcessing: 0,
+		StatusSubmitted: 0, StatusFailed: 1} {
+		var n int64
+		is.NoErr(db.r.QueryRow("SELECT coalesce(sum(n), 0) FROM payment_counts WHERE user_id = ? AND status = ?", p.UserID, status).Scan(&n))
+		is.Equal(n, want) // status count
+	}
+	var moves int
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ? AND action != 'payment.initiated'", p.ID).Scan(&moves))
+	is.Equal(moves, 4) // every move keeps its audit row
+}
+
+// TestHeldMoveOfAStaleCopyRefused: a move from a copy of the payment older
+// than the held row is checked against the table, as any first move is.
+func TestHeldMoveOfAStaleCopyRefused(t *testing.T) {
+	is := is.New(t)
+	db, p := newPaymentForMoves(t)
+	ctx := context.Background()
+	var staleErr error
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		old := p
+		if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil {
+			return err
+		}
+		if err := tx.Transition(&p, StatusProcessing, nil); err != nil {
+			return err
+		}
+		staleErr = tx.Transition(&old, StatusFailed, nil)
+		return nil
+	})
+	is.NoErr(err)
+	is.Equal(apperr.Code(staleErr), apperr.ErrInvalidState)
+	got, err := db.FindPayment(ctx, p.UserID, p.ID)
+	is.NoErr(err)
+	is.Equal(got.Status, StatusProcessing) // the held move landed before the check
+}
+
+// TestHeldMovesOfAFailedTransactionNeverLand: a transaction that fails
+// after moving a payment leaves it as it was.
+func TestHeldMovesOfAFailedTransactionNeverLand(t *testing.T) {
+	is := is.New(t)
+	db, p := newPaymentForMoves(t)
+	ctx := context.Background()
+	boom := errors.New("boom")
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		q := p
+		if err := tx.Transition(&q, StatusComplianceCheck, nil); err != nil {
+			return err
+		}
+		if err := tx.Transition(&q, StatusProcessing, nil); err != nil {
+			return err
+		}
+		return boom
+	})
+	is.True(errors.Is(err, boom))
+	got, err := db.FindPayment(ctx, p.UserID, p.ID)
+	is.NoErr(err)
+	is.Equal(got.Status, StatusInitiated)
+	is.Equal(got.Version, p.Version)
+}
+
+// TestNothingReadsPaymentsBehindTheDoor: a held row is released before any
+// statement that names the payments table, so no trigger or view may read
+// it under another name, and no trigger may count its moves.
+func TestNothingReadsPaymentsBehindTheDoor(t *testing.T) {
+	is := is.New(t)
+	db, _ := openTestDB(t)
+	rows, err := db.r.Query(`SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') AND sql LIKE '%payments%'`)
+	is.NoErr(err)
+	defer rows.Close()
+	for rows.Next() {
+		var typ, name string
+		is.NoErr(rows.Scan(&typ, &name))
+		t.Errorf("%s %s reads the payments table where a held payment row is not released", typ, name)
+	}
+	is.NoErr(rows.Err())
+}
