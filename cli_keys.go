@@ -181,20 +181,25 @@ func keysRotateRevoke(ctx context.Context, sub string, args []string, getenv fun
 	}
 	defer a.Close()
 	db := a.DB
-	return db.WithTx(ctx, func(tx *store.Tx) error {
+	// Printed once committed: a secret shown for a key that never landed
+	// would lock its holder out.
+	var k store.APIKey
+	var secret string
+	err = db.WithTx(ctx, func(tx *store.Tx) (err error) {
 		if sub == "revoke" {
-			if err := tx.RevokeAPIKey(id); err != nil {
-				return err
-			}
-			fmt.Fprintf(stderr, "revoked %s\n", id)
-			return nil
+			return tx.RevokeAPIKey(id)
 		}
-		k, secret, err := tx.RotateAPIKey(id)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "rotated %s → %s; the old key works for 24 h more\n", id, k.ID)
-		fmt.Fprintln(stdout, secret)
-		return nil
+		k, secret, err = tx.RotateAPIKey(id)
+		return err
 	}, store.WithActor("cli", ""))
+	if err != nil {
+		return err
+	}
+	if sub == "revoke" {
+		fmt.Fprintf(stderr, "revoked %s\n", id)
+		return nil
+	}
+	fmt.Fprintf(stderr, "rotated %s → %s; the old key works for 24 h more\n", id, k.ID)
+	fmt.Fprintln(stdout, secret)
+	return nil
 }

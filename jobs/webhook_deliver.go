@@ -241,6 +241,7 @@ func (w *WebhookDeliverWorker) describe(err error) string {
 func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpoint, ev store.Event, res sendResult) error {
 	var retryIn time.Duration
 	err := w.DB.WithTx(ctx, func(tx *store.Tx) error {
+		retryIn = 0 // a run again starts afresh (see store.DB.WithTx)
 		cur, err := tx.FindWebhookEndpoint("", ep.ID)
 		if apperr.Code(err) == apperr.ErrNotFound {
 			return nil // deleted while the request was in flight

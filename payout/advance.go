@@ -167,7 +167,7 @@ func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step) (store
 	var q store.Payment
 	write := func(withNext bool) (nextFailed bool, err error) {
 		err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-			q = p
+			q, nextFailed = p, false
 			if err := st.apply(tx, &q); err != nil {
 				return err
 			}

@@ -207,18 +207,24 @@ type Tx struct {
 	counts         map[countKey]int64 // payment_counts deltas, see counts.go
 	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any
-	held                 *heldPayment // see payment_row.go
-	broken               error        // a held row that could not be written
+	held                 *heldPayment               // see payment_row.go
+	balances, drawn      map[balanceKey]balanceMove // see ledger_balances.go
+	batch                *batchRows
+	broken               error // a held row or balance that could not be written
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.
 // Inside fn only tx may be used; a nested WithTx fails with ErrNestedTx.
+// fn may run more than once (when a transaction it was batched with
+// fails): each run must start from its inputs, set rather than add to
+// what it hands out, and leave effects outside the database (output,
+// requests) until WithTx has returned.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
 	var moves []PayoutMove // of the run that committed
 	err := db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
 		moves = nil
 		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
-			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts}
+			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts, batch: &db.batch}
 		for _, o := range opts {
 			o(tx)
 		}
@@ -226,6 +232,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		defer func() {
 			if !ok {
 				db.head = head // its audit rows are dropped with it
+				db.batch.restoreBalances(tx)
 			}
 		}()
 		if err := fn(tx); err != nil {
@@ -254,9 +261,18 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 // Now is the transaction's timestamp.
 func (tx *Tx) Now() time.Time { return tx.now }
 
+// release writes what the transaction holds back (a payment row, balance
+// moves) before a statement that names its table.
+func (tx *Tx) release(query string) error {
+	if err := tx.releasePaymentFor(query); err != nil {
+		return err
+	}
+	return tx.releaseBalancesFor(query)
+}
+
 // exec runs a statement in the transaction.
 func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
-	if err := tx.releaseFor(query); err != nil {
+	if err := tx.release(query); err != nil {
 		return nil, err
 	}
 	return tx.x.ExecContext(tx.ctx, query, args...)
@@ -265,13 +281,13 @@ func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
 // queryRow runs a query that returns at most one row in the transaction.
 // A held row that cannot be written fails the transaction at its end.
 func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
-	_ = tx.releaseFor(query)
+	_ = tx.release(query)
 	return tx.x.QueryRowContext(tx.ctx, query, args...)
 }
 
 // query runs a query in the transaction.
 func (tx *Tx) query(query string, args ...any) (*sql.Rows, error) {
-	if err := tx.releaseFor(query); err != nil {
+	if err := tx.release(query); err != nil {
 		return nil, err
 	}
 	return tx.x.QueryContext(tx.ctx, query, args...)

@@ -79,13 +79,7 @@ func (tx *Tx) post(t LedgerTxn) (string, error) {
 		return "", err
 	}
 	for _, p := range t.Postings {
-		res, err := tx.exec("UPDATE ledger_accounts SET balance = balance + ?, entries = entries + 1 WHERE id = ? AND currency = ?", p.Amount, p.AccountID, p.Currency)
-		if err != nil {
-			return "", err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return "", fmt.Errorf("ledger: account %s in %s does not exist", p.AccountID, p.Currency)
-		}
+		tx.moveBalance(p.AccountID, p.Currency, p.Amount) // with the batch (ledger_balances.go)
 	}
 	return id, nil
 }

@@ -63,12 +63,14 @@ func insertRows(ctx context.Context, ex sqlitex.Execer, prefix, values, suffix s
 }
 
 // batchRows is what a batch's transactions leave to be written together
-// just before its COMMIT: audit rows, events and count deltas. A
+// just before its COMMIT: audit rows, events, count deltas and balance
+// moves. A
 // transaction's share joins when it succeeds (WithTx); a failed batch
 // forgets it all (DB.forget) and its members run again alone.
 type batchRows struct {
 	auditRows, eventRows []any
 	counts               map[countKey]int64
+	balances             map[balanceKey]balanceMove // see ledger_balances.go
 }
 
 func (b *batchRows) add(tx *Tx) {
@@ -80,11 +82,15 @@ func (b *batchRows) add(tx *Tx) {
 		}
 		b.counts[k] += d
 	}
+	if len(tx.balances) > 0 {
+		addMoves(b.balanceMoves(), tx.balances)
+	}
 }
 
 func (b *batchRows) reset() {
 	b.auditRows, b.eventRows = b.auditRows[:0], b.eventRows[:0]
 	clear(b.counts)
+	clear(b.balances)
 }
 
 // flush writes the batch's rows, in the order they were made, then the
@@ -100,6 +106,9 @@ func (b *batchRows) flush(ex sqlitex.Execer) error {
 	}
 	if err := flushCounts(ex, b.counts); err != nil {
 		return fmt.Errorf("maintained counts: %w", err)
+	}
+	if err := writeBalances(ctx, ex, b.balances); err != nil {
+		return fmt.Errorf("account balances: %w", err)
 	}
 	return nil
 }

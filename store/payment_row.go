@@ -65,9 +65,9 @@ func (tx *Tx) releasePayment() error {
 	return tx.updatePaymentRow(h.written, h.next)
 }
 
-// releaseFor releases the held row before a statement that names the
+// releasePaymentFor releases the held row before a statement that names the
 // payments table; a failure fails the transaction (see DB.WithTx).
-func (tx *Tx) releaseFor(query string) error {
+func (tx *Tx) releasePaymentFor(query string) error {
 	if tx.held == nil || !strings.Contains(query, "payments") {
 		return nil
 	}

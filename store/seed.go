@@ -42,19 +42,22 @@ func (db *DB) SeedSettled(ctx context.Context, s Seed) error {
 	now := time.Now().UnixMilli()
 	var added int64
 	for lo := s.From; lo < s.To; lo += 20 * seedBatch {
+		var sum int64 // of the run that commits (see WithTx)
 		err := db.WithTx(ctx, func(tx *Tx) error {
+			sum = 0
 			for b := lo; b < min(lo+20*seedBatch, s.To); b += seedBatch {
 				n, err := tx.seedBatch(s, settle, fx, b, min(b+seedBatch, s.To), now)
 				if err != nil {
 					return err
 				}
-				added += n
+				sum += n
 			}
 			return nil
 		}, WithActor("bench", ""))
 		if err != nil {
 			return err
 		}
+		added += sum
 	}
 	n := s.To - s.From
 	return db.WithTx(ctx, func(tx *Tx) error {

@@ -19,6 +19,7 @@ type SigningKey struct {
 func (db *DB) SigningKeys(ctx context.Context, sealer *Sealer) ([]SigningKey, error) {
 	var keys []SigningKey
 	err := db.WithTx(ctx, func(tx *Tx) error {
+		keys = nil // a run again starts afresh (see WithTx)
 		rows, err := tx.query("SELECT kid, private_key FROM signing_keys ORDER BY created_at DESC")
 		if err != nil {
 			return err

@@ -15,15 +15,33 @@ import (
 // Group commit. A durable SQLite commit costs an fsync, so one commit per
 // request caps the whole service at the disk's fsync rate. Instead one
 // goroutine owns the write connection: it takes every transaction waiting
-// at that moment, runs each inside its own SAVEPOINT (so each still commits
-// or rolls back alone), and makes them durable with one COMMIT. A caller's
-// WithTx returns only after that commit, so an acknowledged write is as
-// durable as with a commit of its own; under load many callers share one
-// fsync, and a lone caller pays no extra wait.
+// at that moment, runs them one after another in one SQLite transaction,
+// and makes them durable with one COMMIT. A caller's WithTx returns only
+// after that commit, so an acknowledged write is as durable as with a
+// commit of its own; under load many callers share one fsync, and a lone
+// caller pays no extra wait.
+//
+// Each transaction still commits or rolls back alone. A SAVEPOINT around
+// each would undo just the one that fails, but SQLite then copies every
+// page a transaction touches before it changes it, a tenth of the
+// writer's work. So a batch runs without savepoints, and if one of its
+// transactions fails the whole batch is rolled back and run again, each
+// inside its own savepoint; the next carefulBatches batches keep them, so
+// a stream of failing requests does not have every batch run twice. A
+// transaction's fn may therefore run more than once: only its last run's
+// writes and result count.
 
 // maxBatch bounds how many transactions share one commit, so a burst cannot
 // hold the write connection (and River) for long.
 const maxBatch = 256
+
+// carefulBatches is how many batches after a failed transaction run with a
+// savepoint around each of theirs.
+const carefulBatches = 16
+
+// errMemberFailed is a transaction of a batch run without savepoints
+// failing: the batch has been rolled back.
+var errMemberFailed = errors.New("sqlitex: a transaction of the batch failed")
 
 // lingerYields is how often the committer yields to let more callers join a
 // batch under load, so more transactions share one commit.
@@ -55,6 +73,7 @@ type committer struct {
 	inFn atomic.Bool
 
 	lastBatch   int // size of the previous batch: linger only under load
+	careful     int // batches left to run with savepoints, see carefulBatches
 	dataVersion int64
 	stats       CommitStats
 
@@ -176,10 +195,11 @@ func (c *committer) loop() {
 	}
 }
 
-// run executes a batch in one SQLite transaction. If the batch as a whole
-// fails (its COMMIT, or a savepoint that could not be undone), each member
-// is run again in a transaction of its own, so a transaction that broke
-// the batch fails alone and the others are not failed for it.
+// run executes a batch in one SQLite transaction. If a member fails, the
+// batch runs again with savepoints. If the batch as a whole fails (its
+// COMMIT, or a savepoint that could not be undone), each member is run
+// again in a transaction of its own, so a transaction that broke the batch
+// fails alone and the others are not failed for it.
 func (c *committer) run(batch []*txRequest) {
 	if err := c.broken.Load(); err != nil {
 		finish(batch, *err)
@@ -202,7 +222,25 @@ func (c *committer) run(batch []*txRequest) {
 		c.stats.BatchSize.Observe(float64(len(batch)))
 		c.stats.BusyNanos.Add(int64(time.Since(start)))
 	}()
-	err := c.commit(batch)
+	guarded := len(batch) > 1 && c.careful > 0
+	if guarded {
+		c.careful--
+	}
+	err := c.commit(batch, guarded)
+	if errors.Is(err, errMemberFailed) {
+		c.careful = carefulBatches
+		if len(batch) == 1 {
+			// Rolled back, a lone transaction has undone exactly its own
+			// writes, as its savepoint would have.
+			finish(batch, batch[0].err)
+			return
+		}
+		c.hooks.Forget()
+		for _, r := range batch {
+			r.tx, r.err = nil, nil
+		}
+		err = c.commit(batch, true)
+	}
 	if err == nil {
 		return
 	}
@@ -213,7 +251,10 @@ func (c *committer) run(batch []*txRequest) {
 	}
 	for _, r := range batch {
 		r.tx, r.err = nil, nil
-		if err := c.commit([]*txRequest{r}); err != nil {
+		switch err := c.commit([]*txRequest{r}, false); {
+		case errors.Is(err, errMemberFailed):
+			finish([]*txRequest{r}, r.err)
+		case err != nil:
 			c.hooks.Forget()
 			finish([]*txRequest{r}, err)
 		}
@@ -222,8 +263,10 @@ func (c *committer) run(batch []*txRequest) {
 
 // commit runs the batch's transactions in one SQLite transaction and, once
 // committed, hands the batch to the syncer, which answers its callers.
-// On error nothing of the batch is written and nobody has been answered.
-func (c *committer) commit(batch []*txRequest) error {
+// Guarded, each runs inside a savepoint; otherwise the first that fails
+// rolls the batch back (errMemberFailed). On error nothing of the batch is
+// written and nobody has been answered.
+func (c *committer) commit(batch []*txRequest, guarded bool) error {
 	sqlTx, err := c.w.BeginTx(context.Background(), nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -241,9 +284,19 @@ func (c *committer) commit(batch []*txRequest) error {
 	}
 	ex := &directExecer{conn: probe.conn, sqlTx: sqlTx}
 	for _, r := range batch {
+		if !guarded {
+			if c.runFn(ex, r) {
+				_ = sqlTx.Rollback()
+				return errMemberFailed
+			}
+			continue
+		}
 		if err := c.runOne(ex, r); err != nil {
 			_ = sqlTx.Rollback()
 			return err
+		}
+		if r.err != nil {
+			c.careful = carefulBatches
 		}
 	}
 	if err := c.hooks.BeforeCommit(ex); err != nil {
@@ -270,6 +323,25 @@ func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	if _, err := ex.ExecContext(bg, "SAVEPOINT grp"); err != nil {
 		return fmt.Errorf("savepoint: %w", err)
 	}
+	if c.runFn(ex, r) {
+		if _, err := ex.ExecContext(bg, "ROLLBACK TO grp"); err != nil {
+			return rollbackFailed(r.err, err)
+		}
+	}
+	if _, err := ex.ExecContext(bg, "RELEASE grp"); err != nil {
+		return fmt.Errorf("release savepoint: %w", err)
+	}
+	return nil
+}
+
+// runFn runs one caller's fn and reports whether it ran and failed (and
+// so may have left writes behind); a caller gone before its turn fails
+// without running.
+func (c *committer) runFn(ex *directExecer, r *txRequest) (failed bool) {
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		return false
+	}
 	// The statements run without the caller's cancellation (the write
 	// connection ignores it anyway, see stmt_cache.go); with a cancellable
 	// context database/sql would also start a goroutine to watch every
@@ -281,15 +353,7 @@ func (c *committer) runOne(ex *directExecer, r *txRequest) error {
 	// A tx kept past its fn must not reach the connection directly (outside
 	// any transaction once the batch commits); database/sql refuses it.
 	tx.direct.conn = nil
-	if r.err != nil {
-		if _, err := ex.ExecContext(bg, "ROLLBACK TO grp"); err != nil {
-			return rollbackFailed(r.err, err)
-		}
-	}
-	if _, err := ex.ExecContext(bg, "RELEASE grp"); err != nil {
-		return fmt.Errorf("release savepoint: %w", err)
-	}
-	return nil
+	return r.err != nil
 }
 
 // protect turns a panic in fn into an error for its caller alone; the

@@ -201,3 +201,77 @@ func TestCheckpointsRunInTheBackground(t *testing.T) {
 		return nil
 	})
 }
+
+// TestFailedMemberRerunsTheBatch: a batch runs without savepoints, so when
+// one of its transactions fails after writing, the batch is rolled back
+// and run again with a savepoint around each: the failure's writes are
+// undone, its caller hears its error, every other caller succeeds, and
+// their functions ran twice. The batches right after keep their
+// savepoints, so their functions run once. A lone failing transaction
+// leaves nothing.
+func TestFailedMemberRerunsTheBatch(t *testing.T) {
+	db := openTest(t)
+	createT(t, db)
+	ctx := context.Background()
+	boom := errors.New("boom")
+
+	for _, wantRuns := range []int{2, 1} {
+		hold, held := make(chan struct{}), make(chan struct{})
+		go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
+		<-held
+		const n = 20
+		results := make([]error, n)
+		runs := make([]int, n) // written only on the committer's goroutine
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = db.WithTx(ctx, func(tx *Tx) error {
+					runs[i]++
+					if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", i); err != nil {
+						return err
+					}
+					if i == 7 {
+						return boom
+					}
+					return nil
+				})
+			}()
+		}
+		wait.Parked(t, 30*time.Second, n, "select", "sqlitex.(*DB).WithTx")
+		close(hold)
+		wg.Wait()
+		for i, err := range results {
+			if i == 7 && !errors.Is(err, boom) {
+				t.Fatalf("the failing transaction answered %v, want boom", err)
+			}
+			if i != 7 && err != nil {
+				t.Fatalf("transaction %d failed for another's error: %v", i, err)
+			}
+		}
+		if runs[0] != wantRuns {
+			t.Fatalf("the batch's first transaction ran %d times, want %d", runs[0], wantRuns)
+		}
+	}
+	var seven int
+	if err := db.r.QueryRow("SELECT count(*) FROM t WHERE v = 7").Scan(&seven); err != nil {
+		t.Fatal(err)
+	}
+	if got := countT(t, db); got != 38 || seven != 0 {
+		t.Fatalf("%d rows (%d of the failed transactions), want 38 and none", got, seven)
+	}
+
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (100)"); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("lone failing transaction: %v, want boom", err)
+	}
+	if n := countT(t, db); n != 38 {
+		t.Fatalf("%d rows after a lone failing transaction, want 38", n)
+	}
+}
