@@ -240,8 +240,10 @@ func (w *WebhookDeliverWorker) describe(err error) string {
 // the schedule's next wait, or, after the last one, disabling the endpoint.
 func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpoint, ev store.Event, res sendResult) error {
 	var retryIn time.Duration
+	var failed *store.WebhookAttempt // logged once committed
+	var disabled string
 	err := w.DB.WithTx(ctx, func(tx *store.Tx) error {
-		retryIn = 0 // a run again starts afresh (see store.DB.WithTx)
+		retryIn, failed, disabled = 0, nil, "" // a run again starts afresh (see store.DB.WithTx)
 		cur, err := tx.FindWebhookEndpoint("", ep.ID)
 		if apperr.Code(err) == apperr.ErrNotFound {
 			return nil // deleted while the request was in flight
@@ -267,13 +269,12 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 		if err := tx.RecordWebhookAttempt(&att); err != nil {
 			return err
 		}
-		w.Log.WarnContext(ctx, "webhook delivery failed", "endpoint", ep.ID, "event", ev.ID, "attempt", att.Attempt,
-			"error", res.err, "retryIn", retryIn)
+		failed = &att
 		if retryIn > 0 || cur.Status != store.WebhookEnabled {
 			return nil
 		}
 		reason := fmt.Sprintf("delivery of event %s failed on all %d attempts; last error: %s", ev.ID, att.Attempt, res.err)
-		w.Log.WarnContext(ctx, "webhook endpoint disabled", "endpoint", ep.ID, "reason", reason)
+		disabled = reason
 		var code any
 		if res.code != 0 {
 			code = res.code
@@ -284,6 +285,13 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 	}, store.WithActor("system:webhooks", ""))
 	if err != nil {
 		return err
+	}
+	if failed != nil {
+		w.Log.WarnContext(ctx, "webhook delivery failed", "endpoint", ep.ID, "event", ev.ID, "attempt", failed.Attempt,
+			"error", res.err, "retryIn", retryIn)
+	}
+	if disabled != "" {
+		w.Log.WarnContext(ctx, "webhook endpoint disabled", "endpoint", ep.ID, "reason", disabled)
 	}
 	if w.Observe != nil {
 		switch {

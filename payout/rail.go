@@ -57,8 +57,10 @@ type Settlement interface {
 }
 
 // Instant is implemented by a rail that answers Submit and Status from
-// memory, without I/O (the sandbox). Its steps can run one after another
-// inside one transaction without holding the write connection for a wait.
+// memory, without I/O and without side effects, the same answer each time
+// it is asked (the sandbox). Its steps can run one after another inside one
+// transaction without holding the write connection for a wait, and so may
+// be asked again when that transaction is run again (store.DB.WithTx).
 type Instant interface {
 	Instant() bool
 }

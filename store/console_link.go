@@ -66,7 +66,7 @@ func errLinkUsed() error {
 
 // consoleLinkUser reads a link's row (consoleLinkQuery) and refuses a link
 // that is unknown, used or expired at now.
-func consoleLinkUser(row *sql.Row, now time.Time) (User, error) {
+func consoleLinkUser(row rowScanner, now time.Time) (User, error) {
 	var u User
 	var expires int64
 	var used sql.NullInt64

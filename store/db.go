@@ -262,13 +262,27 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 func (tx *Tx) Now() time.Time { return tx.now }
 
 // release writes what the transaction holds back (a payment row, balance
-// moves) before a statement that names its table.
+// moves) before a statement that names its table. Once such a write has
+// failed, every later statement is refused: SQLite may have rolled the
+// whole transaction back, and a statement run after that would commit on
+// its own.
 func (tx *Tx) release(query string) error {
+	if tx.broken != nil {
+		return tx.broken
+	}
 	if err := tx.releasePaymentFor(query); err != nil {
 		return err
 	}
 	return tx.releaseBalancesFor(query)
 }
+
+// rowScanner is one row's result, or the error that kept its statement from
+// running.
+type rowScanner interface{ Scan(dest ...any) error }
+
+type failedRow struct{ err error }
+
+func (r failedRow) Scan(...any) error { return r.err }
 
 // exec runs a statement in the transaction.
 func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
@@ -279,9 +293,10 @@ func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
 }
 
 // queryRow runs a query that returns at most one row in the transaction.
-// A held row that cannot be written fails the transaction at its end.
-func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
-	_ = tx.release(query)
+func (tx *Tx) queryRow(query string, args ...any) rowScanner {
+	if err := tx.release(query); err != nil {
+		return failedRow{err}
+	}
 	return tx.x.QueryRowContext(tx.ctx, query, args...)
 }
 

@@ -85,7 +85,7 @@ func addMoves(to, from map[balanceKey]balanceMove) {
 }
 
 // writeBalances moves each account once. An account missing in that
-// currency fails the batch, whose members then run alone, so the
+// currency fails the batch; its members then run again one by one, and the
 // transaction that posted to it fails by itself.
 func writeBalances(ctx context.Context, ex sqlitex.Execer, moves map[balanceKey]balanceMove) error {
 	for k, m := range moves {

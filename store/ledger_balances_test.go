@@ -86,3 +86,51 @@ func TestBalanceMovesOfABatch(t *testing.T) {
 	is.Equal(entries, int64(3))
 	ledgerZero(t, db)
 }
+
+// TestBalanceMoveToAMissingAccountFailsAlone: a posting to an account that
+// does not exist in its currency is found only when the batch's balances
+// are written; the batch then runs again member by member, the poster
+// fails by itself and writes nothing, and the others land.
+func TestBalanceMoveToAMissingAccountFailsAlone(t *testing.T) {
+	is := is.New(t)
+	db, sealer := openTestDB(t)
+	u := testUser(t, db, sealer)
+	ctx := context.Background()
+	var from, to string
+	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
+		if from, err = tx.ledgerAccount("", u.Livemode, AccountExternal, "INR", ""); err != nil {
+			return err
+		}
+		to, err = tx.ledgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
+		return err
+	}))
+	post := func(paise int64, currency, description string) func(tx *Tx) error {
+		return func(tx *Tx) error {
+			_, err := tx.post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: description,
+				Postings: []Posting{{AccountID: from, Amount: -paise, Currency: currency}, {AccountID: to, Amount: paise, Currency: currency}}})
+			return err
+		}
+	}
+	steps := []func(tx *Tx) error{post(100, "INR", "good"), post(50, "USD", "wrong currency"), post(1, "INR", "good")}
+	hold, held := make(chan struct{}), make(chan struct{})
+	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
+	<-held
+	done := make(chan struct{}, len(steps))
+	results := make([]error, len(steps))
+	for i, step := range steps {
+		go func() { results[i] = db.WithTx(ctx, step); done <- struct{}{} }()
+		wait.Parked(t, 30*time.Second, i+1, "select", "sqlitex.(*DB).WithTx")
+	}
+	close(hold)
+	for range steps {
+		<-done
+	}
+	is.NoErr(results[0])
+	is.True(results[1] != nil) // the account has no USD side
+	is.NoErr(results[2])
+	is.Equal(accountBalance(t, db, u.ID, AccountTaxReserve), int64(101))
+	var wrong int
+	is.NoErr(db.r.QueryRow("SELECT count(*) FROM ledger_txns WHERE description = 'wrong currency'").Scan(&wrong))
+	is.Equal(wrong, 0)
+	ledgerZero(t, db)
+}

@@ -64,9 +64,10 @@ func insertRows(ctx context.Context, ex sqlitex.Execer, prefix, values, suffix s
 
 // batchRows is what a batch's transactions leave to be written together
 // just before its COMMIT: audit rows, events, count deltas and balance
-// moves. A
-// transaction's share joins when it succeeds (WithTx); a failed batch
-// forgets it all (DB.forget) and its members run again alone.
+// moves. A transaction's share joins when it succeeds (WithTx), and one
+// that writes the pending balance moves early takes them out
+// (ledger_balances.go); whenever a batch is rolled back, it forgets it all
+// (DB.forget) and its members run again.
 type batchRows struct {
 	auditRows, eventRows []any
 	counts               map[countKey]int64
@@ -94,7 +95,7 @@ func (b *batchRows) reset() {
 }
 
 // flush writes the batch's rows, in the order they were made, then the
-// net count changes.
+// net count changes and balance moves.
 func (b *batchRows) flush(ex sqlitex.Execer) error {
 	defer b.reset()
 	ctx := context.Background()

@@ -52,7 +52,8 @@ func sameRow(a, b Payment) bool {
 }
 
 // releasePayment writes the held row's moves, if any, and lets the row go:
-// whatever runs next may change it.
+// whatever runs next may change it. A failure fails the transaction, even
+// if its caller goes on (see Tx.release).
 func (tx *Tx) releasePayment() error {
 	h := tx.held
 	if h == nil {
@@ -62,20 +63,20 @@ func (tx *Tx) releasePayment() error {
 	if h.next.Version == h.written.Version {
 		return nil
 	}
-	return tx.updatePaymentRow(h.written, h.next)
-}
-
-// releasePaymentFor releases the held row before a statement that names the
-// payments table; a failure fails the transaction (see DB.WithTx).
-func (tx *Tx) releasePaymentFor(query string) error {
-	if tx.held == nil || !strings.Contains(query, "payments") {
-		return nil
-	}
-	if err := tx.releasePayment(); err != nil {
+	if err := tx.updatePaymentRow(h.written, h.next); err != nil {
 		tx.broken = err
 		return err
 	}
 	return nil
+}
+
+// releasePaymentFor releases the held row before a statement that names
+// the payments table.
+func (tx *Tx) releasePaymentFor(query string) error {
+	if tx.held == nil || !strings.Contains(query, "payments") {
+		return nil
+	}
+	return tx.releasePayment()
 }
 
 // updatePaymentRow runs the guarded UPDATE of a move.

@@ -148,19 +148,22 @@ func TestHeldMovesOfAFailedTransactionNeverLand(t *testing.T) {
 	is.Equal(got.Version, p.Version)
 }
 
-// TestNothingReadsPaymentsBehindTheDoor: a held row is released before any
-// statement that names the payments table, so no trigger or view may read
-// it under another name, and no trigger may count its moves.
-func TestNothingReadsPaymentsBehindTheDoor(t *testing.T) {
+// TestNothingReadsHeldTablesBehindTheDoor: a held payment row and pending
+// balance moves are written before any statement that names their table,
+// so no trigger or view may read those tables under another name, and no
+// trigger may count their updates.
+func TestNothingReadsHeldTablesBehindTheDoor(t *testing.T) {
 	is := is.New(t)
 	db, _ := openTestDB(t)
-	rows, err := db.r.Query(`SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') AND sql LIKE '%payments%'`)
-	is.NoErr(err)
-	defer rows.Close()
-	for rows.Next() {
-		var typ, name string
-		is.NoErr(rows.Scan(&typ, &name))
-		t.Errorf("%s %s reads the payments table where a held payment row is not released", typ, name)
+	for _, table := range []string{"payments", "ledger_accounts"} {
+		rows, err := db.r.Query(`SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') AND sql LIKE ?`, "%"+table+"%")
+		is.NoErr(err)
+		for rows.Next() {
+			var typ, name string
+			is.NoErr(rows.Scan(&typ, &name))
+			t.Errorf("%s %s reads %s, where what a transaction holds back is not written first", typ, name, table)
+		}
+		is.NoErr(rows.Err())
+		rows.Close()
 	}
-	is.NoErr(rows.Err())
 }

@@ -28,7 +28,7 @@ func (db *DB) SequestrationPolicy(ctx context.Context, userID string) (Sequestra
 
 const policySQL = "SELECT enabled, rate_bp, trigger, updated_at FROM sequestration_policies WHERE user_id = ?"
 
-func scanPolicy(row *sql.Row, userID string) (SequestrationPolicy, error) {
+func scanPolicy(row rowScanner, userID string) (SequestrationPolicy, error) {
 	p := SequestrationPolicy{UserID: userID, Trigger: "on_settlement"}
 	var updated int64
 	err := row.Scan(&p.Enabled, &p.RateBP, &p.Trigger, &updated)

@@ -48,7 +48,7 @@ func (db *DB) ChainSeen(ctx context.Context, vaultID string) (ChainSeen, error) 
 
 const seenSQL = "SELECT account_seen, trustline_seen FROM vault_chain WHERE vault_id = ?"
 
-func scanSeen(row *sql.Row) (ChainSeen, error) {
+func scanSeen(row rowScanner) (ChainSeen, error) {
 	var s ChainSeen
 	err := row.Scan(&s.Account, &s.Trustline)
 	if errors.Is(err, sql.ErrNoRows) {

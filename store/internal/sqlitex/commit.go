@@ -23,7 +23,7 @@ import (
 //
 // Each transaction still commits or rolls back alone. A SAVEPOINT around
 // each would undo just the one that fails, but SQLite then copies every
-// page a transaction touches before it changes it, a tenth of the
+// page a transaction touches before it changes it, a large share of the
 // writer's work. So a batch runs without savepoints, and if one of its
 // transactions fails the whole batch is rolled back and run again, each
 // inside its own savepoint; the next carefulBatches batches keep them, so
