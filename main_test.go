@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 type proc struct {
 	cmd    *exec.Cmd
 	url    string
-	stdout *bytes.Buffer
+	stdout procOut
 	stderr *procLog
 	exited chan struct{} // closed once the process has exited
 	err    error         // its exit status, set before exited is closed
@@ -64,13 +64,20 @@ func startDB(t *testing.T, dir, db string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", db, "-log-level", "warn"}, args...)...)
 	cmd.Dir = dir
-	out := &bytes.Buffer{}
+	// stdout is a file, so what serve prints there before it listens (the
+	// demo key) is in the file by the time its listening line is read; a
+	// pipe's copy could still be on its way.
+	out, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
 	log := &procLog{listening: make(chan string, 1)}
 	cmd.Stdout, cmd.Stderr = out, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stdout: out, stderr: log, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stdout: procOut(out.Name()), stderr: log, exited: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.exited) }()
 	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.exited })
 	select {
@@ -126,6 +133,16 @@ func (l *procLog) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// procOut is the file a started server's stdout goes to.
+type procOut string
+
+func (o procOut) Bytes() []byte {
+	b, _ := os.ReadFile(string(o))
+	return b
+}
+
+func (o procOut) String() string { return string(o.Bytes()) }
 
 func (l *procLog) String() string {
 	l.mu.Lock()
