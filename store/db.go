@@ -313,6 +313,9 @@ func (tx *Tx) Enqueue(args river.JobArgs, opts *river.InsertOpts) error {
 	if tx.jobs == nil {
 		return errors.New("store: no job inserter (open the database with app.Open)")
 	}
+	if tx.broken != nil {
+		return tx.broken // see Tx.release
+	}
 	_, err := tx.jobs.InsertTx(tx.ctx, tx.x.SQL(), args, opts)
 	return err
 }

@@ -81,6 +81,9 @@ func (tx *Tx) releasePaymentFor(query string) error {
 
 // updatePaymentRow runs the guarded UPDATE of a move.
 func (tx *Tx) updatePaymentRow(from, next Payment) error {
+	if tx.broken != nil {
+		return tx.broken // see Tx.release
+	}
 	var inr, settled any
 	if next.AmountINR != nil {
 		inr = *next.AmountINR
