@@ -11,6 +11,25 @@ import (
 	"github.com/payoutd/payoutd/internal/wait"
 )
 
+// reserveAccounts opens a database with a user whose INR tax reserve and
+// the external INR account exist, for postings between them.
+func reserveAccounts(t *testing.T) (db *DB, u User, from, to string) {
+	t.Helper()
+	db, sealer := openTestDB(t)
+	u = testUser(t, db, sealer)
+	err := db.WithTx(context.Background(), func(tx *Tx) (err error) {
+		if from, err = tx.ledgerAccount("", u.Livemode, AccountExternal, "INR", ""); err != nil {
+			return err
+		}
+		to, err = tx.ledgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, u, from, to
+}
+
 // TestBalanceMovesOfABatch: transactions sharing a batch move account
 // balances once, at its end, yet each reads on the writer every move made
 // before it — the batch's earlier transactions' and its own. A transaction
@@ -18,17 +37,8 @@ import (
 // to the others, and the balances land equal to the sums of the postings.
 func TestBalanceMovesOfABatch(t *testing.T) {
 	is := is.New(t)
-	db, sealer := openTestDB(t)
-	u := testUser(t, db, sealer)
+	db, u, from, to := reserveAccounts(t)
 	ctx := context.Background()
-	var from, to string
-	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		if from, err = tx.ledgerAccount("", u.Livemode, AccountExternal, "INR", ""); err != nil {
-			return err
-		}
-		to, err = tx.ledgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
-		return err
-	}))
 	move := func(tx *Tx, paise int64) error {
 		_, err := tx.post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: "test",
 			Postings: []Posting{{AccountID: from, Amount: -paise, Currency: "INR"}, {AccountID: to, Amount: paise, Currency: "INR"}}})
@@ -93,17 +103,8 @@ func TestBalanceMovesOfABatch(t *testing.T) {
 // fails by itself and writes nothing, and the others land.
 func TestBalanceMoveToAMissingAccountFailsAlone(t *testing.T) {
 	is := is.New(t)
-	db, sealer := openTestDB(t)
-	u := testUser(t, db, sealer)
+	db, u, from, to := reserveAccounts(t)
 	ctx := context.Background()
-	var from, to string
-	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		if from, err = tx.ledgerAccount("", u.Livemode, AccountExternal, "INR", ""); err != nil {
-			return err
-		}
-		to, err = tx.ledgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
-		return err
-	}))
 	post := func(paise int64, currency, description string) func(tx *Tx) error {
 		return func(tx *Tx) error {
 			_, err := tx.post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: description,
