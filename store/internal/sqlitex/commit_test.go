@@ -45,6 +45,29 @@ func countT(t testing.TB, db *DB) int {
 	return n
 }
 
+// inOneBatch holds the committer while n transactions, fn(0) … fn(n-1),
+// queue up, then lets them run together and returns their results.
+func inOneBatch(t *testing.T, db *DB, n int, fn func(i int, tx *Tx) error) []error {
+	t.Helper()
+	ctx := context.Background()
+	hold, held := make(chan struct{}), make(chan struct{})
+	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
+	<-held
+	results := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = db.WithTx(ctx, func(tx *Tx) error { return fn(i, tx) })
+		}()
+	}
+	wait.Parked(t, 30*time.Second, n, "select", "sqlitex.(*DB).WithTx") // all wait for the held batch
+	close(hold)
+	wg.Wait()
+	return results
+}
+
 // TestNestedWithTxFailsFast: WithTx called inside a transaction's function
 // would wait for the committer that is running it; it fails at once
 // instead, and the outer transaction can go on.
@@ -98,31 +121,16 @@ func TestFailedCommitRetriesMembersAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Hold the committer so the next transactions queue up and share a batch.
-	hold, held := make(chan struct{}), make(chan struct{})
-	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
-	<-held
 	const n = 20
-	results := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = db.WithTx(ctx, func(tx *Tx) error {
-				q := "INSERT INTO t VALUES (1)"
-				if i == 7 {
-					q = "INSERT INTO child VALUES (42)" // no parent 42: fails at COMMIT
-				}
-				_, err := tx.ExecContext(ctx, q)
-				return err
-			})
-		}()
-	}
-	wait.Parked(t, 30*time.Second, n, "select", "sqlitex.(*DB).WithTx") // all twenty wait for the held batch
 	before := db.Stats().Batches.Load()
-	close(hold)
-	wg.Wait()
+	results := inOneBatch(t, db, n, func(i int, tx *Tx) error {
+		q := "INSERT INTO t VALUES (1)"
+		if i == 7 {
+			q = "INSERT INTO child VALUES (42)" // no parent 42: fails at COMMIT
+		}
+		_, err := tx.ExecContext(ctx, q)
+		return err
+	})
 	for i, err := range results {
 		if i == 7 && err == nil {
 			t.Fatal("the transaction that broke the commit succeeded")
@@ -216,32 +224,18 @@ func TestFailedMemberRerunsTheBatch(t *testing.T) {
 	boom := errors.New("boom")
 
 	for _, wantRuns := range []int{2, 1} {
-		hold, held := make(chan struct{}), make(chan struct{})
-		go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
-		<-held
 		const n = 20
-		results := make([]error, n)
 		runs := make([]int, n) // written only on the committer's goroutine
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = db.WithTx(ctx, func(tx *Tx) error {
-					runs[i]++
-					if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", i); err != nil {
-						return err
-					}
-					if i == 7 {
-						return boom
-					}
-					return nil
-				})
-			}()
-		}
-		wait.Parked(t, 30*time.Second, n, "select", "sqlitex.(*DB).WithTx")
-		close(hold)
-		wg.Wait()
+		results := inOneBatch(t, db, n, func(i int, tx *Tx) error {
+			runs[i]++
+			if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", i); err != nil {
+				return err
+			}
+			if i == 7 {
+				return boom
+			}
+			return nil
+		})
 		for i, err := range results {
 			if i == 7 && !errors.Is(err, boom) {
 				t.Fatalf("the failing transaction answered %v, want boom", err)
