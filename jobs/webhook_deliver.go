@@ -240,10 +240,10 @@ func (w *WebhookDeliverWorker) describe(err error) string {
 // the schedule's next wait, or, after the last one, disabling the endpoint.
 func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpoint, ev store.Event, res sendResult) error {
 	var retryIn time.Duration
-	var failed *store.WebhookAttempt // logged once committed
+	var failedAttempt int // logged once committed, with why it was disabled
 	var disabled string
 	err := w.DB.WithTx(ctx, func(tx *store.Tx) error {
-		retryIn, failed, disabled = 0, nil, "" // a run again starts afresh (see store.DB.WithTx)
+		retryIn, failedAttempt, disabled = 0, 0, "" // a run again starts afresh (see store.DB.WithTx)
 		cur, err := tx.FindWebhookEndpoint("", ep.ID)
 		if apperr.Code(err) == apperr.ErrNotFound {
 			return nil // deleted while the request was in flight
@@ -269,7 +269,7 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 		if err := tx.RecordWebhookAttempt(&att); err != nil {
 			return err
 		}
-		failed = &att
+		failedAttempt = att.Attempt
 		if retryIn > 0 || cur.Status != store.WebhookEnabled {
 			return nil
 		}
@@ -286,8 +286,8 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 	if err != nil {
 		return err
 	}
-	if failed != nil {
-		w.Log.WarnContext(ctx, "webhook delivery failed", "endpoint", ep.ID, "event", ev.ID, "attempt", failed.Attempt,
+	if failedAttempt > 0 {
+		w.Log.WarnContext(ctx, "webhook delivery failed", "endpoint", ep.ID, "event", ev.ID, "attempt", failedAttempt,
 			"error", res.err, "retryIn", retryIn)
 	}
 	if disabled != "" {

@@ -11,23 +11,58 @@ import (
 	"github.com/payoutd/payoutd/internal/wait"
 )
 
-// reserveAccounts opens a database with a user whose INR tax reserve and
-// the external INR account exist, for postings between them.
-func reserveAccounts(t *testing.T) (db *DB, u User, from, to string) {
+// reserveTest is a database with a user whose INR tax reserve and the
+// external INR account exist, for postings between them.
+type reserveTest struct {
+	db       *DB
+	u        User
+	from, to string // the external account, the reserve
+}
+
+func newReserveTest(t *testing.T) reserveTest {
 	t.Helper()
 	db, sealer := openTestDB(t)
-	u = testUser(t, db, sealer)
+	r := reserveTest{db: db, u: testUser(t, db, sealer)}
 	err := db.WithTx(context.Background(), func(tx *Tx) (err error) {
-		if from, err = tx.ledgerAccount("", u.Livemode, AccountExternal, "INR", ""); err != nil {
+		if r.from, err = tx.ledgerAccount("", r.u.Livemode, AccountExternal, "INR", ""); err != nil {
 			return err
 		}
-		to, err = tx.ledgerAccount(u.ID, u.Livemode, AccountTaxReserve, "INR", "")
+		r.to, err = tx.ledgerAccount(r.u.ID, r.u.Livemode, AccountTaxReserve, "INR", "")
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return db, u, from, to
+	return r
+}
+
+// post moves paise from the external account into the reserve.
+func (r reserveTest) post(tx *Tx, paise int64, currency, description string) error {
+	_, err := tx.post(LedgerTxn{UserID: r.u.ID, Livemode: r.u.Livemode, Kind: "funding", Description: description,
+		Postings: []Posting{{AccountID: r.from, Amount: -paise, Currency: currency}, {AccountID: r.to, Amount: paise, Currency: currency}}})
+	return err
+}
+
+// inOrderInOneBatch holds the committer while steps queue up one after
+// another, then lets them run together, in that order, and returns their
+// results.
+func inOrderInOneBatch(t *testing.T, db *DB, steps []func(tx *Tx) error) []error {
+	t.Helper()
+	ctx := context.Background()
+	hold, held := make(chan struct{}), make(chan struct{})
+	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
+	<-held
+	done := make(chan struct{}, len(steps))
+	results := make([]error, len(steps))
+	for i, step := range steps {
+		go func() { results[i] = db.WithTx(ctx, step); done <- struct{}{} }()
+		wait.Parked(t, 30*time.Second, i+1, "select", "sqlitex.(*DB).WithTx")
+	}
+	close(hold)
+	for range steps {
+		<-done
+	}
+	return results
 }
 
 // TestBalanceMovesOfABatch: transactions sharing a batch move account
@@ -37,22 +72,18 @@ func reserveAccounts(t *testing.T) (db *DB, u User, from, to string) {
 // to the others, and the balances land equal to the sums of the postings.
 func TestBalanceMovesOfABatch(t *testing.T) {
 	is := is.New(t)
-	db, u, from, to := reserveAccounts(t)
-	ctx := context.Background()
-	move := func(tx *Tx, paise int64) error {
-		_, err := tx.post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: "test",
-			Postings: []Posting{{AccountID: from, Amount: -paise, Currency: "INR"}, {AccountID: to, Amount: paise, Currency: "INR"}}})
-		return err
-	}
+	r := newReserveTest(t)
+	move := func(tx *Tx, paise int64) error { return r.post(tx, paise, "INR", "test") }
 	balance := func(tx *Tx) (b int64) {
-		if err := tx.queryRow("SELECT balance FROM ledger_accounts WHERE id = ?", to).Scan(&b); err != nil {
+		if err := tx.queryRow("SELECT balance FROM ledger_accounts WHERE id = ?", r.to).Scan(&b); err != nil {
 			return -1
 		}
 		return b
 	}
 	boom := errors.New("boom")
 	var seen2, seen3a, seen3b int64
-	steps := []func(tx *Tx) error{
+	before := r.db.CommitStats().Batches
+	results := inOrderInOneBatch(t, r.db, []func(tx *Tx) error{
 		func(tx *Tx) error { return move(tx, 100) },
 		func(tx *Tx) error { seen2 = balance(tx); return move(tx, -30) },
 		func(tx *Tx) error {
@@ -67,34 +98,20 @@ func TestBalanceMovesOfABatch(t *testing.T) {
 			return boom
 		},
 		func(tx *Tx) error { return move(tx, 1) },
-	}
-	hold, held := make(chan struct{}), make(chan struct{})
-	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
-	<-held
-	errs := make(chan error, len(steps))
-	results := make([]error, len(steps))
-	for i, step := range steps { // queued in order, so they run in order
-		go func() { results[i] = db.WithTx(ctx, step); errs <- nil }()
-		wait.Parked(t, 30*time.Second, i+1, "select", "sqlitex.(*DB).WithTx")
-	}
-	before := db.CommitStats().Batches
-	close(hold)
-	for range steps {
-		<-errs
-	}
+	})
 	is.NoErr(results[0])
 	is.NoErr(results[1])
 	is.True(errors.Is(results[2], boom))
 	is.NoErr(results[3])
-	is.True(db.CommitStats().Batches-before <= 2) // the held batch, then the four together
-	is.Equal(seen2, int64(100))                   // the batch's earlier move
-	is.Equal(seen3a, int64(75))                   // and its own
-	is.Equal(seen3b, int64(82))                   // written again after a read
-	is.Equal(accountBalance(t, db, u.ID, AccountTaxReserve), int64(71))
+	is.True(r.db.CommitStats().Batches-before <= 2) // the held batch, then the four together
+	is.Equal(seen2, int64(100))                     // the batch's earlier move
+	is.Equal(seen3a, int64(75))                     // and its own
+	is.Equal(seen3b, int64(82))                     // written again after a read
+	is.Equal(accountBalance(t, r.db, r.u.ID, AccountTaxReserve), int64(71))
 	var entries int64
-	is.NoErr(db.r.QueryRow("SELECT entries FROM ledger_accounts WHERE id = ?", to).Scan(&entries))
+	is.NoErr(r.db.r.QueryRow("SELECT entries FROM ledger_accounts WHERE id = ?", r.to).Scan(&entries))
 	is.Equal(entries, int64(3))
-	ledgerZero(t, db)
+	ledgerZero(t, r.db)
 }
 
 // TestBalanceMoveToAMissingAccountFailsAlone: a posting to an account that
@@ -103,35 +120,18 @@ func TestBalanceMovesOfABatch(t *testing.T) {
 // fails by itself and writes nothing, and the others land.
 func TestBalanceMoveToAMissingAccountFailsAlone(t *testing.T) {
 	is := is.New(t)
-	db, u, from, to := reserveAccounts(t)
-	ctx := context.Background()
+	r := newReserveTest(t)
 	post := func(paise int64, currency, description string) func(tx *Tx) error {
-		return func(tx *Tx) error {
-			_, err := tx.post(LedgerTxn{UserID: u.ID, Livemode: u.Livemode, Kind: "funding", Description: description,
-				Postings: []Posting{{AccountID: from, Amount: -paise, Currency: currency}, {AccountID: to, Amount: paise, Currency: currency}}})
-			return err
-		}
+		return func(tx *Tx) error { return r.post(tx, paise, currency, description) }
 	}
-	steps := []func(tx *Tx) error{post(100, "INR", "good"), post(50, "USD", "wrong currency"), post(1, "INR", "good")}
-	hold, held := make(chan struct{}), make(chan struct{})
-	go db.WithTx(ctx, func(*Tx) error { close(held); <-hold; return nil })
-	<-held
-	done := make(chan struct{}, len(steps))
-	results := make([]error, len(steps))
-	for i, step := range steps {
-		go func() { results[i] = db.WithTx(ctx, step); done <- struct{}{} }()
-		wait.Parked(t, 30*time.Second, i+1, "select", "sqlitex.(*DB).WithTx")
-	}
-	close(hold)
-	for range steps {
-		<-done
-	}
+	results := inOrderInOneBatch(t, r.db, []func(tx *Tx) error{
+		post(100, "INR", "good"), post(50, "USD", "wrong currency"), post(1, "INR", "good")})
 	is.NoErr(results[0])
 	is.True(results[1] != nil) // the account has no USD side
 	is.NoErr(results[2])
-	is.Equal(accountBalance(t, db, u.ID, AccountTaxReserve), int64(101))
+	is.Equal(accountBalance(t, r.db, r.u.ID, AccountTaxReserve), int64(101))
 	var wrong int
-	is.NoErr(db.r.QueryRow("SELECT count(*) FROM ledger_txns WHERE description = 'wrong currency'").Scan(&wrong))
+	is.NoErr(r.db.r.QueryRow("SELECT count(*) FROM ledger_txns WHERE description = 'wrong currency'").Scan(&wrong))
 	is.Equal(wrong, 0)
-	ledgerZero(t, db)
+	ledgerZero(t, r.db)
 }
