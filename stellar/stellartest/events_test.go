@@ -94,7 +94,7 @@ func TestFakeAssetEvents(t *testing.T) {
 
 			hash, want := tc.act(n, alice)
 			want.asset, want.amount = "USDC:"+n.issuer.Address(), five
-			events := n.events(n.rpc, before+1, 100)
+			events, _ := n.events(n.rpc, before+1, 100)
 			is.Equal(len(events), 1)
 			e := events[0]
 			is.Equal(decode(t, e), want)
@@ -148,7 +148,8 @@ func TestFakeNoEventsFromFailures(t *testing.T) {
 			tx, err := n.rpc.GetTransaction(n.ctx, protocol.GetTransactionRequest{Hash: hash})
 			is.NoErr(err)
 			is.Equal(tx.Status, protocol.TransactionStatusFailed)
-			is.Equal(len(n.events(n.rpc, before+1, 100)), 0)
+			events, _ := n.events(n.rpc, before+1, 100)
+			is.Equal(len(events), 0)
 			held, _ := n.fake.Balance(alice.Address(), n.usdc)
 			is.Equal(held, int64(100_0000000))
 		})

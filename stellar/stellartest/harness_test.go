@@ -43,18 +43,18 @@ func newTestNet(t *testing.T) *testNet {
 	n.usdc = xdr.MustNewCreditAsset("USDC", n.issuer.Address())
 	n.eurc = xdr.MustNewCreditAsset("EURC", n.issuer.Address())
 	n.names[n.issuer.Address()] = "issuer"
-	n.vault = n.account("vault")
+	n.vault = n.account("vault").Address()
 	return n
 }
 
 // account is a new funded account named name, trusting USDC and EURC.
-func (n *testNet) account(name string) string {
+func (n *testNet) account(name string) *keypair.Full {
 	kp := keypair.MustRandom()
 	n.names[kp.Address()] = name
 	n.fake.Fund(kp.Address(), 10_0000000)
 	n.fake.Trust(kp.Address(), n.usdc, 0)
 	n.fake.Trust(kp.Address(), n.eurc, 0)
-	return kp.Address()
+	return kp
 }
 
 // contract is the asset's Stellar Asset Contract id on the test network.
@@ -77,8 +77,8 @@ func (n *testNet) latest() uint32 {
 }
 
 // events is every event from ledger start on that matches filters, read
-// a page of limit at a time.
-func (n *testNet) events(rpc *rpcclient.Client, start uint32, limit uint, filters ...protocol.EventFilter) []protocol.EventInfo {
+// a page of limit at a time, and the cursor to poll on from.
+func (n *testNet) events(rpc *rpcclient.Client, start uint32, limit uint, filters ...protocol.EventFilter) ([]protocol.EventInfo, string) {
 	n.t.Helper()
 	var all []protocol.EventInfo
 	req := protocol.GetEventsRequest{StartLedger: start, Filters: filters, Pagination: &protocol.PaginationOptions{Limit: limit}}
@@ -89,7 +89,7 @@ func (n *testNet) events(rpc *rpcclient.Client, start uint32, limit uint, filter
 		}
 		all = append(all, page.Events...)
 		if uint(len(page.Events)) < limit {
-			return all
+			return all, page.Cursor
 		}
 		cursor, err := protocol.ParseCursor(page.Cursor)
 		if err != nil {
@@ -102,6 +102,17 @@ func (n *testNet) events(rpc *rpcclient.Client, start uint32, limit uint, filter
 // pay submits a payment signed by from's key with memo, as another wallet
 // would, and returns its hash.
 func (n *testNet) pay(from *keypair.Full, to string, asset xdr.Asset, stroops int64, memo txnbuild.Memo) string {
+	n.t.Helper()
+	b64, hash := n.signed(from, to, asset, stroops, memo)
+	if status := n.fake.Submit(b64); status != "PENDING" {
+		n.t.Fatalf("payment refused: %s", status)
+	}
+	return hash
+}
+
+// signed is the envelope of a payment from's key signs at its next
+// sequence number, and its hash.
+func (n *testNet) signed(from *keypair.Full, to string, asset xdr.Asset, stroops int64, memo txnbuild.Memo) (string, string) {
 	n.t.Helper()
 	tx, err := txnbuild.NewTransaction(txnbuild.TransactionParams{
 		SourceAccount:        &txnbuild.SimpleAccount{AccountID: from.Address(), Sequence: n.fake.Sequence(from.Address())},
@@ -119,14 +130,11 @@ func (n *testNet) pay(from *keypair.Full, to string, asset xdr.Asset, stroops in
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	if status := n.fake.Submit(b64); status != "PENDING" {
-		n.t.Fatalf("payment refused: %s", status)
-	}
 	h, err := tx.HashHex(network.TestNetworkPassphrase)
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	return h
+	return b64, h
 }
 
 // moved is an asset event decoded from what getEvents reports, with the
