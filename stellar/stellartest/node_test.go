@@ -69,16 +69,30 @@ func TestFakeNodeLags(t *testing.T) {
 		held, _ := n.fake.Balance(n.vault, n.usdc)
 		states = append(states, state{n.latest(), held, n.fake.Sequence(alice.Address()), hash})
 	}
+	latest := n.latest()
+	// asOf is the last deposit applied by ledger at.
+	asOf := func(at uint32) (then state) {
+		for _, s := range states {
+			if s.ledger <= at {
+				then = s
+			}
+		}
+		return then
+	}
+	for lag := range uint32(8) {
+		node.Lag(lag)
+		then := asOf(latest - lag)
+		held, _ := n.lineBalance(nrpc, n.vault, n.usdc)
+		acct, err := nrpc.LoadAccount(n.ctx, alice.Address())
+		is.NoErr(err)
+		seq, _ := acct.GetSequenceNumber()
+		is.Equal([2]int64{held, seq}, [2]int64{then.balance, then.seq}) // as of lag ledgers ago
+	}
+
 	const lag = 3
 	node.Lag(lag)
-	latest := n.latest()
 	at := latest - lag
-	var then state // the last deposit applied by ledger at
-	for _, s := range states {
-		if s.ledger <= at {
-			then = s
-		}
-	}
+	then := asOf(at)
 	is.True(then.ledger != 0 && then != states[len(states)-1])
 
 	is.Equal(n.latestOf(nrpc), at)
