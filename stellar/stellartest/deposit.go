@@ -21,13 +21,8 @@ import (
 // missing, and topped up by a mint from the issuer (its own transaction)
 // if it holds too little.
 //
-// A rail test funds a vault and reads what it sees:
-//
-//	hash := fake.Deposit(alice, vault, usdc, 25_0000000, "invoice 42")
-//	page, _ := rpc.GetEvents(ctx, protocol.GetEventsRequest{StartLedger: from,
-//		Filters: []protocol.EventFilter{{ContractIDs: []string{usdcContract}}}})
-//	// page.Events ends with the transfer of hash: topics transfer, alice,
-//	// vault, "USDC:G…"; value {amount: 250000000, to_muxed_id: "invoice 42"}
+// ExampleServer_Deposit shows a rail test funding a vault and reading the
+// deposit's event.
 func (s *Server) Deposit(from, to string, asset xdr.Asset, stroops int64, memo string) string {
 	return s.deposit(from, xdr.MustMuxedAddress(to), asset, stroops, memo)
 }

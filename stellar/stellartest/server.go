@@ -4,8 +4,10 @@
 // signature verified for the source account under the network passphrase,
 // its sequence number and time bounds checked, and its operations applied
 // to balances, so a wrong envelope fails here as it would on the network.
-// Faults (busy, lost replies, dropped transactions, garbage) are injected
-// per call.
+// Every asset movement emits its CAP-67 event, which getEvents serves as
+// stellar-rpc does (events.go, get_events.go). Faults (busy, lost replies,
+// dropped transactions, garbage) are injected per call; other endpoints
+// on the same network serve full history (Archive) or fall behind (Node).
 package stellartest
 
 import (
