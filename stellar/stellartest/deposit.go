@@ -41,12 +41,14 @@ func (s *Server) deposit(from string, to xdr.MuxedAccount, asset xdr.Asset, stro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.outsider(from)
-	k := asset.StringCanonical()
-	if a.lines[k] == nil {
-		a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: 1<<63 - 1}
-	}
-	if short := stroops - a.lines[k].balance; short > 0 && !issuedBy(asset, from) {
-		s.mint(xdr.MustMuxedAddress(from), asset, short)
+	// The issuer pays from no line: its deposit is a mint.
+	if k := asset.StringCanonical(); !issuedBy(asset, from) {
+		if a.lines[k] == nil {
+			a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: 1<<63 - 1}
+		}
+		if short := stroops - a.lines[k].balance; short > 0 {
+			s.mint(xdr.MustMuxedAddress(from), asset, short)
+		}
 	}
 	m := xdr.Memo{Type: xdr.MemoTypeMemoNone}
 	if memo != "" {

@@ -77,6 +77,13 @@ func TestFakeAssetEvents(t *testing.T) {
 		{"MintWithMemo", func(n *testNet, alice *keypair.Full) (string, moved) {
 			return n.pay(n.issuer, n.vault, n.usdc, five, txnbuild.MemoText("grant")), moved{kind: "mint", to: n.vault, muxed: "grant"}
 		}},
+		{"DepositFromIssuer", func(n *testNet, alice *keypair.Full) (string, moved) {
+			hash := n.fake.Deposit(n.issuer.Address(), n.vault, n.usdc, five, "grant")
+			if _, line := n.fake.Balance(n.issuer.Address(), n.usdc); line {
+				t.Fatal("the issuer was given a line of its own asset")
+			}
+			return hash, moved{kind: "mint", to: n.vault, muxed: "grant"}
+		}},
 		{"Burn", func(n *testNet, alice *keypair.Full) (string, moved) {
 			return n.pay(alice, n.issuer.Address(), n.usdc, five, txnbuild.MemoText("redeem")), moved{kind: "burn", from: alice.Address()}
 		}},
