@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,8 +22,10 @@ import (
 )
 
 func benchCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := newCommand("bench", "bench [flags]",
+		"Runs payoutd in-process on a temporary database under loopback load and prints what it measured:\n"+
+			"the storage limit, initiate and confirm under load, the pipeline, and the read paths at each size.", stdout, stderr)
+	fs := cmd.FlagSet
 	duration := fs.Duration("duration", 10*time.Second, "length of each load phase")
 	conc := fs.Int("concurrency", 32, "concurrent HTTP clients")
 	users := fs.Int("users", 1, "sandbox users the load is spread over: 1 is a freelancer's own server (payoutd's deployment), more model an integrator's sandbox full of test users")
@@ -38,9 +39,10 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	backlog := fs.Int("backlog", 20000, "payouts confirmed with the workers stopped, then drained to time the pipeline alone (0 skips the drain phases)")
 	railLatency := fs.Duration("rail-latency", 50*time.Millisecond, "delay of every rail call in the second drain, as a network rail would answer (0 skips it)")
 	preseed := fs.Int("preseed", 0, "settled payouts of history (ledger, audit, events, FIRAs) written to each drain's database first")
-	if err := fs.Parse(args); err != nil {
+	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	var phaseHook func(phase string, starts bool)
 	switch *profilePhase {
 	case "", "initiate", "pipeline", "drain":
@@ -63,7 +65,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 				case phase != *profilePhase:
 				case starts:
 					if err := pprof.StartCPUProfile(f); err != nil {
-						fmt.Fprintf(stderr, "bench: cpu profile: %v\n", err)
+						log.Error("bench: cpu profile", "error", err.Error())
 					}
 				default:
 					pprof.StopCPUProfile()
@@ -95,7 +97,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return startInProcess(ctx, dbPath, *workers, o)
 	}
 	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Samples: *samples, Schema: schemaSQL,
-		Progress: stderr, Phase: phaseHook, Backlog: *backlog, RailLatency: *railLatency, Preseed: *preseed}, start)
+		Log: log, Phase: phaseHook, Backlog: *backlog, RailLatency: *railLatency, Preseed: *preseed}, start)
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ func serveFails(t *testing.T, dir string, args ...string) string {
 		cmd.Process.Kill()
 		t.Fatalf("serve started; want a refusal:\n%s", stderr.String())
 	}
-	return stderr.String()
+	return logText(t, stderr.String())
 }
 
 // TestLiveRestoreFromBackup: a backup is taken while a payout is in flight

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 )
 
 // schemaSQL is the newest schema, handed in by Main (the binary embeds
@@ -16,14 +17,25 @@ var schemaSQL string
 
 // Main runs the command args names (without the program's name) and
 // answers the process's exit status. schema is the newest schema.sql.
+// Every line a command writes to stderr is a JSON log record, its failure
+// too: what a person reads (help, keys, lists) goes to stdout.
 func Main(ctx context.Context, schema string, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	schemaSQL = schema
 	paceGC(getenv)
 	if err := run(ctx, args, getenv, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "payoutd:", err)
+		slog.New(slog.NewJSONHandler(stderr, nil)).Error("command failed", "command", commandName(args), "error", err.Error())
 		return 1
 	}
 	return 0
+}
+
+// commandName is the command args run: serve unless the first argument
+// names another.
+func commandName(args []string) string {
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		return args[0]
+	}
+	return "serve"
 }
 
 // run dispatches the subcommand; tests call it directly. A help request
@@ -36,13 +48,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	name := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		name, args = args[0], args[1:]
+	name := commandName(args)
+	if len(args) > 0 && args[0] == name {
+		args = args[1:]
 	}
 	cmd := commands[name]
 	if cmd == nil {
-		return fmt.Errorf("unknown command %q\n\n%s", name, usage)
+		return fmt.Errorf("unknown command %q (payoutd help lists the commands)", name)
 	}
 	err := cmd(ctx, args, getenv, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {

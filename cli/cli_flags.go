@@ -19,9 +19,11 @@ type command struct {
 
 // newCommand makes a subcommand's flag set; synopsis follows "payoutd "
 // in its usage line and about says what it does.
-func newCommand(name, synopsis, about string, stdout, stderr io.Writer) command {
+func newCommand(name, synopsis, about string, stdout, _ io.Writer) command {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// A bad flag is returned, and Main logs it as JSON like any failure;
+	// the usage goes to stdout when asked for (help).
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "usage: payoutd %s\n\n%s\n", synopsis, about)
@@ -74,7 +76,7 @@ func (c command) parse(args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := c.Parse(args); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w (payoutd %s -h lists its flags)", err, c.Name())
 		}
 		if c.NArg() == 0 {
 			return positional, nil

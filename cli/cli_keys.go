@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -195,11 +196,12 @@ func keysRotateRevoke(ctx context.Context, sub string, args []string, getenv fun
 	if err != nil {
 		return err
 	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	if sub == "revoke" {
-		fmt.Fprintf(stderr, "revoked %s\n", id)
+		log.Info("key revoked", "key", id)
 		return nil
 	}
-	fmt.Fprintf(stderr, "rotated %s → %s; the old key works for 24 h more\n", id, k.ID)
+	log.Info("key rotated; the old key works for 24 h more", "key", id, "newKey", k.ID)
 	fmt.Fprintln(stdout, secret)
 	return nil
 }

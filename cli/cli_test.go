@@ -15,8 +15,8 @@ import (
 	"github.com/payoutd/payoutd/store/storetest"
 )
 
-// runBinary runs payoutd with args in dir and returns stdout, stderr and
-// the exit code.
+// runBinary runs payoutd with args in dir and returns stdout, the text of
+// its stderr's log records (logText) and the exit code.
 func runBinary(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -33,7 +33,7 @@ func runBinary(t *testing.T, dir string, args ...string) (string, string, int) {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), errb.String(), code
+	return out.String(), logText(t, errb.String()), code
 }
 
 // dirFiles lists the names in dir.

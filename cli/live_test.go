@@ -180,8 +180,8 @@ func TestLiveStartChecks(t *testing.T) {
 		cmd.Stderr = &stderr
 		err := cmd.Run()
 		is.True(err != nil) // refuses to start
-		is.True(strings.Contains(stderr.String(), network.PublicNetworkPassphrase))
-		is.True(strings.Contains(stderr.String(), network.TestNetworkPassphrase))
+		is.True(strings.Contains(logText(t, stderr.String()), network.PublicNetworkPassphrase))
+		is.True(strings.Contains(logText(t, stderr.String()), network.TestNetworkPassphrase))
 	})
 	t.Run("ErrUnknownAsset", func(t *testing.T) {
 		is := is.New(t)
@@ -191,7 +191,7 @@ func TestLiveStartChecks(t *testing.T) {
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		is.True(cmd.Run() != nil)
-		is.True(strings.Contains(stderr.String(), `unknown currency "XYZ"`))
+		is.True(strings.Contains(logText(t, stderr.String()), `unknown currency "XYZ"`))
 	})
 	t.Run("UnreachableAtStart", func(t *testing.T) {
 		is := is.New(t)

@@ -54,7 +54,7 @@ func TestMain(m *testing.M) {
 type proc struct {
 	cmd    *exec.Cmd
 	url    string
-	stdout procOut
+	stdout *procOut
 	stderr *procLog
 	exited chan struct{} // closed once the process has exited
 	err    error         // its exit status, set before exited is closed
@@ -68,30 +68,32 @@ func start(t *testing.T, dir string, args ...string) *proc {
 
 // startDB is start on the database at db. The server listens on a port the
 // kernel picks (-addr 127.0.0.1:0) and the test reads it from the line
-// serve prints once it listens: no port is chosen before the server binds
-// it, so no other process can take it in between.
+// serve prints to stdout once it listens: no port is chosen before the
+// server binds it, so no other process can take it in between. Every line
+// it writes to stderr must be a JSON log record.
 func startDB(t *testing.T, dir, db string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", db, "-log-level", "warn"}, args...)...)
 	cmd.Dir = dir
-	// stdout is a file, so what serve prints there before it listens (the
-	// demo key) is in the file by the time its listening line is read; a
-	// pipe's copy could still be on its way.
-	out, err := os.CreateTemp(t.TempDir(), "stdout")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	log := &procLog{listening: make(chan string, 1)}
+	// What serve prints before it listens (the demo key) comes before the
+	// listening line on the same stream, so it is here once that line is.
+	out := &procOut{listening: make(chan string, 1)}
+	log := &procLog{}
 	cmd.Stdout, cmd.Stderr = out, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: cmd, stdout: procOut(out.Name()), stderr: log, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, stdout: out, stderr: log, exited: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.exited) }()
-	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.exited })
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.exited
+		if bad := log.notJSON(); bad != "" {
+			t.Errorf("payoutd wrote a stderr line that is not a JSON log record: %q", bad)
+		}
+	})
 	select {
-	case addr := <-log.listening:
+	case addr := <-out.listening:
 		p.url = "http://" + addr
 	case <-p.exited:
 		t.Fatalf("payoutd exited before listening (%v):\n%s", p.err, log)
@@ -113,52 +115,73 @@ func (p *proc) wait() error {
 }
 
 // procLog is what a started payoutd writes to stderr: kept for failure
-// messages (and copied to the test's stderr with PAYOUTD_TEST_LOG set),
-// with the address of its "payoutd listening on ADDR (… mode)" line
-// handed to listening.
+// messages (and copied to the test's stderr with PAYOUTD_TEST_LOG set).
 type procLog struct {
-	mu        sync.Mutex
-	buf       bytes.Buffer
-	listening chan string
-	found     bool
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
 func (l *procLog) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buf.Write(b)
-	if !l.found {
-		for _, line := range strings.Split(l.buf.String(), "\n") {
-			if rest, ok := strings.CutPrefix(line, "payoutd listening on "); ok {
-				if addr, _, ok := strings.Cut(rest, " ("); ok {
-					l.listening <- addr
-					l.found = true
-					break
-				}
-			}
-		}
-	}
 	if os.Getenv("PAYOUTD_TEST_LOG") != "" {
 		os.Stderr.Write(b)
 	}
 	return len(b), nil
 }
 
-// procOut is the file a started server's stdout goes to.
-type procOut string
-
-func (o procOut) Bytes() []byte {
-	b, _ := os.ReadFile(string(o))
-	return b
-}
-
-func (o procOut) String() string { return string(o.Bytes()) }
-
 func (l *procLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.String()
 }
+
+// notJSON is the first whole line that is not a JSON object, or "".
+func (l *procLog) notJSON() string {
+	lines := strings.Split(l.String(), "\n")
+	for _, line := range lines[:len(lines)-1] { // the last is unfinished
+		if !json.Valid([]byte(line)) || !strings.HasPrefix(line, "{") {
+			return line
+		}
+	}
+	return ""
+}
+
+// procOut is what a started payoutd writes to stdout, with the address of
+// its "payoutd listening on ADDR (… mode)" line handed to listening.
+type procOut struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	listening chan string
+	found     bool
+}
+
+func (o *procOut) Write(b []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.buf.Write(b)
+	if !o.found {
+		for _, line := range strings.Split(o.buf.String(), "\n") {
+			if rest, ok := strings.CutPrefix(line, "payoutd listening on "); ok {
+				if addr, _, ok := strings.Cut(rest, " ("); ok {
+					o.listening <- addr
+					o.found = true
+					break
+				}
+			}
+		}
+	}
+	return len(b), nil
+}
+
+func (o *procOut) Bytes() []byte {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return bytes.Clone(o.buf.Bytes())
+}
+
+func (o *procOut) String() string { return string(o.Bytes()) }
 
 // get answers the status of an unauthenticated GET.
 func (p *proc) get(path string) (int, error) {

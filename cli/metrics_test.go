@@ -76,12 +76,12 @@ next:
 // line.
 func metricsURL(t *testing.T, p *proc) string {
 	t.Helper()
-	for _, line := range strings.Split(p.stderr.String(), "\n") {
+	for _, line := range strings.Split(p.stdout.String(), "\n") {
 		if addr, ok := strings.CutPrefix(line, "payoutd metrics on "); ok {
 			return "http://" + strings.TrimSpace(addr) + "/metrics"
 		}
 	}
-	t.Fatalf("no metrics line in:\n%s", p.stderr)
+	t.Fatalf("no metrics line in:\n%s", p.stdout)
 	return ""
 }
 

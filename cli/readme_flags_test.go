@@ -161,7 +161,7 @@ func TestBadEnvValueRefused(t *testing.T) {
 			if err == nil {
 				t.Fatalf("serve started with %s=%s", c.env, c.value)
 			}
-			if !strings.Contains(string(out), c.env+`="`+c.value+`"`) || !strings.Contains(string(out), c.want) {
+			if said := logText(t, string(out)); !strings.Contains(said, c.env+`="`+c.value+`"`) || !strings.Contains(said, c.want) {
 				t.Errorf("the refusal should name %s and say what it takes: %s", c.env, out)
 			}
 			if names := dirFiles(t, dir); len(names) > 0 {

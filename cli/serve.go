@@ -187,10 +187,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if mln != nil {
 		go serveMetrics(mln, m, log)
 		log.Info("metrics", "addr", mln.Addr().String())
-		fmt.Fprintf(stderr, "payoutd metrics on %s\n", mln.Addr())
+		fmt.Fprintf(stdout, "payoutd metrics on %s\n", mln.Addr())
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
-	fmt.Fprintf(stderr, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
+	fmt.Fprintf(stdout, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
