@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -72,7 +73,7 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 		// decision and sent by the server.
 		var k store.KYC
 		err := db.WithTx(ctx, func(tx *store.Tx) error {
-			k, err = tx.ReviewKYC(u.ID, u.Livemode, sub == "approve", *reason)
+			k, err = kyc.Review(tx, u.ID, u.Livemode, sub == "approve", *reason)
 			return err
 		}, store.WithActor("cli:kyc", ""))
 		if err != nil {
@@ -85,7 +86,11 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 }
 
 func kycList(ctx context.Context, db *store.DB, live bool, status string, stdout io.Writer) error {
-	rows, err := db.ListKYC(ctx, live, status)
+	statuses := kyc.AwaitingDecision
+	if status != "" {
+		statuses = []string{status}
+	}
+	rows, err := db.ListKYC(ctx, live, statuses...)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -33,14 +34,14 @@ func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
 		t.Fatal(err)
 	}
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		st, err := tx.StartKYC(u.ID, true)
+		st, err := kyc.Start(tx, u.ID, true)
 		if err != nil {
 			return err
 		}
-		if err := tx.SaveKYCIdentity(st.Session.ID, store.KYCIdentity{FullName: "Asha Rao", PAN: "ABCDE1234F", DOB: "1990-04-01"}); err != nil {
+		if err := kyc.SaveIdentity(tx, st.Session.ID, store.KYCIdentity{FullName: "Asha Rao", PAN: "ABCDE1234F", DOB: "1990-04-01"}); err != nil {
 			return err
 		}
-		_, _, err = tx.SubmitKYCDocument(st.Session.ID, store.KYCDocument{Kind: "PAN_CARD", Filename: "../pan card.pdf", ContentType: "application/pdf"}, doc, sealer)
+		_, _, err = kyc.SubmitDocument(tx, st.Session.ID, store.KYCDocument{Kind: "PAN_CARD", Filename: "../pan card.pdf", ContentType: "application/pdf"}, doc, sealer)
 		return err
 	})
 	if err != nil {
