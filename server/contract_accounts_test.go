@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -59,7 +60,7 @@ func flowKYC(t *testing.T, f *fixtures) {
 
 	// Rejected until no resubmission is left: start is then 409.
 	key3, _, _ := e.newUser("kyc-rejected@example.com", false, store.AllScopes)
-	for i := 0; i < 1+store.MaxKYCAttempts; i++ {
+	for i := 0; i < 1+kyc.MaxAttempts; i++ {
 		q.do(t, call{op: "sandboxRejectKyc", key: key3, want: 200})
 	}
 	q.do(t, call{op: "sandboxRejectKyc", key: key3, want: 409})
