@@ -227,6 +227,10 @@ type recorded struct {
 // deposits booked, the track moved on with its balance check, and a
 // quarantine for whatever payoutd cannot account for.
 func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, track store.Track, read eventsRead, moves []store.Movement, res *recorded) error {
+	// From now on an answer lacking what was read here is a misanswer.
+	if err := tx.MarkSeen(v.ID, book.Ledger, book.Exists, book.Trusts); err != nil {
+		return err
+	}
 	var outside []store.Movement
 	for i := range moves {
 		m := moves[i]
