@@ -68,17 +68,34 @@ func (tx *Tx) Track(vaultID string) (Track, error) {
 	return t, err
 }
 
-// SaveTrack writes the vault's track.
+// SaveTrack writes the vault's track; its gap is moved only by WidenGap
+// and CloseGap, and its events ledger only forward, so two reads of the
+// vault at once (the server's sync, an operator's resync) cannot undo
+// each other.
 func (tx *Tx) SaveTrack(t Track) error {
 	if t.Source == "" {
 		t.Source = TrackEvents
 	}
 	_, err := tx.exec(`INSERT INTO vault_tracks (`+trackCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (vault_id) DO UPDATE SET opening_stroops = excluded.opening_stroops, opening_ledger = excluded.opening_ledger,
-		events_ledger = max(events_ledger, excluded.events_ledger), gap_from = excluded.gap_from, gap_to = excluded.gap_to,
-		checked_ledger = excluded.checked_ledger, mismatch_stroops = excluded.mismatch_stroops, source = excluded.source,
-		updated_at = excluded.updated_at`,
+		events_ledger = max(events_ledger, excluded.events_ledger), checked_ledger = excluded.checked_ledger,
+		mismatch_stroops = excluded.mismatch_stroops, source = excluded.source, updated_at = excluded.updated_at`,
 		t.VaultID, t.OpeningStroops, t.OpeningLedger, t.EventsLedger, t.GapFrom, t.GapTo, t.CheckedLedger, t.MismatchStroops, t.Source, ms(tx.now))
+	return err
+}
+
+// WidenGap records ledgers from..to as missing from the vault's events,
+// joined to the gap it has.
+func (tx *Tx) WidenGap(vaultID string, from, to int64) error {
+	_, err := tx.exec(`UPDATE vault_tracks SET gap_from = CASE WHEN gap_from = 0 THEN ?1 ELSE min(gap_from, ?1) END,
+		gap_to = max(gap_to, ?2) WHERE vault_id = ?3`, from, to, vaultID)
+	return err
+}
+
+// CloseGap clears the vault's gap: its events were read again, from
+// ledger from on, from an RPC server that kept them.
+func (tx *Tx) CloseGap(vaultID string, from int64) error {
+	_, err := tx.exec("UPDATE vault_tracks SET gap_from = 0, gap_to = 0 WHERE vault_id = ? AND gap_from >= ?", vaultID, from)
 	return err
 }
 
