@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -125,6 +126,25 @@ func (db *DB) TrackTroubles(ctx context.Context) ([]TrackTrouble, error) {
 		out = append(out, tt)
 	}
 	return out, rows.Err()
+}
+
+// Describe says what payoutd cannot vouch for in the vault's movements,
+// and what closes it.
+func (t Track) Describe() string {
+	switch {
+	case t.Source == TrackBalance:
+		return "the Stellar RPC server serves no events: the vault's balance is compared with the books instead (fallback), so a deposit is " +
+			"booked without its sender and nothing is booked while a payout is in flight; point -stellar-rpc at a server with getEvents"
+	case t.Gap():
+		return fmt.Sprintf("the chain's events of ledgers %d to %d were no longer kept by the RPC server when payoutd asked, so movements in "+
+			"them may be missing and nothing is booked for them; run payoutd vaults resync %s --from-ledger %d -stellar-rpc URL with an RPC "+
+			"server that keeps them", t.GapFrom, t.GapTo, t.VaultID, t.GapFrom)
+	case t.MismatchStroops != 0:
+		return fmt.Sprintf("the balance on the network at ledger %d differs by %d stroops from the opening balance plus the movements recorded; "+
+			"nothing is booked for the difference: if payoutd was off for longer than the RPC server keeps events, run payoutd vaults resync %s "+
+			"--from-ledger N -stellar-rpc URL with an RPC server that keeps them", t.CheckedLedger, t.MismatchStroops, t.VaultID)
+	}
+	return fmt.Sprintf("every movement of the vault's asset is recorded up to ledger %d and adds up to its balance", t.EventsLedger)
 }
 
 // rowWith scans a row's leading columns into a scanner's targets and the
