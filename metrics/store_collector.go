@@ -22,6 +22,8 @@ var (
 	batchDesc = prometheus.NewDesc("payoutd_commit_batch_size", "Write transactions carried by one group commit.", nil, nil)
 	fullDesc  = prometheus.NewDesc("payoutd_storage_full",
 		"1 while writes fail for lack of disk space (the API answers 503 ERR_STORAGE_FULL), else 0.", nil, nil)
+	writableDesc = prometheus.NewDesc("payoutd_storage_writable",
+		"1 while writes land on the database (a write or a heartbeat became durable in the last seconds), 0 while they fail (read-only or failing disk: /readyz answers 503 storage_unwritable).", nil, nil)
 	quarantinedDesc = prometheus.NewDesc("payoutd_vaults_quarantined",
 		"Live vaults quarantined: they sign nothing until an operator releases them.", nil, nil)
 	blockedDesc = prometheus.NewDesc("payoutd_vaults_blocked",
@@ -38,7 +40,7 @@ type storeCollector struct {
 }
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, blockedDesc, blockedForDesc} {
+	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, writableDesc, quarantinedDesc, blockedDesc, blockedForDesc} {
 		ch <- d
 	}
 }
@@ -69,6 +71,13 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 			v = 1
 		}
 		ch <- prometheus.MustNewConstMetric(fullDesc, prometheus.GaugeValue, v)
+	}
+	if f := c.m.storageWritable; f != nil {
+		v := 0.0
+		if f() {
+			v = 1
+		}
+		ch <- prometheus.MustNewConstMetric(writableDesc, prometheus.GaugeValue, v)
 	}
 	if n, err := c.db.QuarantinedVaults(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)

@@ -58,6 +58,7 @@ type Server struct {
 	// storageFull is set when a write failed for lack of space and
 	// cleared by /readyz once a probe write commits again.
 	storageFull atomic.Bool
+	writes      writeWatch // whether writes land, for /readyz
 }
 
 // New builds the HTTP handler.
