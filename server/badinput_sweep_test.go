@@ -160,7 +160,7 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 	fx.text = map[string]string{
 		"memo":             "memo '; DROP TABLE payments; -- 😀 <b>%s</b> \u200f",
 		"invoiceRef":       "INV'\"%_😀/../\\",
-		"counterpartyName": "Zoë O'Brien \x7f 漢字 \u200b\ufeff",
+		"counterpartyName": "Zoë O'Brien 漢字 \u200b\ufeff",
 		"counterpartyBank": strings.Repeat("🏦", 256),
 	}
 	extra := map[string]any{"counterpartyCountry": "US", "purposeCode": "P0802"}
