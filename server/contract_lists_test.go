@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -58,5 +59,25 @@ func TestContractEventTypesOneSource(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s lists %v; the server's event types are %v", where, got, want)
 		}
+	}
+}
+
+// TestContractCurrencyCodes: the currencies a request may name are the
+// ones the server knows (package money's ISO 4217 table), as a closed enum.
+func TestContractCurrencyCodes(t *testing.T) {
+	t.Parallel()
+	c := loadContract(t)
+	var got []string
+	for _, x := range asArr(asMap(asMap(asMap(c.doc["components"])["schemas"])["CurrencyCode"])["enum"]) {
+		got = append(got, asStr(x))
+	}
+	var want []string
+	for _, cur := range money.Currencies() {
+		want = append(want, cur.Code)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("CurrencyCode lists %d codes, the server knows %d: %v, want %v", len(got), len(want), got, want)
 	}
 }
