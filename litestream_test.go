@@ -51,10 +51,13 @@ type acked struct {
 }
 
 // TestLitestreamRestoreAfterKill: payoutd under load with Litestream
-// replicating its database to a replica directory; both are killed with
+// replicating its database to a replica directory, as litestream.yml
+// configures it; both are killed with
 // SIGKILL at once (the machine is gone); the database restored from the
 // replica with Litestream's own restore passes check, serves, and holds
 // every payout acknowledged more than replicationBound before the kill.
+// Beside Litestream, payoutd's commands and a restarted server run as
+// ever.
 // The measured lag (the kill minus the acknowledgement of the oldest
 // payout missing from the restore) is logged.
 func TestLitestreamRestoreAfterKill(t *testing.T) {
@@ -70,10 +73,10 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 	key := cli(t, dir, "keys", "create", "--email", "replica@example.com", "--name", "Replica Test", "--rate-exempt")
 	p := start(t, dir)
 
-	cfg := filepath.Join(t.TempDir(), "litestream.yml")
-	is.NoErr(os.WriteFile(cfg, []byte(fmt.Sprintf("dbs:\n  - path: %s\n    replica:\n      type: file\n      path: %s\n", db, replica)), 0o600))
+	// The configuration compose.yaml runs, with this test's paths.
 	var lsLog bytes.Buffer
-	ls := exec.Command(bin, "replicate", "-config", cfg)
+	ls := exec.Command(bin, "replicate", "-config", "litestream.yml")
+	ls.Env = append(os.Environ(), "PAYOUTD_DB="+db, "LITESTREAM_REPLICA_URL=file://"+replica)
 	ls.Stdout, ls.Stderr = &lsLog, &lsLog
 	is.NoErr(ls.Start())
 	lsDone := make(chan struct{})
@@ -89,6 +92,12 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 		})
 		return n > 0
 	})
+
+	// Beside Litestream, which uses the file by the same name, payoutd's
+	// commands run and a server starts again.
+	cli(t, dir, "check")
+	p.stop(t)
+	p = start(t, dir)
 
 	var mu sync.Mutex
 	var payouts []acked
