@@ -52,14 +52,13 @@ type acked struct {
 
 // TestLitestreamRestoreAfterKill: payoutd under load with Litestream
 // replicating its database to a replica directory, as litestream.yml
-// configures it; both are killed with
-// SIGKILL at once (the machine is gone); the database restored from the
-// replica with Litestream's own restore passes check, serves, and holds
-// every payout acknowledged more than replicationBound before the kill.
-// Beside Litestream, payoutd's commands and a restarted server run as
-// ever.
-// The measured lag (the kill minus the acknowledgement of the oldest
-// payout missing from the restore) is logged.
+// configures it; both are killed with SIGKILL at once (the machine is
+// gone); the database restored from the replica with Litestream's own
+// restore passes check, serves, and holds every payout acknowledged more
+// than replicationBound before the kill. The measured lag (the kill minus
+// the acknowledgement of the oldest payout missing from the restore) is
+// logged. Beside Litestream, payoutd's commands and a restarted server run
+// as ever.
 func TestLitestreamRestoreAfterKill(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
