@@ -25,6 +25,8 @@ var (
 	trackDesc = prometheus.NewDesc("payoutd_vaults_untracked",
 		"Live vaults whose movements payoutd cannot vouch for, by why: gap (events the RPC server no longer kept), mismatch (the balance differs from the movements recorded) or fallback (no events served).",
 		[]string{"reason"}, nil)
+	writableDesc = prometheus.NewDesc("payoutd_storage_writable",
+		"1 while writes land on the database (a write or a heartbeat became durable in the last seconds), 0 while they fail (read-only or failing disk: /readyz answers 503 storage_unwritable).", nil, nil)
 	quarantinedDesc = prometheus.NewDesc("payoutd_vaults_quarantined",
 		"Live vaults quarantined: they sign nothing until an operator releases them.", nil, nil)
 	blockedDesc = prometheus.NewDesc("payoutd_vaults_blocked",
@@ -41,7 +43,7 @@ type storeCollector struct {
 }
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, trackDesc, blockedDesc, blockedForDesc} {
+	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, writableDesc, quarantinedDesc, trackDesc, blockedDesc, blockedForDesc} {
 		ch <- d
 	}
 }
@@ -72,6 +74,13 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 			v = 1
 		}
 		ch <- prometheus.MustNewConstMetric(fullDesc, prometheus.GaugeValue, v)
+	}
+	if f := c.m.storageWritable; f != nil {
+		v := 0.0
+		if f() {
+			v = 1
+		}
+		ch <- prometheus.MustNewConstMetric(writableDesc, prometheus.GaugeValue, v)
 	}
 	if n, err := c.db.QuarantinedVaults(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)

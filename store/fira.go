@@ -168,7 +168,7 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 		map[string]any{"paymentId": p.ID, "amountInr": f.AmountINR, "purposeCode": f.PurposeCode}); err != nil {
 		return FIRA{}, err
 	}
-	return f, tx.emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID})
+	return f, tx.emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID, "version": p.Version})
 }
 
 // firaOf reads the FIRA of a payment in this transaction.

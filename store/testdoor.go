@@ -27,6 +27,14 @@ func (r rawSQL) Exec(ctx context.Context, query string, args ...any) (sql.Result
 	return res, err
 }
 
+// Setting runs the statement on the write connection between the
+// committer's batches, outside any transaction: a connection setting that
+// must change even while every write transaction fails (query_only).
+func (r rawSQL) Setting(ctx context.Context, query string) error {
+	_, err := r.db.x.Writer().ExecContext(ctx, query)
+	return err
+}
+
 func (r rawSQL) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	return r.db.r.QueryRowContext(ctx, query, args...)
 }
