@@ -9,6 +9,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
+	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,6 +44,7 @@ type DB struct {
 	// payoutObserver hears of every committed payout move (ObservePayouts).
 	payoutObserver func(PayoutMove)
 	jobs           Inserter
+	reader         jobReader // River's client on the read pool (river_read.go)
 	eventHook      EventHook
 	// What the committer remembers between batches, all touched only on
 	// its goroutine and forgotten together (forget).
@@ -121,6 +125,23 @@ func (db *DB) NewRiverClient(cfg *river.Config) (*RiverClient, error) {
 	return client, nil
 }
 
+// jobReader is River's client on the read pool, for listing jobs: it
+// starts nothing and inserts nothing (the read pool is query-only).
+type jobReader struct {
+	once   sync.Once
+	client *river.Client[*sql.Tx]
+	err    error
+}
+
+func (db *DB) jobLister() (*river.Client[*sql.Tx], error) {
+	r := &db.reader
+	r.once.Do(func() {
+		r.client, r.err = river.NewClient(riversqlite.New(db.r), &river.Config{
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	})
+	return r.client, r.err
+}
+
 // riverDriver is River's driver on the write connection.
 func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(db.x.Writer()) }
 
@@ -135,8 +156,11 @@ func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 // BatchSize how many transactions each commit carried.
 type CommitStats struct {
 	Batches, Transactions int64
-	Busy, WriterCPU       time.Duration
-	Latency, BatchSize    Histogram
+	// Statements is how many statements the write connection ran, River's,
+	// BEGIN and COMMIT included.
+	Statements         int64
+	Busy, WriterCPU    time.Duration
+	Latency, BatchSize Histogram
 }
 
 // Histogram is a distribution as Prometheus reads one: Counts[i]
@@ -158,7 +182,7 @@ func histogramOf(h *sqlitex.Histogram) Histogram {
 // CommitStats returns the committer's counters so far.
 func (db *DB) CommitStats() CommitStats {
 	s := db.x.Stats()
-	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(),
+	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(), Statements: db.x.Statements(),
 		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load()),
 		Latency: histogramOf(s.Latency), BatchSize: histogramOf(s.BatchSize)}
 }

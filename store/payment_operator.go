@@ -41,9 +41,12 @@ func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment,
 		query = "SELECT " + paymentCols + " FROM payments WHERE livemode = ? AND status = ? ORDER BY updated_at, id LIMIT ?"
 		args = []any{q.Livemode, q.Status, limit}
 	default:
-		query = withAlive + "SELECT " + paymentCols + ` FROM payments WHERE livemode = ?
-			AND (status IN (?, ?) OR attention != '' OR ` + stalled + `) ORDER BY updated_at, id LIMIT ?`
-		args = []any{q.Livemode, StatusUnknown, StatusManualReview, limit}
+		return db.owingPayments(ctx, "SELECT "+paymentCols+` FROM payments WHERE livemode = ?
+			AND (status IN (?, ?) OR attention != '' OR status IN (`+owingStatuses+`)) ORDER BY updated_at, id`,
+			[]any{q.Livemode, StatusUnknown, StatusManualReview},
+			func(p Payment, alive bool) bool {
+				return p.Status == StatusUnknown || p.Status == StatusManualReview || p.Attention != "" || !alive
+			}, limit)
 	}
 	return db.payments(ctx, query, args...)
 }
