@@ -44,7 +44,8 @@ type DB struct {
 	// payoutObserver hears of every committed payout move (ObservePayouts).
 	payoutObserver func(PayoutMove)
 	jobs           Inserter
-	reader         jobReader // River's client on the read pool (river_read.go)
+	reader         jobReader     // River's client on the read pool (river_read.go)
+	completed      completedJobs // jobs completed in their own transactions (river_complete.go)
 	eventHook      EventHook
 	// What the committer remembers between batches, all touched only on
 	// its goroutine and forgotten together (forget).
@@ -143,7 +144,9 @@ func (db *DB) jobLister() (*river.Client[*sql.Tx], error) {
 }
 
 // riverDriver is River's driver on the write connection.
-func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(db.x.Writer()) }
+func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] {
+	return &riverDriver{Driver: riversqlite.New(db.x.Writer()), done: &db.completed}
+}
 
 // CommitStats is what the group committer has done since the file was
 // opened: how many SQLite transactions (Batches) carried how many logical
@@ -228,6 +231,7 @@ type Tx struct {
 	// payoutObserver is the DB's; moves are what observeMove kept for it.
 	payoutObserver func(PayoutMove)
 	moves          []PayoutMove
+	completed      []int64            // River jobs this transaction completed (CompleteJob)
 	counts         map[countKey]int64 // payment_counts deltas, see counts.go
 	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any
@@ -245,8 +249,9 @@ type Tx struct {
 // requests) until WithTx has returned.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
 	var moves []PayoutMove // of the run that committed
+	var completed []int64
 	err := db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
-		moves = nil
+		moves, completed = nil, nil
 		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
 			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts, batch: &db.batch}
 		for _, o := range opts {
@@ -271,10 +276,13 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		ok = true
 		db.accounts.learn(tx.learnt)
 		db.batch.add(tx)
-		moves = tx.moves
+		moves, completed = tx.moves, tx.completed
 		return nil
 	})
 	if err == nil {
+		if len(completed) > 0 {
+			db.completed.add(completed)
+		}
 		for _, m := range moves {
 			db.payoutObserver(m)
 		}
