@@ -46,6 +46,7 @@ type DB struct {
 	jobs           Inserter
 	reader         jobReader     // River's client on the read pool (river_read.go)
 	completed      completedJobs // jobs completed in their own transactions (river_complete.go)
+	notices        notices       // River's notifications in this process (river_notify.go)
 	eventHook      EventHook
 	// What the committer remembers between batches, all touched only on
 	// its goroutine and forgotten together (forget).
@@ -145,7 +146,7 @@ func (db *DB) jobLister() (*river.Client[*sql.Tx], error) {
 
 // riverDriver is River's driver on the write connection.
 func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] {
-	return &riverDriver{Driver: riversqlite.New(db.x.Writer()), done: &db.completed}
+	return &riverDriver{Driver: riversqlite.New(db.x.Writer()), done: &db.completed, hub: &db.notices}
 }
 
 // CommitStats is what the group committer has done since the file was

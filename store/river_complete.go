@@ -19,14 +19,24 @@ import (
 // single writer. The driver payoutd hands River skips those.
 
 // riverDriver is riversqlite's driver on the write connection whose
-// executor leaves out the completions already made in a transaction.
+// executor leaves out the completions already made in a transaction, and
+// whose notifications stay in this process (river_notify.go).
 type riverDriver struct {
 	*riversqlite.Driver
 	done *completedJobs
+	hub  *notices
 }
 
 func (d *riverDriver) GetExecutor() riverdriver.Executor {
-	return &completingExecutor{Executor: d.Driver.GetExecutor(), done: d.done}
+	return &completingExecutor{Executor: d.Driver.GetExecutor(), done: d.done, hub: d.hub}
+}
+
+func (d *riverDriver) UnwrapExecutor(tx *sql.Tx) riverdriver.ExecutorTx {
+	return &notifyingTx{ExecutorTx: d.Driver.UnwrapExecutor(tx), hub: d.hub}
+}
+
+func (d *riverDriver) GetListener(p *riverdriver.GetListenenerParams) riverdriver.Listener {
+	return newListener(d.hub, p.Schema)
 }
 
 // completedJobs are the jobs completed in committed transactions that
@@ -59,6 +69,20 @@ func (c *completedJobs) take(id int64) bool {
 type completingExecutor struct {
 	riverdriver.Executor
 	done *completedJobs
+	hub  *notices
+}
+
+func (e *completingExecutor) Begin(ctx context.Context) (riverdriver.ExecutorTx, error) {
+	tx, err := e.Executor.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &notifyingTx{ExecutorTx: tx, hub: e.hub}, nil
+}
+
+func (e *completingExecutor) NotifyMany(_ context.Context, p *riverdriver.NotifyManyParams) error {
+	e.hub.send(p.Topic, p.Payload)
+	return nil
 }
 
 // JobSetStateIfRunningMany is how River's completer records what its
