@@ -15,8 +15,8 @@ const scrapeTimeout = 5 * time.Second
 var (
 	payoutsDesc = prometheus.NewDesc("payoutd_payouts", "Payouts now in each status, by mode.", []string{"status", "mode"}, nil)
 	jobsDesc    = prometheus.NewDesc("payoutd_jobs",
-		"Background jobs by kind and River state (available, scheduled, running, retryable, discarded, completed: kept an hour).",
-		[]string{"kind", "state"}, nil)
+		"Background jobs by River state (available, scheduled, running, retryable, discarded, completed: kept an hour), as River counts them.",
+		[]string{"state"}, nil)
 	commitDesc = prometheus.NewDesc("payoutd_commit_duration_seconds",
 		"Time of one write transaction from its start to its answer, the wait for its group commit and the WAL fsync included.", nil, nil)
 	batchDesc = prometheus.NewDesc("payoutd_commit_batch_size", "Write transactions carried by one group commit.", nil, nil)
@@ -62,7 +62,7 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(jobsDesc, err)
 	} else {
 		for _, n := range counts {
-			ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n.N), n.Kind, n.State)
+			ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n.N), n.State)
 		}
 	}
 	s := c.db.CommitStats()
