@@ -124,7 +124,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 		{"review", "approve", "pay_none"},
 		{"kyc", "list", "-master-key", masterKey},
 		{"kyc", "approve", "link@example.com", "-master-key", masterKey},
-		{"console-link", "--email", "link@example.com"},
+		{"console-link", "--email", "link@example.com", "--base-url", "http://localhost:8080"},
 		{"payouts", "list"},
 		{"payouts", "retry", "pay_none"},
 		{"vaults", "release", "vlt_none", "--note", "checked"},

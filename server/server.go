@@ -108,6 +108,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(rec, r, err)
 		return
 	}
+	if tokenPage(r.URL.Path) {
+		if s.tokenPageRefused(rec, r) {
+			return
+		}
+		defer func() { s.tokenPageAnswered(r, rec.status) }()
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 
