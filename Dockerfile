@@ -2,7 +2,7 @@
 # distroless base, running as non-root with its data on a volume.
 #
 # The Go image is pinned to the exact version go.mod's go line asks for
-# (docker_test.go holds the two together): the official image sets
+# (cli/docker_test.go holds the two together): the official image sets
 # GOTOOLCHAIN=local, so an older cached 1.26 image could not build it.
 # Every base image is pinned by digest, its tag beside it for people: a
 # tag can be moved to other bytes, a digest cannot. To update one, pull the

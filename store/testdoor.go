@@ -11,6 +11,7 @@ import (
 // shows do it through store/storetest, which reaches the database here.
 func init() {
 	testdoor.Of = func(db any) testdoor.Conn { return rawSQL{db.(*DB)} }
+	testdoor.TraceWrites = func(db any, fn func(string)) { db.(*DB).x.TraceWrites(fn) }
 }
 
 type rawSQL struct{ db *DB }

@@ -36,6 +36,14 @@ func Open(t testing.TB, path string) *DB {
 	return &DB{conn: plain{db}}
 }
 
+// TraceWrites calls fn with the text of every statement db's write
+// connection runs from now on, River's, BEGIN and COMMIT included, until
+// the test ends.
+func TraceWrites(t testing.TB, db *store.DB, fn func(query string)) {
+	testdoor.TraceWrites(db, fn)
+	t.Cleanup(func() { testdoor.TraceWrites(db, nil) })
+}
+
 // Exec runs a statement and commits it.
 func (d *DB) Exec(query string, args ...any) (sql.Result, error) {
 	return d.conn.Exec(context.Background(), query, args...)

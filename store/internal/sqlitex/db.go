@@ -15,10 +15,11 @@ import (
 // (and shared with River, which runs its own short transactions on it) and
 // a small read pool.
 type DB struct {
-	w, r  *sql.DB
-	path  string
-	file  string // the file SQLite opened, as it reports it
-	group *committer
+	w, r   *sql.DB
+	path   string
+	file   string // the file SQLite opened, as it reports it
+	group  *committer
+	writes *writeStatements
 }
 
 // Hooks are what the owner of the file does once per batch of
@@ -104,7 +105,8 @@ func uri(path string, q url.Values) string {
 // Open opens (creating if needed) the file at path and starts its
 // committer.
 func Open(ctx context.Context, path string, hooks Hooks) (*DB, error) {
-	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true})
+	writes := &writeStatements{}
+	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true, writes: writes})
 	// One writer: SQLite serialises writes anyway, and a second writer
 	// connection only turns waiting into SQLITE_BUSY errors.
 	w.SetMaxOpenConns(1)
@@ -131,7 +133,7 @@ func Open(ctx context.Context, path string, hooks Hooks) (*DB, error) {
 	// Busy readers starve the single writer, so the read pool stays small.
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	db := &DB{w: w, r: r, path: path, file: file}
+	db := &DB{w: w, r: r, path: path, file: file, writes: writes}
 	db.group = startCommitter(w, hooks, file+"-wal", startCheckpointer(path))
 	return db, nil
 }

@@ -22,3 +22,7 @@ type Conn interface {
 
 // Of returns the raw SQL of db, which must be a *store.DB.
 var Of func(db any) Conn
+
+// TraceWrites calls fn with every statement the write connection of db (a
+// *store.DB) runs from now on; nil stops it.
+var TraceWrites func(db any, fn func(query string))
