@@ -59,6 +59,7 @@ type Server struct {
 	// cleared by /readyz once a probe write commits again.
 	storageFull atomic.Bool
 	writes      writeWatch // whether writes land, for /readyz
+	limitNames  []string   // every route's limit name, as registered
 }
 
 // New builds the HTTP handler.
