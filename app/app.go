@@ -119,7 +119,7 @@ func Open(ctx context.Context, c Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Lock != nil && c.Lock.Access() == store.Read {
+	if c.Lock != nil && c.Lock.Access().ReadOnly() {
 		// A read-only process writes no event and queues no job.
 		return &App{DB: db, log: slog.New(slog.NewTextHandler(io.Discard, nil))}, nil
 	}

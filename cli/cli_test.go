@@ -19,11 +19,18 @@ import (
 // its stderr's log records (logText) and the exit code.
 func runBinary(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
+	return runBinaryEnv(t, dir, nil, args...)
+}
+
+// runBinaryEnv is runBinary with env (NAME=value) added to the process's
+// environment.
+func runBinaryEnv(t *testing.T, dir string, env []string, args ...string) (string, string, int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PAYOUTD_DB=", "PAYOUTD_MASTER_KEY=", "PAYOUTD_ADDR=")
+	cmd.Env = append(append(os.Environ(), "PAYOUTD_DB=", "PAYOUTD_MASTER_KEY=", "PAYOUTD_ADDR="), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"strings"
 	"syscall"
 	"time"
@@ -83,11 +82,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := checkEnvFlags(fs, getenv); err != nil {
 		return err
 	}
-	if c.jobTimeout < time.Second {
-		return fmt.Errorf("-job-timeout %s: at least 1s", c.jobTimeout)
-	}
-	if c.mode != "sandbox" && c.mode != "live" {
-		return fmt.Errorf("-mode must be sandbox or live, not %q", c.mode)
+	if err := c.check(); err != nil {
+		return err
 	}
 	log, err := logger(c.logLevel, stderr)
 	if err != nil {
@@ -109,14 +105,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	webhookSchedule, err := jobs.ParseWebhookSchedule(c.webhookRetry)
 	if err != nil {
 		return err
-	}
-	if c.mode == "live" {
-		if err := c.liveRates.check(); err != nil {
-			return err
-		}
-		if err := c.stellar.check(); err != nil {
-			return err
-		}
 	}
 	// The ports are taken before the database and its key are touched, so
 	// a port in use leaves nothing behind.
@@ -243,40 +231,6 @@ func loadRates(v string) (rates.Table, error) {
 		return nil, fmt.Errorf("-rates: %w", err)
 	}
 	return t, nil
-}
-
-func parseLimits(s string) (map[string]int, error) {
-	out := map[string]int{}
-	for _, kv := range strings.Split(s, ",") {
-		if kv = strings.TrimSpace(kv); kv == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		var n int
-		if _, err := fmt.Sscanf(v, "%d", &n); !ok || err != nil || n < 1 {
-			return nil, fmt.Errorf("-rate-limits: bad entry %q", kv)
-		}
-		out[k] = n
-	}
-	return out, nil
-}
-
-// parsePrefixes reads a comma-separated list of addresses and CIDRs.
-func parsePrefixes(s string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(v); err == nil {
-			out = append(out, p.Masked())
-		} else if a, err := netip.ParseAddr(v); err == nil {
-			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-		} else {
-			return nil, fmt.Errorf("%q is neither an address nor a CIDR", v)
-		}
-	}
-	return out, nil
 }
 
 // ensureDemoUser makes `go run .` usable at once: on an empty database it

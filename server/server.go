@@ -59,6 +59,7 @@ type Server struct {
 	// cleared by /readyz once a probe write commits again.
 	storageFull atomic.Bool
 	writes      writeWatch // whether writes land, for /readyz
+	limitNames  []string   // every route's limit name, as registered
 }
 
 // New builds the HTTP handler.
@@ -107,6 +108,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := requestEdge(r); err != nil {
 		s.writeError(rec, r, err)
 		return
+	}
+	if tokenPage(r.URL.Path) {
+		if s.tokenPageRefused(rec, r) {
+			return
+		}
+		defer func() { s.tokenPageAnswered(r, rec.status) }()
 	}
 	s.mux.ServeHTTP(rec, r)
 }
