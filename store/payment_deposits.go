@@ -96,4 +96,3 @@ func (tx *Tx) LinkedDeposits(paymentID string) ([]LinkedDeposit, error) {
 	m, err := depositsOf(tx.query, []string{paymentID})
 	return m[paymentID], err
 }
-
