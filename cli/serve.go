@@ -133,7 +133,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 		cfg.Pipeline.LiveRate, hc.rateStatus = live.Rate, live.Status
-		cfg.Pipeline.LiveUnknownAfter = liveUnknownAfter
+		cfg.Pipeline.LiveUnknownAfter = min(liveUnknownAfter, 5*c.stellar.syncInterval)
 		cfg.StellarSync = c.stellar.syncInterval
 		if c.stellar.rpc != "" {
 			cfg.Live = func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
@@ -262,7 +262,7 @@ func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, bas
 }
 
 // liveUnknownAfter is how long a live payout stays SUBMITTED without an
-// outcome before it is UNKNOWN: a transaction applies within a few
-// ledgers (about 5 s each), so one that has not after half a minute is
-// worth a person's notice.
+// outcome before it is UNKNOWN (or five chain syncs, if sooner): a
+// transaction applies within a few ledgers (about 5 s each), so one that
+// has not after half a minute is worth a person's notice.
 const liveUnknownAfter = 30 * time.Second
