@@ -3,6 +3,7 @@ package console
 import (
 	"html/template"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ func funcs(cssVersion string) template.FuncMap {
 		"field":     field,
 		"paise":     func(v documents.INR) int64 { return int64(v) },
 		"has":       func(list []string, v string) bool { return slices.Contains(list, v) },
+		"count":     count,
 	}
 }
 
@@ -136,4 +138,13 @@ func labelOf(field string) string {
 		return l
 	}
 	return strings.ToUpper(field[:min(1, len(field))]) + field[min(1, len(field)):]
+}
+
+// count writes a number with the noun that agrees with it: "1 payout
+// matches", "2 payouts match".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -33,8 +33,11 @@ type payoutsData struct {
 	Statuses []string
 	Items    []store.Payment
 	Total    int
-	Next     string // the query of the next page, "" on the last
-	First    string // the query of the first page, "" on it
+	// Next and First are the addresses of the next and the first page, ""
+	// when there is none; whole URLs, so the template writes them as they
+	// are rather than escaping a query into the path.
+	Next  string
+	First string
 }
 
 // handlePayouts lists the user's payouts newest first, filtered, one page at
@@ -92,14 +95,22 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 			next[k] = v
 		}
 		next.Set("after", items[len(items)-1].ID)
-		d.Next = next.Encode()
+		d.Next = listURL("payouts", next)
 	}
 	if sf.After != "" {
-		d.First = "?" + base.Encode()
+		d.First = listURL("payouts", base)
 	}
 	d.Items = items
 	p.Data = d
 	c.render(w, r, http.StatusOK, "payouts", p)
+}
+
+// listURL is the address of a console list with its query.
+func listURL(list string, q url.Values) string {
+	if len(q) == 0 {
+		return Prefix + list
+	}
+	return Prefix + list + "?" + q.Encode()
 }
 
 // istDay reads a date filter (YYYY-MM-DD, an IST day) as the first or last
