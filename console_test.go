@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/store"
@@ -180,7 +181,7 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	is.Equal(status, http.StatusSeeOther) // still signed out
 
 	// A form without the CSRF token, or with another session's, does nothing.
-	b.get("/console/payouts/new")
+	b.get("/console/payouts/new?key=" + uuid.NewString())
 	form := url.Values{"idempotencyKey": {b.hidden("idempotencyKey")}, "amount": {"10.00"}, "currency": {"USD"},
 		"destinationAddress": {crashAddress}}
 	status, _ = b.post("/console/payouts/new", form, false)
@@ -193,7 +194,7 @@ func TestConsoleSignInAndForms(t *testing.T) {
 
 	// One rendered form submitted twice makes one payout; so does its
 	// confirmation.
-	b.get("/console/payouts/new")
+	b.get("/console/payouts/new?key=" + uuid.NewString())
 	form.Set("csrf", b.hidden("csrf"))
 	status, first := b.post("/console/payouts/new", form, false)
 	is.Equal(status, http.StatusSeeOther)

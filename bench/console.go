@@ -20,7 +20,7 @@ var consolePaths = []string{
 	"/console/payouts",
 	"/console/payouts?status=COMPLETED",
 	"/console/payouts/:latest",
-	"/console/payouts/new",
+	"/console/payouts/new?key=3f0c8a52-8a51-4c3e-9a0e-2f1d7c9b6a01",
 	"/console/firas",
 	"/console/tax",
 	"/console/settings",
@@ -77,6 +77,9 @@ func measureConsole(ctx context.Context, c *http.Client, t *Target, userID strin
 		r.Path, r.Payments = p, size
 		if strings.Contains(p, "status=") {
 			r.Path = "/console/payouts?status"
+		}
+		if strings.HasPrefix(p, "/console/payouts/new") {
+			r.Path = "/console/payouts/new" // its form's key is no part of the page's name
 		}
 		if strings.HasSuffix(p, ":latest") {
 			r.Path = "/console/payouts/:id"

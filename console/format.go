@@ -30,6 +30,7 @@ func funcs(cssVersion string) template.FuncMap {
 		"paise":     func(v documents.INR) int64 { return int64(v) },
 		"has":       func(list []string, v string) bool { return slices.Contains(list, v) },
 		"count":     count,
+		"payoutOf":  payoutOf,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -34,6 +35,9 @@ type newPayoutData struct {
 	Form       input.Initiate
 	Key        string // this rendering's Idempotency-Key
 	Currencies []string
+	// Sent is where this form's key already led: the form was sent, and
+	// the page offers that payout instead of the form again.
+	Sent string
 }
 
 // initiateFields orders the form's fields in its error summary.
@@ -60,10 +64,27 @@ func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, 
 	c.render(w, r, status, "payout_new", p)
 }
 
-// handleNewPayout shows the first step of a payout with a fresh
-// Idempotency-Key: submitting the same rendered form twice makes one payout.
+// handleNewPayout shows the first step of a payout under an
+// Idempotency-Key that is part of its address (a fresh one when the
+// address has none): submitting the form twice makes one payout, and
+// going Back to it after sending shows what it made instead of a form
+// that would make a second.
 func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user) {
-	c.newPayoutPage(w, r, u, http.StatusOK, input.Initiate{}, uuid.NewString(), nil)
+	key := r.URL.Query().Get("key")
+	if uuid.Validate(key) != nil {
+		http.Redirect(w, r, Prefix+"payouts/new?key="+uuid.NewString(), http.StatusSeeOther)
+		return
+	}
+	sent, err := c.sentBefore(r, u, "initiate", key)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	if sent != "" {
+		c.render(w, r, http.StatusOK, "payout_new", page{Title: "New payout", Nav: "new", Data: newPayoutData{Key: key, Sent: sent}})
+		return
+	}
+	c.newPayoutPage(w, r, u, http.StatusOK, input.Initiate{}, key, nil)
 }
 
 // handleInitiate records the payout INITIATED (payout.Initiate, as POST
@@ -94,10 +115,19 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 		InvoiceDate: q.InvoiceDate}
-	target, err := c.once(r, u, "initiate", key, func(tx *store.Tx) (string, error) {
+	details := []string{strconv.FormatInt(p.Amount, 10), p.Currency, p.DestinationAddress, p.Memo, p.PurposeCode, p.InvoiceRef,
+		p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, p.InvoiceDate}
+	target, err := c.once(r, u, "initiate", key, details, func(tx *store.Tx) (string, error) {
 		created, err := payout.Initiate(tx, c.cfg.Rates, p)
 		return Prefix + "payouts/" + created.ID + "/confirm", err
 	})
+	if reused := (*formReused)(nil); errors.As(err, &reused) {
+		// The details shown stay as typed under a fresh key: sending
+		// them again is a deliberate second payout.
+		c.newPayoutPage(w, r, u, http.StatusConflict, q, uuid.NewString(), apperr.Errorf(apperr.ErrIdempotencyReused,
+			"This form was already sent as payout %s with other details, so nothing was sent now. Check the details and continue to make a second payout", payoutOf(reused.Target)))
+		return
+	}
 	var e *apperr.Error
 	if errors.As(err, &e) {
 		if e.Code == apperr.ErrKYCRequired {
@@ -196,7 +226,7 @@ func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) 
 	}
 	var target string
 	if err == nil {
-		target, err = c.once(r, u, "confirm", key, func(tx *store.Tx) (string, error) {
+		target, err = c.once(r, u, "confirm", key, []string{q.VaultID}, func(tx *store.Tx) (string, error) {
 			in.Sealer = c.cfg.Sealer
 			_, err := payout.Confirm(tx, u.ID, in)
 			return Prefix + "payouts/" + p.ID, err
@@ -218,29 +248,8 @@ func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) 
 	http.Redirect(w, r, target, http.StatusSeeOther)
 }
 
-// once runs a write whose form carried an Idempotency-Key: the first submit
-// runs fn and stores where it led in the same transaction (the API's
-// idempotency table, under the user's console scope), and any repeat, even
-// one racing the first, is sent to the same place without running it
-// again.
-func (c *Console) once(r *http.Request, u user, op, key string, fn func(tx *store.Tx) (string, error)) (string, error) {
-	ctx := r.Context()
-	scope, key := "console:"+u.ID, op+":"+strings.ToLower(key)
-	if prev, found, err := c.db.FindIdempotent(ctx, scope, key); err != nil || found {
-		return string(prev.Body), err
-	}
-	var target string
-	err := c.db.WithTx(ctx, func(tx *store.Tx) (err error) {
-		if target, err = fn(tx); err != nil {
-			return err
-		}
-		return tx.SaveIdempotent(scope, key, store.IdempotentResponse{RequestHash: []byte(op), Status: http.StatusSeeOther, Body: []byte(target)})
-	}, c.txOpts(r, u))
-	if err != nil {
-		// A twin submit that committed first wins; this one follows it.
-		if prev, found, ferr := c.db.FindIdempotent(ctx, scope, key); ferr == nil && found {
-			return string(prev.Body), nil
-		}
-	}
-	return target, err
+// payoutOf is the payout id in a console address of a payout.
+func payoutOf(target string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(target, Prefix+"payouts/"), "/")
+	return id
 }

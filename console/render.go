@@ -166,6 +166,11 @@ func (c *Console) internalError(w http.ResponseWriter, r *http.Request, err erro
 // fail shows err: a known condition as its own page with its message, and
 // anything else as an internal error.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if reused := (*formReused)(nil); errors.As(err, &reused) {
+		c.problem(w, r, http.StatusConflict, "Already sent",
+			"This form was already sent with other details. What it did the first time stands, and nothing was sent now.")
+		return
+	}
 	var e *apperr.Error
 	if !errors.As(err, &e) {
 		c.internalError(w, r, err)

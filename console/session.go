@@ -22,6 +22,8 @@ const (
 	keySession  = "sid" // the console session's id, the audit actor
 	keyCSRF     = "csrf"
 	keyFlash    = "flash"
+	keySecret   = "secret"   // a new secret, for the one page that shows it
+	keySecretOf = "secretOf" // what that secret belongs to
 	cookieName  = "payoutd_console"
 	maxFormSize = 64 << 10
 )
