@@ -14,12 +14,15 @@ import (
 )
 
 // consolePaths are the console's pages, timed like the API's read paths
-// (docs/performance.md, "Console"); :latest is the user's newest payout.
+// (docs/performance.md, "Console"); :latest is the user's newest payout
+// and :oldest its oldest, whose audit rows are the furthest back in the
+// user's log.
 var consolePaths = []string{
 	"/console/",
 	"/console/payouts",
 	"/console/payouts?status=COMPLETED",
 	"/console/payouts/:latest",
+	"/console/payouts/:oldest",
 	"/console/payouts/new?key=3f0c8a52-8a51-4c3e-9a0e-2f1d7c9b6a01",
 	"/console/firas",
 	"/console/tax",
@@ -68,9 +71,14 @@ func measureConsole(ctx context.Context, c *http.Client, t *Target, userID strin
 	if err != nil || len(latest) == 0 {
 		return nil, fmt.Errorf("console pages: no payout to show (%v)", err)
 	}
+	oldest, err := t.DB.FindPaymentByTxnID(ctx, userID, store.SeedTxnID(size-1))
+	if err != nil {
+		return nil, fmt.Errorf("console pages: the oldest payout: %w", err)
+	}
 	var out []ReadResult
 	for _, p := range consolePaths {
-		r, err := timeGET(ctx, c, t.URL+strings.Replace(p, ":latest", latest[0].ID, 1), "", samples)
+		path := strings.NewReplacer(":latest", latest[0].ID, ":oldest", oldest.ID).Replace(p)
+		r, err := timeGET(ctx, c, t.URL+path, "", samples)
 		if err != nil {
 			return nil, err
 		}
@@ -83,6 +91,9 @@ func measureConsole(ctx context.Context, c *http.Client, t *Target, userID strin
 		}
 		if strings.HasSuffix(p, ":latest") {
 			r.Path = "/console/payouts/:id"
+		}
+		if strings.HasSuffix(p, ":oldest") {
+			r.Path = "/console/payouts/:id (oldest)"
 		}
 		out = append(out, r)
 	}

@@ -49,7 +49,7 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 	have := 0
 	for _, size := range sizes {
 		t0 := time.Now()
-		if err := t.DB.SeedSettled(ctx, store.Seed{UserID: userID, From: have, To: size, Destination: address}); err != nil {
+		if err := t.DB.SeedSettled(ctx, store.Seed{UserID: userID, From: have, To: size, Destination: address, History: true}); err != nil {
 			return nil, err
 		}
 		say("seeded %d payments in %s", size, time.Since(t0).Round(time.Millisecond))

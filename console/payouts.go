@@ -171,13 +171,13 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 	}
 	d := payoutData{P: p, CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
 		CanReview: p.Status == store.StatusManualReview && !p.Livemode, Reason: r.PostForm.Get("reason")}
-	rows, _, err := c.db.ListAudit(ctx, store.AuditFilter{UserID: u.ID, ResourceID: p.ID, Page: 1, Limit: 100})
+	rows, err := c.db.ResourceAudit(ctx, u.ID, p.ID, 100)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	for i := len(rows) - 1; i >= 0; i-- {
-		d.Timeline = append(d.Timeline, timelineOf(rows[i]))
+	for _, a := range rows {
+		d.Timeline = append(d.Timeline, timelineOf(a))
 	}
 	firas, _, err := c.db.ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, PaymentID: p.ID, Page: 1, Limit: 1})
 	if err != nil {
