@@ -135,7 +135,7 @@ func expiredLink(t *testing.T, dir, base, email string) string {
 
 // TestConsoleSignInAndForms drives the console over HTTP as a browser
 // would: the first start's link signs in once; a used, an expired and a
-// made-up link are refused; the session cookie is HttpOnly, SameSite=Strict
+// made-up link are refused; the session cookie is HttpOnly, SameSite=Lax
 // and scoped to /console; a form without its CSRF token changes nothing; a
 // double submit of one rendered form makes one payout; a second user's
 // session sees none of the first user's data; sign-out ends the session.
@@ -160,7 +160,7 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	cookie := h.Get("Set-Cookie")
 	is.True(strings.Contains(cookie, "payoutd_console="))
 	is.True(strings.Contains(cookie, "HttpOnly"))
-	is.True(strings.Contains(cookie, "SameSite=Strict"))
+	is.True(strings.Contains(cookie, "SameSite=Lax"))
 	is.True(strings.Contains(cookie, "Path=/console"))
 	status, _ = b.get("/console/")
 	is.Equal(status, http.StatusOK)

@@ -23,8 +23,8 @@ func (b *browser) sessionCookie() *http.Cookie {
 	return nil
 }
 
-// TestSessionCookie: the sign-in cookie is HttpOnly, SameSite=Strict and
-// scoped to /console, and Secure exactly when the base URL is https (a
+// TestSessionCookie: the sign-in cookie is HttpOnly, SameSite=Lax (a link
+// from mail or chat opens the console signed in) and scoped to /console, and Secure exactly when the base URL is https (a
 // browser then never sends it over plain HTTP).
 func TestSessionCookie(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,7 +45,7 @@ func TestSessionCookie(t *testing.T) {
 			c := b.sessionCookie()
 			is.Equal(c.Secure, tc.secure)
 			is.True(c.HttpOnly)
-			is.Equal(c.SameSite, http.SameSiteStrictMode)
+			is.Equal(c.SameSite, http.SameSiteLaxMode)
 			is.Equal(c.Path, "/console")
 		})
 	}
