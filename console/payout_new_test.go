@@ -62,3 +62,26 @@ func TestNewPayoutBackAndResubmit(t *testing.T) {
 	is.True(b.location() != first)
 	is.Equal(count(), 2)
 }
+
+// TestCrossBorderNeedsClientName: a payout to a client abroad without the
+// client's name is refused next to Client name, as the API refuses it, and
+// nothing is made: its FIRA would name no remitter.
+func TestCrossBorderNeedsClientName(t *testing.T) {
+	is := is.New(t)
+	h := newHarness(t, harnessOpts{})
+	u, key := h.newUser("asha@example.com", false)
+	status, _ := h.api("POST", "/api/v1/sandbox/kyc/approve", key, "")
+	is.Equal(status, http.StatusOK)
+	b := h.signIn(u)
+	b.get("/console/payouts/new")
+	b.follow()
+	form := url.Values{"idempotencyKey": {b.hidden("idempotencyKey")}, "amount": {"450.00"}, "currency": {"USD"},
+		"destinationAddress": {testAddress}, "counterpartyCountry": {"US"}}
+	is.Equal(b.post("/console/payouts/new", form), http.StatusBadRequest)
+	is.True(strings.Contains(b.errorNextTo("counterpartyName"), "required for a cross-border payout"))
+	_, n, err := h.db.ListPayments(context.Background(), store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 1})
+	is.NoErr(err)
+	is.Equal(n, 0)
+	form.Set("counterpartyName", "Acme Inc")
+	is.Equal(b.post("/console/payouts/new", form), http.StatusSeeOther)
+}
