@@ -111,6 +111,7 @@ func (c *Console) routes() {
 	m.Handle("GET /console/payouts/{id}/confirm", c.page(c.handleConfirmPage))
 	m.Handle("POST /console/payouts/{id}/confirm", c.form(c.handleConfirm))
 	m.Handle("POST /console/payouts/{id}/retry", c.form(c.handleRetry))
+	m.Handle("POST /console/payouts/{id}/cancel", c.form(c.handleCancel))
 	m.Handle("POST /console/payouts/{id}/review", c.form(c.handleReview))
 
 	m.Handle("GET /console/firas", c.page(c.handleFIRAs))

@@ -30,7 +30,9 @@ func funcs(cssVersion string) template.FuncMap {
 		"paise":     func(v documents.INR) int64 { return int64(v) },
 		"has":       func(list []string, v string) bool { return slices.Contains(list, v) },
 		"count":     count,
+		"int":       func(n int64) int { return int(n) },
 		"payoutOf":  payoutOf,
+		"statusOf":  statusOf,
 	}
 }
 

@@ -143,10 +143,11 @@ type timelineEntry struct {
 
 type payoutData struct {
 	P          store.Payment
+	Words      payoutWords
 	FIRA       *store.FIRA
 	RateAsOf   time.Time
 	Timeline   []timelineEntry
-	CanConfirm bool
+	CanConfirm bool // and cancel: both only before anything moved
 	CanRetry   bool
 	CanReview  bool
 	Reason     string // a refused review's reason, as typed
@@ -169,7 +170,7 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 		c.fail(w, r, err)
 		return
 	}
-	d := payoutData{P: p, CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
+	d := payoutData{P: p, Words: wordsOf(p), CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
 		CanReview: p.Status == store.StatusManualReview && !p.Livemode, Reason: r.PostForm.Get("reason")}
 	rows, err := c.db.ResourceAudit(ctx, u.ID, p.ID, 100)
 	if err != nil {
@@ -206,7 +207,7 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 }
 
 // timelineOf reads an audit row of a payout: its action names the status
-// it moved to.
+// it moved to; a cancel is shown as what it was, not as a failure.
 func timelineOf(a store.AuditRow) timelineEntry {
 	e := timelineEntry{At: a.At, Actor: actorName(a.Actor),
 		Status: strings.ToUpper(strings.TrimPrefix(a.Action, "payment."))}
@@ -216,7 +217,22 @@ func timelineOf(a store.AuditRow) timelineEntry {
 	if json.Unmarshal(a.Changes, &ch) == nil {
 		e.Reason = ch.FailedReason
 	}
+	if e.Status == store.StatusFailed && e.Reason == payout.CancelledReason {
+		e.Status, e.Reason = statusCancelled, ""
+	}
 	return e
+}
+
+// statusCancelled is how the console shows a payout cancelled before it
+// was confirmed: the API's FAILED with failedReason CANCELLED.
+const statusCancelled = "CANCELLED"
+
+// statusOf is the status the console shows for p.
+func statusOf(p store.Payment) string {
+	if payout.IsCancelled(p) {
+		return statusCancelled
+	}
+	return p.Status
 }
 
 // actorName says who an audit actor is in words.
@@ -250,6 +266,22 @@ func (c *Console) handleRetry(w http.ResponseWriter, r *http.Request, u user) {
 		return
 	}
 	c.flash(r, "Retry started: the payout is PROCESSING again.")
+	http.Redirect(w, r, Prefix+"payouts/"+id, http.StatusSeeOther)
+}
+
+// handleCancel ends an INITIATED payout before anything moved
+// (payout.Cancel, as POST /payments/{id}/cancel).
+func (c *Console) handleCancel(w http.ResponseWriter, r *http.Request, u user) {
+	id := r.PathValue("id")
+	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
+		_, err := payout.Cancel(tx, u.ID, id)
+		return err
+	}, c.txOpts(r, u))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Payout cancelled: nothing was sent.")
 	http.Redirect(w, r, Prefix+"payouts/"+id, http.StatusSeeOther)
 }
 
