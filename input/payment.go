@@ -25,6 +25,9 @@ type Initiate struct {
 	CounterpartyCountry string      `json:"counterpartyCountry"`
 	CounterpartyBank    string      `json:"counterpartyBank"`
 	InvoiceDate         string      `json:"invoiceDate"`
+	// ClientID names a client on record (UseClient fills what the payout
+	// leaves out from it).
+	ClientID string `json:"clientId"`
 	// InvoiceAmount is the invoice's value in the payment's currency when
 	// it differs from the amount paid: GST values the invoice, not the
 	// payment (docs/tax.md). Validate parses it into InvoiceMinor.
@@ -94,6 +97,7 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
 		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
 		validation.Field(&q.InvoiceAmount, AmountRule(q.Currency, &q.invoiceMinor)),
+		validation.Field(&q.ClientID, validation.RuneLength(0, 64)),
 	)...))
 }
 

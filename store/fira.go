@@ -187,7 +187,11 @@ func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
 type FIRAFilter struct {
 	UserID    string
 	PaymentID string
-	From, To  time.Time
+	ClientID  string    // the FIRAs of the payouts made for this client
+	From, To  time.Time // generated_at bounds, inclusive
+	// SettledFrom and SettledTo bound the settlement time, inclusive: a
+	// financial year or quarter of receipts.
+	SettledFrom, SettledTo time.Time
 	After     string // a FIRA id: only the FIRAs after it are listed
 	Page      int
 	Limit     int
@@ -203,6 +207,18 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		where += " AND f.payment_id = ?"
 		args = append(args, f.PaymentID)
 	}
+	if f.ClientID != "" {
+		where += " AND f.payment_id IN (SELECT id FROM payments WHERE user_id = ? AND client_id = ?)"
+		args = append(args, f.UserID, f.ClientID)
+	}
+	if !f.SettledFrom.IsZero() {
+		where += " AND f.settled_at >= ?"
+		args = append(args, ms(f.SettledFrom))
+	}
+	if !f.SettledTo.IsZero() {
+		where += " AND f.settled_at <= ?"
+		args = append(args, ms(f.SettledTo))
+	}
 	if !f.From.IsZero() {
 		where += " AND f.generated_at >= ?"
 		args = append(args, ms(f.From))
@@ -211,7 +227,8 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		where += " AND f.generated_at <= ?"
 		args = append(args, ms(f.To))
 	}
-	total, err := db.listTotal(ctx, f.PaymentID == "" && f.From.IsZero() && f.To.IsZero(), f.UserID, kindFIRAs, "",
+	maintained := f.PaymentID == "" && f.ClientID == "" && f.SettledFrom.IsZero() && f.SettledTo.IsZero() && f.From.IsZero() && f.To.IsZero()
+	total, err := db.listTotal(ctx, maintained, f.UserID, kindFIRAs, "",
 		"SELECT count(*) FROM firas f WHERE "+where, args)
 	if err != nil {
 		return nil, 0, err

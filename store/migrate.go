@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -35,6 +35,13 @@ var migrations = []migration{
 	{8, operatorColumns, false},
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
+	{11, paymentClientColumn, false},
+}
+
+// paymentClientColumn adds version 11's payments.client_id: payouts made
+// before it name no client.
+func paymentClientColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"payments", "client_id", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // quarantineHashesColumn adds version 10's column to vault_quarantines:
