@@ -192,9 +192,9 @@ type FIRAFilter struct {
 	// SettledFrom and SettledTo bound the settlement time, inclusive: a
 	// financial year or quarter of receipts.
 	SettledFrom, SettledTo time.Time
-	After     string // a FIRA id: only the FIRAs after it are listed
-	Page      int
-	Limit     int
+	After                  string // a FIRA id: only the FIRAs after it are listed
+	Page                   int
+	Limit                  int
 }
 
 var firaOrder = keyset{from: "firas f", col: "f.", id: "id", keys: []string{"generated_at"}}

@@ -44,7 +44,7 @@ func TestListPaymentsSearchAndSort(t *testing.T) {
 		{PaymentFilter{Search: "ACME"}, 24},
 		{PaymentFilter{Search: "me la"}, 12},
 		{PaymentFilter{Search: "100%"}, 12},
-		{PaymentFilter{Search: "%"}, 12},  // only the name that holds one
+		{PaymentFilter{Search: "%"}, 12},   // only the name that holds one
 		{PaymentFilter{Search: "h_U"}, 12}, // _ is no wildcard: Initech_UK
 		{PaymentFilter{Search: "h_X"}, 0},
 		{PaymentFilter{Search: "inv-05"}, 10},
