@@ -114,6 +114,11 @@ func (c *Console) routes() {
 	m.Handle("POST /console/payouts/{id}/cancel", c.form(c.handleCancel))
 	m.Handle("POST /console/payouts/{id}/review", c.form(c.handleReview))
 
+	m.Handle("GET /console/clients", c.page(c.handleClients))
+	m.Handle("POST /console/clients", c.form(c.handleClientCreate))
+	m.Handle("GET /console/clients/{id}", c.page(c.handleClient))
+	m.Handle("POST /console/clients/{id}", c.form(c.handleClientUpdate))
+
 	m.Handle("GET /console/firas", c.page(c.handleFIRAs))
 	m.Handle("GET /console/firas/{id}", c.page(c.handleFIRA))
 	m.Handle("GET /console/firas/{id}/pdf", c.page(c.handleFIRAPDF))

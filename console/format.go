@@ -134,6 +134,7 @@ var labels = map[string]string{
 	"eventTypes": "Events", "name": "Name", "email": "E-mail", "phone": "Phone", "pan": "PAN", "gstin": "GSTIN",
 	"lutNumber": "LUT number", "lutValidUntil": "LUT valid until", "address": "Address", "scopes": "Scopes",
 	"decision": "Decision", "reason": "Reason", "countryCode": "Country", "homeCurrency": "Home currency",
+	"country": "Country", "notes": "Notes", "clientId": "Client", "q": "Search", "sort": "Order",
 }
 
 func labelOf(field string) string {

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"html"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,15 +59,16 @@ func (h *harness) seedPayouts(u store.User) []store.Payment {
 var (
 	payoutRow  = regexp.MustCompile(`<a href="/console/payouts/(pay_\w+)" class="mono">`)
 	nextLink   = regexp.MustCompile(`<a href="([^"]+)"[^>]*>Next page</a>`)
+	prevLink   = regexp.MustCompile(`<a href="([^"]+)"[^>]*>Previous page</a>`)
 	totalShown = regexp.MustCompile(`(\d+) payouts? match`)
 )
 
-// walk follows Next page from a list's first page to its last and returns
-// every payout id it showed, in order, and the total the first page gave.
-func (b *browser) walk(first string) ([]string, int) {
+// walk follows one link (Next or Previous page) from a list's first page
+// to its end and returns every payout id it showed, in the order shown,
+// the total the first page gave and the address of the last page.
+func (b *browser) walk(first string, link *regexp.Regexp) (ids []string, total int, last string) {
 	b.t.Helper()
-	var ids []string
-	total := -1
+	total = -1
 	for next, n := first, 0; next != ""; n++ {
 		if n > 200 {
 			b.t.Fatalf("%s: more than 200 pages", first)
@@ -73,6 +76,7 @@ func (b *browser) walk(first string) ([]string, int) {
 		if b.get(next); b.status != 200 {
 			b.t.Fatalf("%s: %d\n%s", next, b.status, b.page)
 		}
+		last = next
 		if total < 0 {
 			m := totalShown.FindStringSubmatch(b.page)
 			if m == nil {
@@ -80,21 +84,26 @@ func (b *browser) walk(first string) ([]string, int) {
 			}
 			total, _ = strconv.Atoi(m[1])
 		}
+		var page []string
 		for _, m := range payoutRow.FindAllStringSubmatch(b.page, -1) {
-			ids = append(ids, m[1])
+			page = append(page, m[1])
 		}
+		if link == prevLink {
+			slices.Reverse(page)
+		}
+		ids = append(ids, page...)
 		next = ""
-		if m := nextLink.FindStringSubmatch(b.page); m != nil {
+		if m := link.FindStringSubmatch(b.page); m != nil {
 			next = html.UnescapeString(m[1])
 		}
 	}
-	return ids, total
+	return ids, total, last
 }
 
 // TestPayoutsPagingWalksEveryPage: Next page walks all 2,000 payouts, and
-// every combination of the list's filters, from the first page to the
-// last: each matching payout exactly once, in the list's order, and as
-// many as the count says.
+// every combination of the list's filters, searches and orders, from the
+// first page to the last, and Previous page walks back: each matching
+// payout exactly once, in the list's order, and as many as the count says.
 func TestPayoutsPagingWalksEveryPage(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	u, _ := h.newUser("asha@example.com", false)
@@ -108,31 +117,54 @@ func TestPayoutsPagingWalksEveryPage(t *testing.T) {
 		}
 	}
 	slices.Sort(days)
+	byAmount := slices.Clone(all)
+	slices.SortStableFunc(byAmount, func(a, b store.Payment) int {
+		if a.Amount != b.Amount {
+			return cmp.Compare(b.Amount, a.Amount)
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
 	ranges := [][2]string{{"", ""}, {days[1], days[2]}, {days[len(days)-1], ""}}
-	for _, status := range []string{"", store.StatusInitiated, store.StatusCompleted} {
-		for _, currency := range []string{"", "USD", "EUR"} {
-			for _, invoice := range []string{"", "INV-3"} {
+	walks := 0
+	for _, status := range []string{"", store.StatusInitiated} {
+		for _, currency := range []string{"", "EUR"} {
+			for _, search := range []string{"", "INV-3", "client 1"} {
 				for _, r := range ranges {
-					q := url.Values{}
-					for k, v := range map[string]string{"status": status, "currency": currency, "invoiceRef": invoice, "from": r[0], "to": r[1]} {
-						if v != "" {
-							q.Set(k, v)
+					for _, sort := range []string{"", store.SortAmount} {
+						q := url.Values{}
+						for k, v := range map[string]string{"status": status, "currency": currency, "q": search, "from": r[0], "to": r[1], "sort": sort} {
+							if v != "" {
+								q.Set(k, v)
+							}
 						}
-					}
-					var want []string
-					for _, p := range all {
-						day := india.DateOf(p.CreatedAt)
-						if (status == "" || p.Status == status) && (currency == "" || p.Currency == currency) &&
-							(invoice == "" || p.InvoiceRef == invoice) && (r[0] == "" || day >= r[0]) && (r[1] == "" || day <= r[1]) {
-							want = append(want, p.ID)
+						list := all
+						if sort == store.SortAmount {
+							list = byAmount
 						}
-					}
-					got, total := b.walk(listURL("payouts", q))
-					if total != len(want) {
-						t.Errorf("%v: the page says %d match, %d do", q, total, len(want))
-					}
-					if !slices.Equal(got, want) {
-						t.Errorf("%v: walked %d payouts (%d distinct), want %d in order", q, len(got), len(distinct(got)), len(want))
+						var want []string
+						for _, p := range list {
+							day := india.DateOf(p.CreatedAt)
+							found := strings.Contains(strings.ToLower(p.CounterpartyName+"\x00"+p.InvoiceRef), strings.ToLower(search))
+							if (status == "" || p.Status == status) && (currency == "" || p.Currency == currency) && found &&
+								(r[0] == "" || day >= r[0]) && (r[1] == "" || day <= r[1]) {
+								want = append(want, p.ID)
+							}
+						}
+						got, total, last := b.walk(listURL("payouts", q), nextLink)
+						walks++
+						if total != len(want) {
+							t.Errorf("%v: the page says %d match, %d do", q, total, len(want))
+						}
+						if !slices.Equal(got, want) {
+							t.Errorf("%v: walked %d payouts (%d distinct), want %d in order", q, len(got), len(distinct(got)), len(want))
+						}
+						if len(want) > pageSize && walks%3 == 0 {
+							back, _, _ := b.walk(last, prevLink)
+							slices.Reverse(back)
+							if !slices.Equal(back, want) {
+								t.Errorf("%v: walked back %d payouts (%d distinct), want %d in order", q, len(back), len(distinct(back)), len(want))
+							}
+						}
 					}
 				}
 			}

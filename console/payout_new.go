@@ -35,6 +35,7 @@ type newPayoutData struct {
 	Form       input.Initiate
 	Key        string // this rendering's Idempotency-Key
 	Currencies []string
+	Clients    []store.Client
 	// Sent is where this form's key already led: the form was sent, and
 	// the page offers that payout instead of the form again.
 	Sent string
@@ -50,7 +51,12 @@ func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, 
 		c.fail(w, r, verr)
 		return
 	}
-	d := newPayoutData{Form: f, Key: key}
+	clients, verr := c.db.ListClients(r.Context(), u.ID)
+	if verr != nil {
+		c.fail(w, r, verr)
+		return
+	}
+	d := newPayoutData{Form: f, Key: key, Clients: clients}
 	for _, v := range vaults {
 		if !strings.Contains(strings.Join(d.Currencies, ","), v.Currency) {
 			d.Currencies = append(d.Currencies, v.Currency)
@@ -70,9 +76,11 @@ func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, 
 // going Back to it after sending shows what it made instead of a form
 // that would make a second.
 func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user) {
-	key := r.URL.Query().Get("key")
+	q := r.URL.Query()
+	key, clientID := q.Get("key"), q.Get("client")
 	if uuid.Validate(key) != nil {
-		http.Redirect(w, r, Prefix+"payouts/new?key="+uuid.NewString(), http.StatusSeeOther)
+		q.Set("key", uuid.NewString())
+		http.Redirect(w, r, listURL("payouts/new", q), http.StatusSeeOther)
 		return
 	}
 	sent, err := c.sentBefore(r, u, "initiate", key)
@@ -84,7 +92,18 @@ func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user
 		c.render(w, r, http.StatusOK, "payout_new", page{Title: "New payout", Nav: "new", Data: newPayoutData{Key: key, Sent: sent}})
 		return
 	}
-	c.newPayoutPage(w, r, u, http.StatusOK, input.Initiate{}, key, nil)
+	var form input.Initiate
+	if clientID != "" {
+		// Pay with this client: its currency to start with, and its
+		// details taken at submit for what the form leaves empty.
+		cl, err := c.db.FindClient(r.Context(), u.ID, clientID)
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		form.ClientID, form.Currency = cl.ID, cl.Currency
+	}
+	c.newPayoutPage(w, r, u, http.StatusOK, form, key, nil)
 }
 
 // handleInitiate records the payout INITIATED (payout.Initiate, as POST
@@ -96,27 +115,33 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		DestinationAddress: strings.TrimSpace(f.Get("destinationAddress")), Memo: f.Get("memo"),
 		PurposeCode: strings.ToUpper(strings.TrimSpace(f.Get("purposeCode"))), InvoiceRef: strings.TrimSpace(f.Get("invoiceRef")),
 		CounterpartyName: strings.TrimSpace(f.Get("counterpartyName")), CounterpartyCountry: strings.ToUpper(strings.TrimSpace(f.Get("counterpartyCountry"))),
-		CounterpartyBank: strings.TrimSpace(f.Get("counterpartyBank")), InvoiceDate: strings.TrimSpace(f.Get("invoiceDate"))}
+		CounterpartyBank: strings.TrimSpace(f.Get("counterpartyBank")), InvoiceDate: strings.TrimSpace(f.Get("invoiceDate")),
+		ClientID: f.Get("clientId")}
 	key := f.Get("idempotencyKey")
 	if uuid.Validate(key) != nil {
 		c.problem(w, r, http.StatusBadRequest, "Form expired", "This form has no valid key, so nothing was sent. Open New payout again.")
 		return
 	}
-	minor, err := q.Validate(c.db.Now())
+	typed := q // shown again as typed, not as the client filled it
+	err := c.useClient(r, u, &q)
+	var minor int64
+	if err == nil {
+		minor, err = q.Validate(c.db.Now())
+	}
 	if err == nil {
 		err = textFields(map[string]string{"memo": q.Memo, "invoiceRef": q.InvoiceRef, "counterpartyName": q.CounterpartyName,
 			"counterpartyBank": q.CounterpartyBank})
 	}
 	if err != nil {
-		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
+		c.newPayoutPage(w, r, u, http.StatusBadRequest, typed, key, err)
 		return
 	}
 	p := store.Payment{UserID: u.ID, Livemode: u.Livemode, TxnID: strings.ToLower(key), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
-		InvoiceDate: q.InvoiceDate}
+		InvoiceDate: q.InvoiceDate, ClientID: q.ClientID}
 	details := []string{strconv.FormatInt(p.Amount, 10), p.Currency, p.DestinationAddress, p.Memo, p.PurposeCode, p.InvoiceRef,
-		p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, p.InvoiceDate}
+		p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, p.InvoiceDate, p.ClientID}
 	target, err := c.once(r, u, "initiate", key, details, func(tx *store.Tx) (string, error) {
 		created, err := payout.Initiate(tx, c.cfg.Rates, p)
 		return Prefix + "payouts/" + created.ID + "/confirm", err
@@ -124,7 +149,7 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 	if reused := (*formReused)(nil); errors.As(err, &reused) {
 		// The details shown stay as typed under a fresh key: sending
 		// them again is a deliberate second payout.
-		c.newPayoutPage(w, r, u, http.StatusConflict, q, uuid.NewString(), apperr.Errorf(apperr.ErrIdempotencyReused,
+		c.newPayoutPage(w, r, u, http.StatusConflict, typed, uuid.NewString(), apperr.Errorf(apperr.ErrIdempotencyReused,
 			"This form was already sent as payout %s with other details, so nothing was sent now. Check the details and continue to make a second payout", payoutOf(reused.Target)))
 		return
 	}
@@ -133,7 +158,7 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		if e.Code == apperr.ErrKYCRequired {
 			err = input.FieldError("counterpartyCountry", e.Message+"; start verification under Settings")
 		}
-		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
+		c.newPayoutPage(w, r, u, http.StatusBadRequest, typed, key, err)
 		return
 	}
 	if err != nil {
@@ -141,6 +166,23 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		return
 	}
 	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// useClient makes the payout one for the client chosen in the form, as
+// the API's clientId does.
+func (c *Console) useClient(r *http.Request, u user, q *input.Initiate) error {
+	if q.ClientID == "" {
+		return nil
+	}
+	cl, err := c.db.FindClient(r.Context(), u.ID, q.ClientID)
+	if apperr.Code(err) == apperr.ErrNotFound {
+		return input.FieldError("clientId", "is not one of your clients")
+	}
+	if err != nil {
+		return err
+	}
+	q.UseClient(cl)
+	return nil
 }
 
 // textFields applies the API's text rule (no control or bidi characters)

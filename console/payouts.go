@@ -2,11 +2,13 @@ package console
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
@@ -24,30 +26,43 @@ var statuses = []string{store.StatusInitiated, store.StatusComplianceCheck, stor
 	store.StatusSubmitted, store.StatusConfirmed, store.StatusCompleted, store.StatusManualReview,
 	store.StatusFailed, store.StatusPending, store.StatusUnknown}
 
+// payoutFilter is the Payouts list's query, as typed.
 type payoutFilter struct {
-	Status, Currency, From, To, InvoiceRef string
+	Status, Currency, From, To, Search, Client, Sort string
+}
+
+// values are the filter's query parameters, empty ones left out.
+func (f payoutFilter) values() url.Values {
+	q := url.Values{}
+	for k, v := range map[string]string{"status": f.Status, "currency": f.Currency, "from": f.From, "to": f.To,
+		"q": f.Search, "client": f.Client, "sort": f.Sort} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q
 }
 
 type payoutsData struct {
 	Filter   payoutFilter
 	Statuses []string
+	Clients  []store.Client
 	Items    []store.Payment
 	Total    int
-	// Next and First are the addresses of the next and the first page, ""
-	// when there is none; whole URLs, so the template writes them as they
-	// are rather than escaping a query into the path.
-	Next  string
-	First string
+	// Next, Prev and First are the addresses of those pages, "" when
+	// there is none; whole URLs, so the template writes them as they are
+	// rather than escaping a query into the path.
+	Next, Prev, First string
+	Export            string // the CSV of every payout the filter matches
 }
 
-// handlePayouts lists the user's payouts newest first, filtered, one page at
-// a time (cursor: the last id shown).
-func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) {
-	q := r.URL.Query()
+// readPayoutFilter reads the list's query into the store's filter, with
+// the fields it refuses.
+func readPayoutFilter(q url.Values, userID string) (payoutFilter, store.PaymentFilter, map[string]string) {
 	f := payoutFilter{Status: q.Get("status"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency"))),
-		From: q.Get("from"), To: q.Get("to"), InvoiceRef: strings.TrimSpace(q.Get("invoiceRef"))}
-	sf := store.PaymentFilter{UserID: u.ID, Status: f.Status, Currency: f.Currency, InvoiceRef: f.InvoiceRef,
-		After: q.Get("after"), Page: 1, Limit: pageSize}
+		From: q.Get("from"), To: q.Get("to"), Search: strings.TrimSpace(q.Get("q")), Client: q.Get("client"), Sort: q.Get("sort")}
+	sf := store.PaymentFilter{UserID: userID, Status: f.Status, Currency: f.Currency, Search: f.Search, ClientID: f.Client,
+		Sort: f.Sort, Page: 1, Limit: pageSize}
 	fields := map[string]string{}
 	if f.Status != "" && !slices.Contains(statuses, f.Status) {
 		fields["status"] = "must be one of " + strings.Join(statuses, ", ")
@@ -55,8 +70,11 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 	if _, ok := money.Lookup(f.Currency); f.Currency != "" && !ok {
 		fields["currency"] = "must be an ISO 4217 currency code"
 	}
-	if len(f.InvoiceRef) > 128 {
-		fields["invoiceRef"] = "must be at most 128 characters"
+	if utf8.RuneCountInString(f.Search) > 128 {
+		fields["q"] = "must be at most 128 characters"
+	}
+	if f.Sort != "" && f.Sort != store.SortDate && f.Sort != store.SortAmount {
+		fields["sort"] = "must be date or amount"
 	}
 	var err error
 	if sf.From, err = istDay(f.From, false); err != nil {
@@ -65,11 +83,51 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 	if sf.To, err = istDay(f.To, true); err != nil {
 		fields["to"] = err.Error()
 	}
-	if sf.After != "" && (!strings.HasPrefix(sf.After, "pay_") || len(sf.After) > 64) {
-		sf.After = ""
+	sf.Amounts = amountsOf(f.Search, f.Currency)
+	return f, sf, fields
+}
+
+// amountsOf reads a search as an amount, when it is one: in the chosen
+// currency, or in every currency it can be written in ("450.13" is cents
+// of USD and fils of KWD, but no JPY).
+func amountsOf(search, currency string) []store.AmountMatch {
+	text := strings.ReplaceAll(search, ",", "")
+	if text == "" || strings.Trim(text, "0123456789.") != "" {
+		return nil
+	}
+	byMinor := map[int64][]string{}
+	for _, cur := range money.Currencies() {
+		if currency != "" && cur.Code != currency {
+			continue
+		}
+		if minor, err := money.Parse(text, cur); err == nil {
+			byMinor[minor] = append(byMinor[minor], cur.Code)
+		}
+	}
+	var out []store.AmountMatch
+	for _, minor := range slices.Sorted(maps.Keys(byMinor)) {
+		out = append(out, store.AmountMatch{Minor: minor, Currencies: byMinor[minor]})
+	}
+	return out
+}
+
+// handlePayouts lists the user's payouts, newest (or largest) first,
+// filtered and searched, a page at a time with a keyset cursor both ways.
+func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) {
+	q := r.URL.Query()
+	f, sf, fields := readPayoutFilter(q, u.ID)
+	if id := q.Get("after"); validCursor(id) {
+		sf.After = id
+	} else if id := q.Get("before"); validCursor(id) {
+		sf.Before = id
+	}
+	clients, err := c.db.ListClients(r.Context(), u.ID)
+	if err != nil {
+		c.fail(w, r, err)
+		return
 	}
 	p := page{Title: "Payouts", Nav: "payouts"}
-	d := payoutsData{Filter: f, Statuses: statuses}
+	d := payoutsData{Filter: f, Statuses: statuses, Clients: clients}
 	if len(fields) > 0 {
 		p.setErrors(input.Invalid(fields))
 		p.Data = d
@@ -77,32 +135,41 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 		return
 	}
 	items, total, err := c.db.ListPayments(r.Context(), sf)
+	if apperr.Code(err) == apperr.ErrValidation {
+		sf.After, sf.Before = "", "" // a cursor of another list: start at its top
+		items, total, err = c.db.ListPayments(r.Context(), sf)
+	}
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	d.Total = total
-	base := url.Values{}
-	for k, v := range map[string]string{"status": f.Status, "currency": f.Currency, "from": f.From, "to": f.To, "invoiceRef": f.InvoiceRef} {
-		if v != "" {
-			base.Set(k, v)
-		}
+	base := f.values()
+	more := len(items) > pageSize
+	items = items[:min(len(items), pageSize)]
+	if len(items) > 0 && (more || sf.Before != "") {
+		d.Next = listURL("payouts", with(base, "after", items[len(items)-1].ID))
 	}
-	if len(items) > pageSize {
-		items = items[:pageSize]
-		next := url.Values{}
-		for k, v := range base {
-			next[k] = v
-		}
-		next.Set("after", items[len(items)-1].ID)
-		d.Next = listURL("payouts", next)
+	if len(items) > 0 && (sf.After != "" || (sf.Before != "" && more)) {
+		d.Prev = listURL("payouts", with(base, "before", items[0].ID))
 	}
-	if sf.After != "" {
+	if sf.After != "" || sf.Before != "" {
 		d.First = listURL("payouts", base)
 	}
-	d.Items = items
+	d.Items, d.Total, d.Export = items, total, listURL("payouts.csv", base)
 	p.Data = d
 	c.render(w, r, http.StatusOK, "payouts", p)
+}
+
+// validCursor: a payout id as a list's cursor.
+func validCursor(id string) bool { return strings.HasPrefix(id, "pay_") && len(id) <= 64 }
+
+// with is q and one more parameter.
+func with(q url.Values, k, v string) url.Values {
+	out := url.Values{k: {v}}
+	for key, vs := range q {
+		out[key] = vs
+	}
+	return out
 }
 
 // listURL is the address of a console list with its query.

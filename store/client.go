@@ -101,3 +101,20 @@ func (db *DB) ListClients(ctx context.Context, userID string) ([]Client, error) 
 	}
 	return out, rows.Err()
 }
+
+// ClientReceipts is what a client paid in a period: its settled payouts'
+// count and their INR value at settlement.
+type ClientReceipts struct {
+	Count int
+	INR   int64
+}
+
+// ClientReceiptsBetween sums the client's payouts settled in [from, to]
+// (COMPLETED ones, valued in INR), through the index of its payouts.
+func (db *DB) ClientReceiptsBetween(ctx context.Context, userID, clientID string, from, to time.Time) (ClientReceipts, error) {
+	var r ClientReceipts
+	err := db.queryRow(ctx, `SELECT count(*), coalesce(sum(amount_inr), 0) FROM payments
+		WHERE user_id = ? AND client_id = ? AND client_id != '' AND status = ? AND settled_at BETWEEN ? AND ?`,
+		userID, clientID, StatusCompleted, ms(from), ms(to)).Scan(&r.Count, &r.INR)
+	return r, err
+}
