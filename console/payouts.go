@@ -2,7 +2,6 @@ package console
 
 import (
 	"encoding/json"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -83,32 +82,8 @@ func readPayoutFilter(q url.Values, userID string) (payoutFilter, store.PaymentF
 	if sf.To, err = istDay(f.To, true); err != nil {
 		fields["to"] = err.Error()
 	}
-	sf.Amounts = amountsOf(f.Search, f.Currency)
+	sf.Amounts = input.AmountsOf(f.Search, f.Currency)
 	return f, sf, fields
-}
-
-// amountsOf reads a search as an amount, when it is one: in the chosen
-// currency, or in every currency it can be written in ("450.13" is cents
-// of USD and fils of KWD, but no JPY).
-func amountsOf(search, currency string) []store.AmountMatch {
-	text := strings.ReplaceAll(search, ",", "")
-	if text == "" || strings.Trim(text, "0123456789.") != "" {
-		return nil
-	}
-	byMinor := map[int64][]string{}
-	for _, cur := range money.Currencies() {
-		if currency != "" && cur.Code != currency {
-			continue
-		}
-		if minor, err := money.Parse(text, cur); err == nil {
-			byMinor[minor] = append(byMinor[minor], cur.Code)
-		}
-	}
-	var out []store.AmountMatch
-	for _, minor := range slices.Sorted(maps.Keys(byMinor)) {
-		out = append(out, store.AmountMatch{Minor: minor, Currencies: byMinor[minor]})
-	}
-	return out
 }
 
 // handlePayouts lists the user's payouts, newest (or largest) first,

@@ -34,6 +34,7 @@ func (s *Server) routes() {
 	s.api("POST /api/v1/tax/sequestration/policy", routeOpts{scope: "tax:write"}, s.handleSequestrationPolicy)
 
 	s.clientRoutes()
+	s.exportRoutes()
 	s.taxRoutes()
 	s.accountRoutes()
 	s.webhookRoutes()

@@ -192,6 +192,7 @@ type FIRAFilter struct {
 	// SettledFrom and SettledTo bound the settlement time, inclusive: a
 	// financial year or quarter of receipts.
 	SettledFrom, SettledTo time.Time
+	SkipTotal              bool   // as PaymentFilter's
 	After                  string // a FIRA id: only the FIRAs after it are listed
 	Page                   int
 	Limit                  int
@@ -228,10 +229,13 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		args = append(args, ms(f.To))
 	}
 	maintained := f.PaymentID == "" && f.ClientID == "" && f.SettledFrom.IsZero() && f.SettledTo.IsZero() && f.From.IsZero() && f.To.IsZero()
-	total, err := db.listTotal(ctx, maintained, f.UserID, kindFIRAs, "",
-		"SELECT count(*) FROM firas f WHERE "+where, args)
-	if err != nil {
-		return nil, 0, err
+	total := -1
+	if !f.SkipTotal {
+		var err error
+		if total, err = db.listTotal(ctx, maintained, f.UserID, kindFIRAs, "",
+			"SELECT count(*) FROM firas f WHERE "+where, args); err != nil {
+			return nil, 0, err
+		}
 	}
 	if f.After != "" {
 		cond, cargs, err := db.afterCursor(ctx, firaOrder, f.After, "f.user_id = ?", []any{f.UserID})
