@@ -105,6 +105,7 @@ func (c *Console) routes() {
 	m.Handle("GET /console/{$}", c.page(c.handleHome))
 
 	m.Handle("GET /console/payouts", c.page(c.handlePayouts))
+	m.Handle("GET /console/payouts.csv", c.page(c.handlePayoutsCSV))
 	m.Handle("GET /console/payouts/new", c.page(c.handleNewPayout))
 	m.Handle("POST /console/payouts/new", c.form(c.handleInitiate))
 	m.Handle("GET /console/payouts/{id}", c.page(c.handlePayout))
@@ -120,6 +121,8 @@ func (c *Console) routes() {
 	m.Handle("POST /console/clients/{id}", c.form(c.handleClientUpdate))
 
 	m.Handle("GET /console/firas", c.page(c.handleFIRAs))
+	m.Handle("GET /console/firas.csv", c.page(c.handleFIRAsCSV))
+	m.Handle("GET /console/firas.zip", c.page(c.handleFIRAsZip))
 	m.Handle("GET /console/firas/{id}", c.page(c.handleFIRA))
 	m.Handle("GET /console/firas/{id}/pdf", c.page(c.handleFIRAPDF))
 
@@ -127,6 +130,7 @@ func (c *Console) routes() {
 	m.Handle("POST /console/tax/payments", c.form(c.handleTaxPayment))
 	m.Handle("POST /console/tax/payments/{id}/reverse", c.form(c.handleTaxReverse))
 	m.Handle("GET /console/tax/gstr3b", c.page(c.handleGSTR3B))
+	m.Handle("GET /console/tax/payments.csv", c.page(c.handleTaxPaymentsCSV))
 	m.Handle("GET /console/tax/itr4", c.page(c.handleITR4))
 
 	m.Handle("GET /console/settings", c.page(c.handleSettings))

@@ -33,6 +33,7 @@ func funcs(cssVersion string) template.FuncMap {
 		"int":       func(n int64) int { return int(n) },
 		"payoutOf":  payoutOf,
 		"statusOf":  statusOf,
+		"helpOn":    help,
 	}
 }
 
