@@ -36,12 +36,19 @@ var migrations = []migration{
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
 	{11, paymentClientColumn, false},
+	{11, latestLedgerColumn, false},
 }
 
 // paymentClientColumn adds version 11's payments.client_id: payouts made
 // before it name no client.
 func paymentClientColumn(ctx context.Context, tx *Tx) error {
 	return addColumns(tx, columnDef{"payments", "client_id", "TEXT NOT NULL DEFAULT ''"})
+}
+
+// latestLedgerColumn adds version 11's column to live_network: the newest
+// ledger an RPC answer reported, below which an answer is a node behind.
+func latestLedgerColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"live_network", "latest_ledger", "INTEGER NOT NULL DEFAULT 0"})
 }
 
 // quarantineHashesColumn adds version 10's column to vault_quarantines:

@@ -127,7 +127,7 @@ func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 		return err
 	}
 	// Signing read the account: it exists.
-	return tx.markSeen(s.VaultID, s.SignedLedger, true, false)
+	return tx.MarkSeen(s.VaultID, s.SignedLedger, true, false)
 }
 
 // FinishSubmission records an OPEN envelope's end. It is a guarded UPDATE:
@@ -165,7 +165,8 @@ func (db *DB) KnownSeq(ctx context.Context, vaultID string) (int64, error) {
 	return n, err
 }
 
-func (tx *Tx) knownSeq(vaultID string) (int64, error) {
+// KnownSeq is KnownSeq read in the transaction.
+func (tx *Tx) KnownSeq(vaultID string) (int64, error) {
 	var n int64
 	err := tx.queryRow(knownSeqSQL, vaultID, vaultID).Scan(&n)
 	return n, err

@@ -61,7 +61,7 @@ func TestSyncVault(t *testing.T) {
 			mark, err := db.SubmissionMark(ctx, v.ID)
 			is.NoErr(err)
 			is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-				if err := tx.markSeen(v.ID, 10, true, true); err != nil {
+				if err := tx.MarkSeen(v.ID, 10, true, true); err != nil {
 					return err
 				}
 				s := Submission{Hash: "ct", VaultID: v.ID, Kind: SubmissionChangeTrust, Seq: start + 1, Envelope: "AAAA", SignedLedger: 9}
@@ -72,7 +72,7 @@ func TestSyncVault(t *testing.T) {
 			}))
 			if tc.quarantine || tc.released > 0 {
 				is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-					_, err := tx.QuarantineVault(v.ID, QuarantineFacts{Reasons: []string{ReasonUnexplainedDebit}, ChainSeq: start + 1,
+					_, _, err := tx.QuarantineVault(v.ID, QuarantineFacts{Reasons: []string{ReasonUnexplainedDebit}, ChainSeq: start + 1,
 						KnownSeq: start + 1, Shortfall: tc.released})
 					return err
 				}))
