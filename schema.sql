@@ -180,10 +180,35 @@ CREATE TABLE IF NOT EXISTS payments (
   -- every move of the payout clears both (version 8).
   attention            TEXT NOT NULL DEFAULT '',
   attention_at         INTEGER,
+  -- The client (clients.id) the payout was made for, '' when none was
+  -- named (version 11).
+  client_id            TEXT NOT NULL DEFAULT '',
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, created_at DESC, id DESC);
+-- The console's payouts sorted by amount, and a client's payouts; the
+-- second holds only payouts that name a client.
+CREATE INDEX IF NOT EXISTS payments_user_amount ON payments (user_id, amount DESC, id DESC);
+CREATE INDEX IF NOT EXISTS payments_user_client ON payments (user_id, client_id, created_at DESC, id DESC) WHERE client_id != '';
+
+-- The people and companies a user is paid by: chosen when paying, their
+-- name and country become the payout's counterparty (the FIRA's remitter).
+CREATE TABLE IF NOT EXISTS clients (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL REFERENCES users(id),
+  livemode     INTEGER NOT NULL,
+  name         TEXT NOT NULL,
+  country      TEXT NOT NULL DEFAULT '',
+  address      TEXT NOT NULL DEFAULT '',
+  email        TEXT NOT NULL DEFAULT '',
+  purpose_code TEXT NOT NULL DEFAULT '',
+  currency     TEXT NOT NULL DEFAULT '',  -- the currency they usually pay in
+  notes        TEXT NOT NULL DEFAULT '',
+  created_at   INTEGER NOT NULL,
+  updated_at   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS clients_user_name ON clients (user_id, name COLLATE NOCASE, id);
 -- Older files carry two partial indexes of payouts in flight; nothing reads
 -- them, and each cost an insert and a delete on every payout.
 DROP INDEX IF EXISTS payments_in_flight;

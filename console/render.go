@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/kycpage"
@@ -100,12 +102,33 @@ func (p *page) setErrors(err error, ids ...map[string]string) {
 				id = v
 			}
 		}
-		p.Errors[id] = e.Fields[f]
-		p.ErrorList = append(p.ErrorList, fieldProblem{id, labelOf(f) + " " + e.Fields[f]})
+		msg := formWords(f, e.Fields[f])
+		p.Errors[id] = msg
+		p.ErrorList = append(p.ErrorList, fieldProblem{id, summaryLine(labelOf(f), msg)})
 	}
 	if len(e.Fields) == 0 {
 		p.ErrorList = append(p.ErrorList, fieldProblem{"", e.Message})
 	}
+}
+
+// formWords says an API field message in a form's terms: the API's amount
+// can be sent two ways, the form's one.
+func formWords(field, msg string) string {
+	if field == "amount" && strings.Contains(msg, "amountMinor") {
+		return "is required: enter the amount in the currency's units, like 250.00"
+	}
+	return msg
+}
+
+// summaryLine leads a field's message with its label, unless the message
+// names the field already ("vault vlt_… has insufficient…", "invalid
+// GSTIN…"), which then stands alone, capitalised.
+func summaryLine(label, msg string) string {
+	if strings.Contains(strings.ToLower(msg), strings.ToLower(label)) {
+		r, n := utf8.DecodeRuneInString(msg)
+		return string(unicode.ToUpper(r)) + msg[n:]
+	}
+	return label + " " + msg
 }
 
 // headers are set on every console response: nothing from elsewhere may
@@ -166,6 +189,11 @@ func (c *Console) internalError(w http.ResponseWriter, r *http.Request, err erro
 // fail shows err: a known condition as its own page with its message, and
 // anything else as an internal error.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if reused := (*formReused)(nil); errors.As(err, &reused) {
+		c.problem(w, r, http.StatusConflict, "Already sent",
+			"This form was already sent with other details. What it did the first time stands, and nothing was sent now.")
+		return
+	}
 	var e *apperr.Error
 	if !errors.As(err, &e) {
 		c.internalError(w, r, err)

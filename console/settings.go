@@ -68,8 +68,12 @@ func (c *Console) readSettings(ctx context.Context, u user, d *settingsData) err
 	return nil
 }
 
+// handleSettings shows the settings, with the secret a write just made
+// when this is the page that write sent the browser to (secretOnce).
 func (c *Console) handleSettings(w http.ResponseWriter, r *http.Request, u user) {
-	c.settingsPage(w, r, u, http.StatusOK, settingsData{}, nil)
+	ctx := r.Context()
+	d := settingsData{Secret: c.sessions.PopString(ctx, keySecret), SecretOf: c.sessions.PopString(ctx, keySecretOf)}
+	c.settingsPage(w, r, u, http.StatusOK, d, nil)
 }
 
 // profileFields are the profile form's fields, the API's names.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -123,7 +124,8 @@ func (c *Console) handleTaxPayment(w http.ResponseWriter, r *http.Request, u use
 	if err == nil {
 		p := store.TaxPayment{UserID: u.ID, Livemode: u.Livemode, FY: q.FY, Kind: q.Kind, Amount: paise, PaidOn: q.PaidOn,
 			BSRCode: q.BSRCode, ChallanSerial: q.ChallanSerial, FromReserve: q.FromReserve, Note: q.Note}
-		_, err = c.once(r, u, "tax_payment", key, func(tx *store.Tx) (string, error) {
+		details := []string{p.FY, p.Kind, strconv.FormatInt(p.Amount, 10), p.PaidOn, p.BSRCode, p.ChallanSerial, strconv.FormatBool(p.FromReserve), p.Note}
+		_, err = c.once(r, u, "tax_payment", key, details, func(tx *store.Tx) (string, error) {
 			_, err := tx.RecordTaxPayment(p)
 			return Prefix + "tax?fy=" + q.FY, err
 		})

@@ -186,7 +186,7 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 	}
 
 	r = e.reqAs(fx.otherKey, "POST", "/api/v1/payments/initiate", map[string]any{"amount": json.Number("20.00"), "currency": "USD",
-		"destinationAddress": testAddress, "counterpartyCountry": "GB"})
+		"destinationAddress": testAddress, "counterpartyCountry": "GB", "counterpartyName": "Acme Ltd"})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("other initiate: %d %s", r.Status, r.Body)
 	}

@@ -57,6 +57,7 @@ func TestContract(t *testing.T) {
 		{"TaxCompliance", flowTaxCompliance},
 		{"TaxPayments", flowTaxPayments},
 		{"Profile", flowProfile},
+		{"Clients", flowClients},
 		{"KYCAndHostedPage", flowKYC},
 		{"Wallets", flowWallets},
 		{"Sandbox", flowSandboxOnly},

@@ -94,7 +94,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.setDefaultHeaders(w.Header())
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		if p != nil {
 			s.log.ErrorContext(r.Context(), "panic", slog.String("requestId", id), slog.Any("panic", p))
 			if !rec.wrote {
 				s.writeError(rec, r, apperr.Errorf(errInternal, "internal error"))
@@ -104,6 +105,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.InfoContext(r.Context(), "request", slog.String("requestId", id), slog.String("method", r.Method),
 			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("duration", d))
 		s.observe(r, rec.status, d)
+		if p == http.ErrAbortHandler {
+			panic(p) // net/http cuts the response: a streamed file that failed part-way is not taken for whole
+		}
 	}()
 	if err := requestEdge(r); err != nil {
 		s.writeError(rec, r, err)

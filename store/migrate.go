@@ -35,7 +35,14 @@ var migrations = []migration{
 	{8, operatorColumns, false},
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
+	{11, paymentClientColumn, false},
 	{11, latestLedgerColumn, false},
+}
+
+// paymentClientColumn adds version 11's payments.client_id: payouts made
+// before it name no client.
+func paymentClientColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"payments", "client_id", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // latestLedgerColumn adds version 11's column to live_network: the newest

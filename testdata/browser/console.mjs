@@ -134,7 +134,7 @@ try {
   check(new URL(page.url()).pathname === '/console/', 'signing in lands on Home');
   check(await heading(page) === 'Home', 'Home is shown');
   check((await page.locator('.mode').innerText()).includes('SANDBOX'), 'the banner says SANDBOX');
-  check(await page.locator('svg.chart rect.bar').count() === 12, 'Home draws twelve monthly bars');
+  check(await page.locator('ol.bars svg.bar').count() === 12, 'Home draws twelve monthly bars');
   await visit(page, 'home');
 
   // A payout through the form: one step to say what, one to confirm.

@@ -212,9 +212,9 @@ const destination = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
 // when it stops for review; byMinor sends the amount as amountMinor.
 func pay(c *api.ClientWithResponses, amount, currency, vault string, byMinor bool) seen {
 	key := uuid.New()
-	country, bank, purpose, ref := "US", "JPMorgan Chase", "P0802", "INV-"+amount
+	name, country, bank, purpose, ref := "Acme Inc", "US", "JPMorgan Chase", "P0802", "INV-"+amount
 	meta := api.PaymentMetadata{"orderId": "A-" + amount}
-	req := api.InitiateRequest{Currency: api.CurrencyCode(currency), DestinationAddress: destination,
+	req := api.InitiateRequest{Currency: api.CurrencyCode(currency), DestinationAddress: destination, CounterpartyName: &name,
 		CounterpartyCountry: &country, CounterpartyBank: &bank, PurposeCode: &purpose, InvoiceRef: &ref, Metadata: &meta}
 	minor := minorOf(amount)
 	if byMinor {
