@@ -96,8 +96,8 @@ func TestComputeInterest(t *testing.T) {
 	})
 }
 
-// TestComputePosition: the balance is tax plus interest less taxes paid, so
-// the lines add up to the rupee whatever is paid.
+// TestComputePosition: the balance is tax plus interest less taxes paid,
+// payable rounded to ₹10.
 func TestComputePosition(t *testing.T) {
 	is := is.New(t)
 	l, err := india.ComputeLiability(india.FY{StartYear: 2025}, rs(24_60_000))
@@ -105,6 +105,7 @@ func TestComputePosition(t *testing.T) {
 	p, err := india.ComputePosition(l, []india.TaxPayment{sat("2026-09-10", rs(10_000))}, "2026-10-05")
 	is.NoErr(err)
 	is.True(p.Interest.Total > 0)
-	is.Equal(p.Paid.BalanceDue, l.NetTax+p.Interest.Total-rs(10_000))
+	is.Equal(p.Paid.Shortfall, l.NetTax+p.Interest.Total-rs(10_000))
+	is.Equal(p.Paid.BalanceDue, india.RoundPayable(p.Paid.Shortfall))
 	is.Equal(p.Paid.RefundDue, int64(0))
 }
