@@ -32,8 +32,28 @@ CREATE TABLE IF NOT EXISTS profiles (
   address         TEXT NOT NULL DEFAULT '', -- postal address, printed on FIRAs (version 5)
   -- 1 when the user supplies from a special-category State, where the GST
   -- registration threshold is ₹10 lakh instead of ₹20 lakh (version 7).
-  gst_special_category INTEGER NOT NULL DEFAULT 0
+  gst_special_category INTEGER NOT NULL DEFAULT 0,
+  -- The GST state code (01-38, 97) of the principal place of business,
+  -- '' when not given: a GSTIN's first two digits take its place (version 11).
+  state_code      TEXT NOT NULL DEFAULT '',
+  -- The date GST registration took effect, YYYY-MM-DD or '' (version 11).
+  gst_registered_from TEXT NOT NULL DEFAULT ''
 );
+
+-- Letters of Undertaking (Form GST RFD-11) as furnished on the GST portal:
+-- one per financial year in use, with the ARN the portal generated and the
+-- date it was furnished (docs/tax.md, "LUTs").
+CREATE TABLE IF NOT EXISTS luts (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL,
+  livemode     INTEGER NOT NULL,
+  arn          TEXT NOT NULL,
+  fy           TEXT NOT NULL,     -- the financial year it covers, YYYY-YY
+  furnished_on TEXT NOT NULL,     -- YYYY-MM-DD, IST
+  created_at   INTEGER NOT NULL,
+  withdrawn_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS luts_user_fy ON luts (user_id, fy) WHERE withdrawn_at IS NULL;
 
 CREATE TABLE IF NOT EXISTS kyc (
   user_id     TEXT PRIMARY KEY REFERENCES users(id),

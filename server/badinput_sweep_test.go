@@ -127,6 +127,7 @@ type sweepFixtures struct {
 	otherPay, otherTxn, otherFIRA, otherSettle, otherVault, otherWebhook, otherEvent string
 
 	taxPay, reversedTaxPay, otherTaxPay string // tax payments (tax_payments_sweep_test.go)
+	lut, withdrawnLUT, otherLUT         string // LUTs (tax_luts_sweep_test.go)
 
 	text    map[string]string // hostile but valid free text stored on firaPay
 	badAddr string            // a 56-character address with a wrong checksum
@@ -219,6 +220,7 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 		}
 	}
 	sweepTaxPaymentSetup(t, e, fx)
+	sweepLUTSetup(t, e, fx)
 	// Webhooks last, once every event exists, so no delivery runs (or fails
 	// and disables the endpoint) while the sweep counts rows.
 	hook := map[string]any{"url": "http://127.0.0.1:9/sweep", "eventTypes": []string{"kyc.updated"}}
@@ -1149,6 +1151,7 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "Oversized", body: []byte("grant_type=client_credentials&x=" + strings.Repeat("A", 100<<10)), ctype: form, want: []int{413}},
 		}})
 	sweepTaxPaymentSpecs(fx, add, pagingStrict, fyStrict)
+	sweepLUTSpecs(fx, add)
 	return specs
 }
 

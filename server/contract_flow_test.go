@@ -56,6 +56,7 @@ func TestContract(t *testing.T) {
 		{"Ledger", flowLedger},
 		{"TaxCompliance", flowTaxCompliance},
 		{"TaxPayments", flowTaxPayments},
+		{"LUTs", flowLUTs},
 		{"Profile", flowProfile},
 		{"KYCAndHostedPage", flowKYC},
 		{"Wallets", flowWallets},

@@ -27,4 +27,10 @@ func (s *Server) taxRoutes() {
 	s.api("GET /api/v1/tax/payments", routeOpts{scope: tr, query: listQuery("fy")}, s.handleTaxPaymentList)
 	s.api("GET /api/v1/tax/payments/{id}", routeOpts{scope: tr}, s.handleTaxPaymentGet)
 	s.api("DELETE /api/v1/tax/payments/{id}", routeOpts{scope: tw}, s.handleTaxPaymentReverse)
+
+	// Letters of Undertaking furnished on the GST portal (docs/tax.md, "LUTs").
+	s.api("POST /api/v1/tax/luts", routeOpts{scope: tw, idempotent: true}, s.handleLUTCreate)
+	s.api("GET /api/v1/tax/luts", routeOpts{scope: tr}, s.handleLUTList)
+	s.api("GET /api/v1/tax/luts/{id}", routeOpts{scope: tr}, s.handleLUTGet)
+	s.api("DELETE /api/v1/tax/luts/{id}", routeOpts{scope: tw}, s.handleLUTWithdraw)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -35,6 +35,17 @@ var migrations = []migration{
 	{8, operatorColumns, false},
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
+	{11, profileRegistrationColumns, false},
+}
+
+// profileRegistrationColumns adds version 11's profile columns: the State
+// of the principal place of business and the date GST registration took
+// effect. Profiles from before keep both empty: the GSTIN's State and the
+// day turnover crossed the threshold stand in.
+func profileRegistrationColumns(ctx context.Context, tx *Tx) error {
+	return addColumns(tx,
+		columnDef{"profiles", "state_code", "TEXT NOT NULL DEFAULT ''"},
+		columnDef{"profiles", "gst_registered_from", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // quarantineHashesColumn adds version 10's column to vault_quarantines:
