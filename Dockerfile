@@ -2,7 +2,7 @@
 # distroless base, running as non-root with its data on a volume.
 #
 # The Go image is pinned to the exact version go.mod's go line asks for
-# (docker_test.go holds the two together): the official image sets
+# (cli/docker_test.go holds the two together): the official image sets
 # GOTOOLCHAIN=local, so an older cached 1.26 image could not build it.
 FROM golang:1.26.8-bookworm AS build
 WORKDIR /src

@@ -5,13 +5,11 @@ package main
 import (
 	"context"
 	_ "embed"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/payoutd/payoutd/cli"
 )
 
 //go:embed schema.sql
@@ -19,70 +17,7 @@ var schemaSQL string
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	paceGC(os.Getenv)
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "payoutd:", err)
-		os.Exit(1)
-	}
+	code := cli.Main(ctx, schemaSQL, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
-
-// run dispatches the subcommand; tests call it directly. A help request
-// (payoutd -h, payoutd help, payoutd CMD -h) prints to stdout and succeeds.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && isHelp(args[0]) {
-		if args[0] == "help" && len(args) > 1 && commands[args[1]] != nil {
-			return run(ctx, []string{args[1], "-h"}, getenv, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage)
-		return nil
-	}
-	name := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		name, args = args[0], args[1:]
-	}
-	cmd := commands[name]
-	if cmd == nil {
-		return fmt.Errorf("unknown command %q\n\n%s", name, usage)
-	}
-	err := cmd(ctx, args, getenv, stdout, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	return err
-}
-
-type commandFunc func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
-
-var commands map[string]commandFunc
-
-func init() {
-	commands = map[string]commandFunc{
-		"serve": serve, "keys": keysCmd, "review": reviewCmd, "kyc": kycCmd, "check": checkCmd, "migrate": migrateCmd,
-		"backup": backupCmd, "health": healthCmd, "bench": benchCmd, "console-link": consoleLinkCmd, "payouts": payoutsCmd, "vaults": vaultsCmd,
-	}
-}
-
-const usage = `payoutd is a self-hosted payout server for Indian freelancers.
-
-usage: payoutd [COMMAND] [flags]
-
-commands:
-  serve      run the server (the default command); creates the database on first start
-  keys       create, list, rotate and revoke API keys
-  review     approve or reject a payout waiting in MANUAL_REVIEW
-  kyc        review live users' KYC: list, show, documents, approve, reject
-  console-link  print a one-time sign-in link to the console (/console/) for a user
-  payouts    finish what the machine cannot: list, show, resolve (paid or unpaid, with proof), retry
-  check      verify the audit hash chain, the ledger's balance and the master key, list quarantined vaults; read-only
-  migrate    create or upgrade the database schema and exit
-  backup     write a consistent copy of the database while the server runs; read-only
-  vaults     release a quarantined live vault once a person has looked
-  health     exit 0 when a running server's /readyz answers ready
-  bench      loopback load run: storage, API, pipeline and read-path figures
-  help       this text; "payoutd help COMMAND" or "payoutd COMMAND -h" for a command's flags
-
-Only serve and migrate create or migrate a database; the other commands refuse
-a path that holds none. A command through another path (a hard link) to a file
-in use is refused. Every flag with an env variable is listed by COMMAND -h.
-`

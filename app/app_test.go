@@ -8,6 +8,7 @@ import (
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
 )
@@ -28,7 +29,7 @@ func TestInsertOnlyFansOut(t *testing.T) {
 		if hook, _, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
 			return err
 		}
-		_, err = tx.SandboxWalkKYC(u.ID, true, "") // PENDING → … → APPROVED: four kyc.updated events
+		_, err = kyc.SandboxWalk(tx, u.ID, true, "") // PENDING → … → APPROVED: four kyc.updated events
 		return err
 	}, store.WithActor("cli:kyc", ""))
 	is.NoErr(err)

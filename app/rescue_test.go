@@ -10,6 +10,7 @@ import (
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
@@ -42,7 +43,7 @@ func TestRescueWaitsForAJobsOwnTimeout(t *testing.T) {
 		if _, _, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
 			return err
 		}
-		if _, err = tx.SandboxWalkKYC(u.ID, true, ""); err != nil { // four deliveries
+		if _, err = kyc.SandboxWalk(tx, u.ID, true, ""); err != nil { // four deliveries
 			return err
 		}
 		return tx.Enqueue(payout.AdvanceArgs{PaymentID: "pay_gone"}, nil)

@@ -6,7 +6,7 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -49,7 +49,8 @@ type Options struct {
 	Sizes       []int         // database sizes for the read-path phase
 	Samples     int           // GETs timed per read path and size
 	Schema      string
-	Progress    io.Writer
+	// Log hears each phase as it starts.
+	Log *slog.Logger
 	// Phase, when set, is called as the initiate, pipeline and drain
 	// phases start and end (the bench's -profile-phase uses it); the drain
 	// is the sandbox drain's timed part alone, from the workers' start.
@@ -94,6 +95,9 @@ type Ratios struct {
 func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	var res Result
 	res.Machine = machine()
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
 	dir, err := os.MkdirTemp("", "payoutd-bench")
 	if err != nil {
 		return res, err
@@ -101,9 +105,9 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	if os.Getenv("PAYOUTD_BENCH_KEEP") == "" {
 		defer os.RemoveAll(dir)
 	} else {
-		fmt.Fprintf(o.Progress, "bench: keeping %s\n", dir)
+		o.Log.Info("bench: keeping the databases", "dir", dir)
 	}
-	say := func(format string, args ...any) { fmt.Fprintf(o.Progress, "bench: "+format+"\n", args...) }
+	say := func(format string, args ...any) { o.Log.Info("bench: " + fmt.Sprintf(format, args...)) }
 
 	say("storage limit (%s)…", o.Duration)
 	if res.Storage, err = measureStorage(ctx, filepath.Join(dir, "raw.db"), o.Schema, o.Duration); err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -57,7 +58,7 @@ func makeUsers(ctx context.Context, db *store.DB, sealer *store.Sealer, n int) (
 				return err
 			}
 			// Cross-border payouts need KYC; bench users skip the hosted flow.
-			if _, err := tx.SandboxWalkKYC(u.ID, true, ""); err != nil {
+			if _, err := kyc.SandboxWalk(tx, u.ID, true, ""); err != nil {
 				return err
 			}
 			// Enough funds for a long run at the bench's amounts.

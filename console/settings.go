@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -51,7 +52,7 @@ func (c *Console) readSettings(ctx context.Context, u user, d *settingsData) err
 	if d.KYC, err = c.db.KYCStatus(ctx, u.ID); err != nil {
 		return err
 	}
-	d.ResubmitLeft = max(store.MaxKYCAttempts-d.KYC.Attempts, 0)
+	d.ResubmitLeft = kyc.ResubmitsLeft(d.KYC)
 	if d.Webhooks, err = c.db.ListWebhookEndpoints(ctx, u.ID); err != nil {
 		return err
 	}
@@ -111,12 +112,12 @@ func (c *Console) handleProfile(w http.ResponseWriter, r *http.Request, u user) 
 	http.Redirect(w, r, Prefix+"settings", http.StatusSeeOther)
 }
 
-// handleKYCStart starts (or restarts) verification (StartKYC, as POST
+// handleKYCStart starts (or restarts) verification (kyc.Start, as POST
 // /kyc/start) and sends the browser into the hosted KYC flow.
 func (c *Console) handleKYCStart(w http.ResponseWriter, r *http.Request, u user) {
-	var res store.KYCStart
+	var res kyc.Started
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-		res, err = tx.StartKYC(u.ID, u.Livemode)
+		res, err = kyc.Start(tx, u.ID, u.Livemode)
 		return err
 	}, c.txOpts(r, u))
 	if err != nil {

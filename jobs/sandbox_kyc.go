@@ -6,6 +6,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -15,17 +16,17 @@ import (
 // status. A step is a guarded state change, so a run repeated after a crash
 // or racing a reader's own advance moves nothing twice.
 type SandboxKYCWorker struct {
-	river.WorkerDefaults[store.SandboxKYCReviewArgs]
+	river.WorkerDefaults[kyc.SandboxReviewArgs]
 	DB *store.DB
 }
 
 // Work takes the due steps and snoozes until the next one.
-func (w *SandboxKYCWorker) Work(ctx context.Context, job *river.Job[store.SandboxKYCReviewArgs]) error {
+func (w *SandboxKYCWorker) Work(ctx context.Context, job *river.Job[kyc.SandboxReviewArgs]) error {
 	var wait time.Duration
 	err := w.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-		_, wait, err = tx.SandboxKYCReview(job.Args.UserID)
+		_, wait, err = kyc.SandboxReview(tx, job.Args.UserID)
 		return err
-	}, store.WithActor(store.SandboxProviderActor, ""))
+	}, store.WithActor(kyc.SandboxActor, ""))
 	if err != nil {
 		return err
 	}

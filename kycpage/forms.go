@@ -13,6 +13,7 @@ import (
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -104,7 +105,7 @@ func (v *Page) postIdentity(w http.ResponseWriter, r *http.Request, sess store.K
 		return
 	}
 	err := v.cfg.DB.WithTx(r.Context(), func(tx *store.Tx) error {
-		return tx.SaveKYCIdentity(sess.ID, store.KYCIdentity{FullName: f.FullName, PAN: f.PAN, DOB: f.DOB})
+		return kyc.SaveIdentity(tx, sess.ID, store.KYCIdentity{FullName: f.FullName, PAN: f.PAN, DOB: f.DOB})
 	}, store.WithActor("verify:"+sess.ID, v.cfg.RequestID(r)))
 	v.afterPost(w, r, sess.ID, err)
 }
@@ -195,7 +196,7 @@ func (v *Page) postDocument(w http.ResponseWriter, r *http.Request, sess store.K
 	}
 	doc := store.KYCDocument{Kind: kind, Filename: cleanFilename(hdr.Filename), ContentType: ct}
 	err = v.cfg.DB.WithTx(r.Context(), func(tx *store.Tx) error {
-		_, _, err := tx.SubmitKYCDocument(sess.ID, doc, data, v.cfg.Sealer)
+		_, _, err := kyc.SubmitDocument(tx, sess.ID, doc, data, v.cfg.Sealer)
 		return err
 	}, store.WithActor("verify:"+sess.ID, v.cfg.RequestID(r)))
 	v.afterPost(w, r, sess.ID, err)
@@ -228,9 +229,9 @@ func (v *Page) postResubmit(w http.ResponseWriter, r *http.Request, sess store.K
 		v.afterPost(w, r, sess.ID, nil)
 		return
 	}
-	var next store.KYCStart
+	var next kyc.Started
 	err := v.cfg.DB.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-		if next, err = tx.StartKYC(sess.UserID, sess.Livemode); err != nil {
+		if next, err = kyc.Start(tx, sess.UserID, sess.Livemode); err != nil {
 			return err
 		}
 		_, err = tx.ClaimKYCSession(next.Session)

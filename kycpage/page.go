@@ -23,6 +23,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -328,7 +329,7 @@ func (v *Page) handleShow(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	k, err := v.cfg.DB.CurrentKYC(r.Context(), sess.UserID, v.cfg.RequestID(r))
+	k, err := kyc.Current(r.Context(), v.cfg.DB, sess.UserID, v.cfg.RequestID(r))
 	if err != nil {
 		v.internalError(w, r, err)
 		return
@@ -346,7 +347,7 @@ func (v *Page) handleShow(w http.ResponseWriter, r *http.Request) {
 func (v *Page) pageFor(r *http.Request, sess store.KYCSession, k store.KYC, editDetails bool) (pageData, error) {
 	d := pageData{SessionID: sess.ID, CSRF: v.csrfToken(r), Status: k.Status, ExpiresAt: sess.ExpiresAt.Format("2 Jan 2006, 15:04 UTC"),
 		Kinds: docKinds, MaxMB: maxDocumentBytes >> 20, MaxBytes: maxDocumentBytes}
-	submittable := sess.SubmittedAt == nil && (k.Status == store.KYCInProgress || k.Status == store.KYCRejected && len(k.AllowedTransitions()) > 0)
+	submittable := sess.SubmittedAt == nil && (k.Status == store.KYCInProgress || k.Status == store.KYCRejected && len(kyc.Allowed(k)) > 0)
 	switch {
 	case submittable && (sess.IdentityAt == nil || editDetails):
 		d.View, d.Title = "identity", "Your details"
@@ -360,7 +361,7 @@ func (v *Page) pageFor(r *http.Request, sess store.KYCSession, k store.KYC, edit
 		d.View, d.Title = "approved", "You are verified"
 	case k.Status == store.KYCRejected:
 		d.View, d.Title = "rejected", "Verification not approved"
-		d.Reason, d.Resubmits = k.Reason, max(store.MaxKYCAttempts-k.Attempts, 0)
+		d.Reason, d.Resubmits = k.Reason, kyc.ResubmitsLeft(k)
 	default:
 		d.View, d.Title, d.Poll = "review", "Checking your document", true
 	}
@@ -379,7 +380,7 @@ func (v *Page) handleStatus(w http.ResponseWriter, r *http.Request) {
 		v.cfg.WriteError(w, r, err)
 		return
 	}
-	k, err := v.cfg.DB.CurrentKYC(r.Context(), sess.UserID, v.cfg.RequestID(r))
+	k, err := kyc.Current(r.Context(), v.cfg.DB, sess.UserID, v.cfg.RequestID(r))
 	if err != nil {
 		v.cfg.WriteError(w, r, err)
 		return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/store"
@@ -72,7 +73,7 @@ func (w *world) account(email string, live bool) account {
 		}
 		a.balance = v.Balance
 		if !live {
-			_, err = tx.SandboxWalkKYC(u.ID, true, "")
+			_, err = kyc.SandboxWalk(tx, u.ID, true, "")
 		}
 		return err
 	}, store.WithActor("test", ""))

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -17,16 +18,16 @@ type kycView struct {
 }
 
 func viewKYC(k store.KYC) kycView {
-	v := kycView{UserID: k.UserID, Status: k.Status, AllowedTransitions: k.AllowedTransitions()}
+	v := kycView{UserID: k.UserID, Status: k.Status, AllowedTransitions: kyc.Allowed(k)}
 	if k.Status == store.KYCRejected {
-		left := max(store.MaxKYCAttempts-k.Attempts, 0)
+		left := kyc.ResubmitsLeft(k)
 		v.Reason, v.ResubmissionsLeft = k.Reason, &left
 	}
 	return v
 }
 
 func (s *Server) handleKYCStatus(w http.ResponseWriter, c *call) error {
-	k, err := s.db.CurrentKYC(c.r.Context(), c.p.UserID, requestID(c.r))
+	k, err := kyc.Current(c.r.Context(), s.db, c.p.UserID, requestID(c.r))
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *Server) handleKYCStart(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
-		res, err := tx.StartKYC(c.p.UserID, c.p.Livemode)
+		res, err := kyc.Start(tx, c.p.UserID, c.p.Livemode)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -90,7 +91,7 @@ func TestKYCStatusAllowedTransitions(t *testing.T) {
 			is.True(b.AllowedTransitions != nil) // [] rather than null
 			is.Equal(strings.Join(b.AllowedTransitions, ","), c.allowed)
 			if c.status == store.KYCRejected {
-				is.Equal(*b.ResubmissionsLeft, store.MaxKYCAttempts-c.attempts)
+				is.Equal(*b.ResubmissionsLeft, kyc.MaxAttempts-c.attempts)
 			} else {
 				is.True(b.ResubmissionsLeft == nil)
 			}
@@ -174,7 +175,7 @@ func TestKYCStart(t *testing.T) {
 	t.Run("ErrInvalidStateWhenResubmissionsUsed", func(t *testing.T) {
 		is := is.New(t)
 		key, uid, _ := e.newUser("start-exhausted@example.com", false, store.AllScopes)
-		kycSetState(e, uid, store.KYCRejected, store.MaxKYCAttempts)
+		kycSetState(e, uid, store.KYCRejected, kyc.MaxAttempts)
 		status, m := start(key)
 		is.Equal(status, http.StatusConflict)
 		is.Equal(m["code"], "ERR_INVALID_STATE")

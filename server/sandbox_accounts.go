@@ -7,6 +7,7 @@ import (
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -37,7 +38,7 @@ func (s *Server) handleSandboxKYC(approve bool) apiHandler {
 		}
 		var k store.KYC
 		err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-			k, err = tx.SandboxWalkKYC(c.p.UserID, approve, q.Reason)
+			k, err = kyc.SandboxWalk(tx, c.p.UserID, approve, q.Reason)
 			return err
 		}, c.txOpts())
 		if err != nil {

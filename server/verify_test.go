@@ -21,6 +21,7 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/rates"
 	"github.com/payoutd/payoutd/server"
 	"github.com/payoutd/payoutd/store"
@@ -548,7 +549,7 @@ func TestSandboxReviewer(t *testing.T) {
 	is.Equal(b.upload(link, csrfIn(t, p.Body), "pan_card", "pan.png", pngFile).Status, http.StatusSeeOther)
 
 	// Only the database is read from here on: nothing asks for the status.
-	wait.For(t, store.SandboxReviewPickup+store.SandboxReviewDecide+30*time.Second, func() error {
+	wait.For(t, kyc.SandboxPickup+kyc.SandboxDecide+30*time.Second, func() error {
 		var status string
 		is.NoErr(e.SQL.QueryRow("SELECT status FROM kyc WHERE user_id = ?", e.UserID).Scan(&status))
 		if status != store.KYCApproved {
@@ -560,7 +561,7 @@ func TestSandboxReviewer(t *testing.T) {
 		"DOCS_SUBMITTED>UNDER_REVIEW", "UNDER_REVIEW>APPROVED"})
 	var byProvider, events int
 	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM audit_log WHERE user_id = ? AND action = 'kyc.updated' AND actor = ?",
-		e.UserID, store.SandboxProviderActor).Scan(&byProvider))
+		e.UserID, kyc.SandboxActor).Scan(&byProvider))
 	is.Equal(byProvider, 2) // both review steps are the provider's
 	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE user_id = ? AND type = 'kyc.updated'", e.UserID).Scan(&events))
 	is.Equal(events, 4)

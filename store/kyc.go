@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/payoutd/payoutd/apperr"
 )
@@ -16,49 +17,84 @@ const (
 	KYCRejected      = "REJECTED"
 )
 
-// MaxKYCAttempts is how many times a rejected user may resubmit.
-const MaxKYCAttempts = 3
-
-// KYC is a user's verification record.
+// KYC is a user's verification record. Which moves it may make is the kyc
+// package's rule; the store records the moves it is handed.
 type KYC struct {
 	UserID    string
 	Status    string
 	Attempts  int
 	SessionID string
 	Reason    string
+	UpdatedAt time.Time // the last move
 }
 
-// kycMoves is the KYC state machine; REJECTED → DOCS_SUBMITTED also needs
-// attempts left (AllowedTransitions).
-var kycMoves = map[string][]string{
-	KYCPending:       {KYCInProgress},
-	KYCInProgress:    {KYCDocsSubmitted},
-	KYCDocsSubmitted: {KYCUnderReview},
-	KYCUnderReview:   {KYCApproved, KYCRejected},
-	KYCRejected:      {KYCDocsSubmitted},
-	KYCApproved:      {},
-}
+const kycQuery = "SELECT status, attempts, session_id, reason, updated_at FROM kyc WHERE user_id = ?"
 
-// AllowedTransitions lists the states the record may move to next.
-func (k KYC) AllowedTransitions() []string {
-	if k.Status == KYCRejected && k.Attempts >= MaxKYCAttempts {
-		return []string{}
-	}
-	return append([]string{}, kycMoves[k.Status]...)
+func scanKYC(userID string, row interface{ Scan(...any) error }) (KYC, error) {
+	k := KYC{UserID: userID}
+	var updated int64
+	err := row.Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason, &updated)
+	k.UpdatedAt = fromMS(updated)
+	return k, notFound(err, apperr.ErrNotFound, "kyc record")
 }
 
 // KYCStatus reads a user's KYC record.
 func (db *DB) KYCStatus(ctx context.Context, userID string) (KYC, error) {
-	k := KYC{UserID: userID}
-	err := db.r.QueryRowContext(ctx, "SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
-		Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
-	return k, notFound(err, apperr.ErrNotFound, "kyc record")
+	return scanKYC(userID, db.r.QueryRowContext(ctx, kycQuery, userID))
 }
 
 // KYCStatus reads a user's KYC record inside a transaction.
 func (tx *Tx) KYCStatus(userID string) (KYC, error) {
-	k := KYC{UserID: userID}
-	err := tx.queryRow("SELECT status, attempts, session_id, reason FROM kyc WHERE user_id = ?", userID).
-		Scan(&k.Status, &k.Attempts, &k.SessionID, &k.Reason)
-	return k, notFound(err, apperr.ErrNotFound, "kyc record")
+	return scanKYC(userID, tx.queryRow(kycQuery, userID))
+}
+
+// KYCMove is one move of a KYC record: the record as read (From), as it
+// is to be written (To), and the moves To allows next, which its
+// kyc.updated event tells subscribers.
+type KYCMove struct {
+	From, To    KYC
+	AllowedNext []string
+	Livemode    bool
+}
+
+// RecordKYCMove is the only writer of kyc.status: it writes m.To over the
+// record if the record is still m.From's status, and audits and emits
+// kyc.updated in the caller's transaction. A record that moved since it
+// was read is ErrInvalidState and nothing is written.
+func (tx *Tx) RecordKYCMove(m KYCMove) (KYC, error) {
+	from, k := m.From.Status, m.To
+	k.UpdatedAt = tx.now
+	res, err := tx.exec("UPDATE kyc SET status = ?, attempts = ?, reason = ?, updated_at = ? WHERE user_id = ? AND status = ?",
+		k.Status, k.Attempts, k.Reason, ms(tx.now), k.UserID, from)
+	if err != nil {
+		return m.From, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return m.From, err
+	} else if n != 1 {
+		return m.From, apperr.Errorf(apperr.ErrInvalidState, "KYC changed concurrently; read it again")
+	}
+	changes := map[string]any{"from": from, "to": k.Status, "attempts": k.Attempts}
+	if k.Reason != "" {
+		changes["reason"] = k.Reason
+	}
+	if err := tx.Audit(k.UserID, m.Livemode, "kyc.updated", "kyc", k.UserID, changes); err != nil {
+		return k, err
+	}
+	allowed := m.AllowedNext
+	if allowed == nil {
+		allowed = []string{}
+	}
+	data := map[string]any{"userId": k.UserID, "status": k.Status, "previousStatus": from, "allowedTransitions": allowed}
+	if k.Reason != "" {
+		data["reason"] = k.Reason
+	}
+	return k, tx.emit(k.UserID, m.Livemode, "kyc.updated", k.UserID, data)
+}
+
+// UserLivemode reads whether a user is a live one.
+func (tx *Tx) UserLivemode(userID string) (bool, error) {
+	var livemode bool
+	err := tx.queryRow("SELECT livemode FROM users WHERE id = ?", userID).Scan(&livemode)
+	return livemode, notFound(err, apperr.ErrNotFound, "user")
 }

@@ -20,17 +20,16 @@ type KYCReviewRow struct {
 	UpdatedAt time.Time
 }
 
-// ListKYC lists users' KYC records for the operator, oldest change first
-// (who has waited longest). status "" means every record awaiting a
-// decision (DOCS_SUBMITTED and UNDER_REVIEW).
-func (db *DB) ListKYC(ctx context.Context, livemode bool, status string) ([]KYCReviewRow, error) {
-	where, args := "k.status IN (?, ?)", []any{KYCDocsSubmitted, KYCUnderReview}
-	if status != "" {
-		where, args = "k.status = ?", []any{status}
+// ListKYC lists the mode's KYC records in any of statuses for the
+// operator, oldest change first (who has waited longest).
+func (db *DB) ListKYC(ctx context.Context, livemode bool, statuses ...string) ([]KYCReviewRow, error) {
+	args := []any{livemode}
+	for _, s := range statuses {
+		args = append(args, s)
 	}
 	rows, err := db.query(ctx, `SELECT u.id, u.email, u.livemode, k.status, k.attempts, k.reason, k.full_name, k.updated_at
-		FROM kyc k JOIN users u ON u.id = k.user_id WHERE u.livemode = ? AND `+where+` ORDER BY k.updated_at, u.id`,
-		append([]any{livemode}, args...)...)
+		FROM kyc k JOIN users u ON u.id = k.user_id WHERE u.livemode = ? AND k.status IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(statuses)), ", ")+`)
+		ORDER BY k.updated_at, u.id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -90,31 +89,4 @@ func (db *DB) OpenKYCDocument(ctx context.Context, doc KYCDocument, sealer *Seal
 		return nil, errNoSealer
 	}
 	return sealer.Open(sealed, []byte(doc.ID))
-}
-
-// ReviewKYC is the operator's decision on a live user's KYC: a record
-// waiting in DOCS_SUBMITTED is taken into UNDER_REVIEW first, then to
-// APPROVED or REJECTED, each move audited and emitted by moveKYC as the
-// sandbox provider's are.
-func (tx *Tx) ReviewKYC(userID string, livemode, approve bool, reason string) (KYC, error) {
-	k, err := tx.KYCStatus(userID)
-	if err != nil {
-		return k, err
-	}
-	if k.Status != KYCDocsSubmitted && k.Status != KYCUnderReview {
-		return k, apperr.Errorf(apperr.ErrInvalidState, "KYC is %s; only DOCS_SUBMITTED or UNDER_REVIEW records are reviewed", k.Status)
-	}
-	if k.Status == KYCDocsSubmitted {
-		if k, err = tx.moveKYC(k, livemode, KYCUnderReview, ""); err != nil {
-			return k, err
-		}
-	}
-	to := KYCApproved
-	if !approve {
-		to = KYCRejected
-		if reason == "" {
-			reason = "REJECTED_BY_REVIEWER: the documents could not be verified"
-		}
-	}
-	return tx.moveKYC(k, livemode, to, reason)
 }

@@ -36,6 +36,13 @@ var migrations = []migration{
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
 	{11, profileRegistrationColumns, false},
+	{11, latestLedgerColumn, false},
+}
+
+// latestLedgerColumn adds version 11's column to live_network: the newest
+// ledger an RPC answer reported, below which an answer is a node behind.
+func latestLedgerColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"live_network", "latest_ledger", "INTEGER NOT NULL DEFAULT 0"})
 }
 
 // profileRegistrationColumns adds version 11's profile columns: the State
