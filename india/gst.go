@@ -19,6 +19,10 @@ type ReceiptDay struct {
 	AmountINR   int64
 	IGST        int64
 	ByInvoice   int64 // of Count, the receipts placed on Day by their invoice date
+	// SupplyDay, when set, is the day that classifies the row instead of
+	// Day: a credit note counts in its own month but reverses a supply of
+	// its invoice's date.
+	SupplyDay string
 }
 
 // ReceiptTotal is a count and sum of receipts with the IGST they carry.
@@ -64,15 +68,19 @@ func SplitReceipts(days []ReceiptDay, luts LUTs, reg *Registration) ReceiptSplit
 	var s ReceiptSplit
 	for _, d := range days {
 		s.All.add(d)
-		lut, covered := luts.Cover(d.Day)
+		day := d.Day
+		if d.SupplyDay != "" {
+			day = d.SupplyDay
+		}
+		lut, covered := luts.Cover(day)
 		switch {
 		case !d.CrossBorder:
 			s.Domestic.add(d)
-		case reg != nil && (reg.LiableFrom == "" || d.Day < reg.LiableFrom):
+		case reg != nil && (reg.LiableFrom == "" || day < reg.LiableFrom):
 			s.Unregistered.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
 		case (reg == nil || reg.Registered) && covered:
 			s.ZeroRated.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
-			if lut.ExPostFacto(d.Day) {
+			if lut.ExPostFacto(day) {
 				s.ExPostFacto.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
 			}
 		default:

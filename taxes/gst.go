@@ -79,11 +79,16 @@ func gst(s *store.Snapshot, userID string, start, end time.Time) (GST, error) {
 	if err != nil {
 		return g, err
 	}
-	receipts := store.ReceiptDaysOfGST(days)
+	receipts, err := supplies(s, userID, yearFrom, yearTo, store.ReceiptDaysOfGST(days))
+	if err != nil {
+		return g, err
+	}
 	g.Registration = india.RegistrationOf(RegistrationInput(p), yearFrom, receipts)
-	first := sort.Search(len(days), func(i int) bool { return days[i].Day >= g.From })
-	last := sort.Search(len(days), func(i int) bool { return days[i].Day > g.To })
+	first := sort.Search(len(receipts), func(i int) bool { return receipts[i].Day >= g.From })
+	last := sort.Search(len(receipts), func(i int) bool { return receipts[i].Day > g.To })
 	g.Split = india.SplitReceipts(receipts[first:last], g.LUTs, g.Registration)
+	first = sort.Search(len(days), func(i int) bool { return days[i].Day >= g.From })
+	last = sort.Search(len(days), func(i int) bool { return days[i].Day > g.To })
 	g.Rates = ratesUsed(days[first:last])
 	g.Unreconciled, g.AsOf, err = leftOutAndAsOf(s, userID, start, end)
 	return g, err
@@ -103,20 +108,22 @@ func lutsOf(s *store.Snapshot, p store.Profile) (india.LUTs, error) {
 	if err != nil {
 		return nil, err
 	}
+	return lutsFrom(recs, p), nil
+}
+
+func lutsFrom(recs []store.LUT, p store.Profile) india.LUTs {
 	out := make(india.LUTs, 0, len(recs)+1)
 	for _, r := range recs {
-		fy, err := india.ParseFY(r.FY)
-		if err != nil {
-			return nil, err
+		if fy, err := india.ParseFY(r.FY); err == nil {
+			out = append(out, india.LUTFurnished(r.ARN, fy, r.FurnishedOn))
 		}
-		out = append(out, india.LUTFurnished(r.ARN, fy, r.FurnishedOn))
 	}
 	if old := india.LUTOf(p.LUTNumber, p.LUTValidUntil); old.Until != "" {
 		if _, taken := out.For(old.FY); !taken {
 			out = append(out, old)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // ratesUsed groups the cross-border GST days by currency, rate and rate
