@@ -31,6 +31,10 @@ type Initiate struct {
 	InvoiceAmount json.Number `json:"invoiceAmount"`
 	invoiceMinor  int64
 	Metadata      json.RawMessage `json:"metadata"`
+	// InvoiceID names the payoutd invoice (inv_…) the payout collects: its
+	// number becomes invoiceRef and its date invoiceDate (docs/tax.md,
+	// "Invoices").
+	InvoiceID string `json:"invoiceId"`
 }
 
 // invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
@@ -88,6 +92,7 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
 		validation.Field(&q.PurposeCode, IsPurposeCode),
 		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
+		validation.Field(&q.InvoiceID, validation.RuneLength(0, 64)),
 		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256)),
 		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), IsCountry),
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),

@@ -10,6 +10,9 @@ import (
 // client can rely on; every other enum a response can carry must be an
 // x-extensible-enum, which generated clients decode as a plain string.
 var fixedEnums = map[string]string{
+	"GSTR1/properties/exp/items/properties/exp_typ":              "the GST portal's GSTR-1 export types",
+	"GSTR1/properties/cdnur/items/properties/typ":                "the GST portal's GSTR-1 export note types",
+	"GSTR1/properties/cdnur/items/properties/ntty":               "a credit note is C in GSTR-1",
 	"Act/properties/name":                                        "the Income-tax Acts in force",
 	"Act/properties/yearTerm":                                    "the terms those Acts use",
 	"FIRAGST/properties/timeOfSupplyBasis":                       "the CGST Act's time-of-supply rules",

@@ -58,6 +58,7 @@ func TestContract(t *testing.T) {
 		{"TaxPayments", flowTaxPayments},
 		{"LUTs", flowLUTs},
 		{"Profile", flowProfile},
+		{"Invoices", flowInvoices},
 		{"KYCAndHostedPage", flowKYC},
 		{"Wallets", flowWallets},
 		{"Sandbox", flowSandboxOnly},

@@ -64,9 +64,11 @@ type gstSummaryView struct {
 	TimeOfSupply    documents.TimeOfSupply    `json:"timeOfSupply"`
 	Registration    documents.GSTRegistration `json:"registration"`
 	Rates           []documents.GSTRate       `json:"rates"`
-	Warnings        []string                  `json:"warnings,omitempty"`
-	Unreconciled    unreconciledView          `json:"unreconciled"`
-	AsOf            string                    `json:"asOf"`
+	// RealisationDue lists the LUT invoices rule 96A is watching today.
+	RealisationDue []realisationItem `json:"realisationDue"`
+	Warnings       []string          `json:"warnings,omitempty"`
+	Unreconciled   unreconciledView  `json:"unreconciled"`
+	AsOf           string            `json:"asOf"`
 }
 
 // handleGSTSummary is the year-to-date GST position at GST values (the
@@ -108,8 +110,27 @@ func (s *Server) handleGSTSummary(w http.ResponseWriter, c *call) error {
 	if g.Unreconciled.Count > 0 {
 		v.Warnings = append(v.Warnings, v.Unreconciled.Message)
 	}
+	due, err := taxes.RealisationDue(c.r.Context(), s.db, c.p.UserID)
+	if err != nil {
+		return err
+	}
+	v.RealisationDue = []realisationItem{}
+	for _, d := range due {
+		item := realisationItem{InvoiceID: d.Invoice.ID, Number: d.Invoice.Number, Date: d.Invoice.Date,
+			Realisation: viewRealisation(d)}
+		v.RealisationDue = append(v.RealisationDue, item)
+		v.Warnings = append(v.Warnings, item.Realisation.Message)
+	}
 	writeJSON(w, http.StatusOK, v)
 	return nil
+}
+
+// realisationItem is one LUT invoice rule 96A is watching.
+type realisationItem struct {
+	InvoiceID   string           `json:"invoiceId"`
+	Number      string           `json:"number"`
+	Date        string           `json:"date"`
+	Realisation *realisationView `json:"realisation"`
 }
 
 func viewLUT(g taxes.GST) lutView {

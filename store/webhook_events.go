@@ -19,6 +19,7 @@ var EventTypes = []string{
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
 	"tax.payment.recorded", "tax.payment.reversed", "lut.recorded", "lut.withdrawn",
+	"invoice.issued", "invoice.credited",
 	EventVaultQuarantined, EventVaultReleased,
 	EventDepositReceived,
 }
