@@ -171,16 +171,21 @@ func (c *Console) handleTaxReverse(w http.ResponseWriter, r *http.Request, u use
 func (c *Console) handleGSTR3B(w http.ResponseWriter, r *http.Request, u user) {
 	period := r.URL.Query().Get("period")
 	b, err := taxes.GST3B(r.Context(), c.db, u.ID, period)
+	c.downloadJSON(w, r, "GSTR-3B-"+period+".json", b, err)
+}
+
+// downloadJSON sends v as an indented JSON file, or the error that
+// stopped it being made.
+func (c *Console) downloadJSON(w http.ResponseWriter, r *http.Request, name string, v any, err error) {
+	var body []byte
+	if err == nil {
+		body, err = json.MarshalIndent(v, "", "  ")
+	}
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	body, err := json.MarshalIndent(b, "", "  ")
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	download(w, "application/json", "GSTR-3B-"+period+".json", append(body, '\n'))
+	download(w, "application/json", name, append(body, '\n'))
 }
 
 // handleGSTR1 downloads a month's (or quarter's) GSTR-1, the API's
@@ -188,16 +193,7 @@ func (c *Console) handleGSTR3B(w http.ResponseWriter, r *http.Request, u user) {
 func (c *Console) handleGSTR1(w http.ResponseWriter, r *http.Request, u user) {
 	period := r.URL.Query().Get("period")
 	b, err := taxes.GSTR1(r.Context(), c.db, u.ID, period)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	body, err := json.MarshalIndent(b, "", "  ")
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	download(w, "application/json", "GSTR-1-"+period+".json", append(body, '\n'))
+	c.downloadJSON(w, r, "GSTR-1-"+period+".json", b, err)
 }
 
 // handleITR4 downloads the year's ITR-4 file, or says why ITR-4 does not

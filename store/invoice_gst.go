@@ -76,16 +76,7 @@ func (tx *Tx) LUTsInTx(userID string) ([]LUT, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []LUT{}
-	for rows.Next() {
-		l, err := scanLUT(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return scanLUTs(rows)
 }
 
 // RecordedRateOn is the latest INR rate of currency payoutd holds on or

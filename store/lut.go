@@ -102,6 +102,10 @@ func luts(ctx context.Context, q reader, where string, args ...any) ([]LUT, erro
 	if err != nil {
 		return nil, err
 	}
+	return scanLUTs(rows)
+}
+
+func scanLUTs(rows *sql.Rows) ([]LUT, error) {
 	defer rows.Close()
 	out := []LUT{}
 	for rows.Next() {
