@@ -32,8 +32,90 @@ CREATE TABLE IF NOT EXISTS profiles (
   address         TEXT NOT NULL DEFAULT '', -- postal address, printed on FIRAs (version 5)
   -- 1 when the user supplies from a special-category State, where the GST
   -- registration threshold is ₹10 lakh instead of ₹20 lakh (version 7).
-  gst_special_category INTEGER NOT NULL DEFAULT 0
+  gst_special_category INTEGER NOT NULL DEFAULT 0,
+  -- The GST state code (01-38, 97) of the principal place of business,
+  -- '' when not given: a GSTIN's first two digits take its place (version 11).
+  state_code      TEXT NOT NULL DEFAULT '',
+  -- The date GST registration took effect, YYYY-MM-DD or '' (version 11).
+  gst_registered_from TEXT NOT NULL DEFAULT ''
 );
+
+-- Letters of Undertaking (Form GST RFD-11) as furnished on the GST portal:
+-- one per financial year in use, with the ARN the portal generated and the
+-- date it was furnished (docs/tax.md, "LUTs").
+CREATE TABLE IF NOT EXISTS luts (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL,
+  livemode     INTEGER NOT NULL,
+  arn          TEXT NOT NULL,
+  fy           TEXT NOT NULL,     -- the financial year it covers, YYYY-YY
+  furnished_on TEXT NOT NULL,     -- YYYY-MM-DD, IST
+  created_at   INTEGER NOT NULL,
+  withdrawn_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS luts_user_fy ON luts (user_id, fy) WHERE withdrawn_at IS NULL;
+
+-- Export invoices (CGST Rules r.46) as issued: the supplier and recipient
+-- are frozen in the row, the number is the next of the user's series for
+-- the financial year (r.46(b)), the INR value is at the rate of the invoice
+-- date (r.34), and lut_arn is the LUT it was issued under ('' = with IGST).
+CREATE TABLE IF NOT EXISTS invoices (
+  id                TEXT PRIMARY KEY,
+  user_id           TEXT NOT NULL,
+  livemode          INTEGER NOT NULL,
+  fy                TEXT NOT NULL,
+  seq               INTEGER NOT NULL,
+  number            TEXT NOT NULL,
+  date              TEXT NOT NULL,    -- YYYY-MM-DD, IST
+  currency          TEXT NOT NULL,
+  lines             TEXT NOT NULL,    -- JSON: [{description, sac, amount (minor units)}]
+  total             INTEGER NOT NULL, -- minor units of currency
+  rate              TEXT NOT NULL,    -- INR per unit of currency
+  rate_date         TEXT NOT NULL,
+  rate_basis        TEXT NOT NULL,    -- given, recorded or table
+  value_inr         INTEGER NOT NULL, -- paise
+  igst              INTEGER NOT NULL, -- paise; 0 under a LUT
+  lut_arn           TEXT NOT NULL,
+  supplier_name     TEXT NOT NULL,
+  supplier_address  TEXT NOT NULL,
+  supplier_gstin    TEXT NOT NULL,
+  supplier_state    TEXT NOT NULL,
+  recipient_name    TEXT NOT NULL,
+  recipient_address TEXT NOT NULL,
+  recipient_country TEXT NOT NULL,
+  client_id         TEXT NOT NULL DEFAULT '',
+  created_at        INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS invoices_number ON invoices (user_id, fy, seq);
+CREATE INDEX IF NOT EXISTS invoices_user_date ON invoices (user_id, date);
+
+-- Credit notes (r.53) against an invoice, in their own series per year.
+CREATE TABLE IF NOT EXISTS credit_notes (
+  id         TEXT PRIMARY KEY,
+  invoice_id TEXT NOT NULL REFERENCES invoices(id),
+  user_id    TEXT NOT NULL,
+  livemode   INTEGER NOT NULL,
+  fy         TEXT NOT NULL,
+  seq        INTEGER NOT NULL,
+  number     TEXT NOT NULL,
+  date       TEXT NOT NULL,
+  amount     INTEGER NOT NULL, -- minor units of the invoice's currency
+  value_inr  INTEGER NOT NULL, -- paise, at the invoice's rate
+  igst       INTEGER NOT NULL, -- paise
+  reason     TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS credit_notes_number ON credit_notes (user_id, fy, seq);
+CREATE INDEX IF NOT EXISTS credit_notes_invoice ON credit_notes (invoice_id);
+CREATE INDEX IF NOT EXISTS credit_notes_user_date ON credit_notes (user_id, date);
+
+-- The invoice a payout collects (initiate's invoiceId).
+CREATE TABLE IF NOT EXISTS payment_invoices (
+  payment_id TEXT PRIMARY KEY,
+  invoice_id TEXT NOT NULL REFERENCES invoices(id),
+  user_id    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS payment_invoices_invoice ON payment_invoices (invoice_id);
 
 CREATE TABLE IF NOT EXISTS kyc (
   user_id     TEXT PRIMARY KEY REFERENCES users(id),

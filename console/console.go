@@ -131,6 +131,7 @@ func (c *Console) routes() {
 	m.Handle("POST /console/tax/payments/{id}/reverse", c.form(c.handleTaxReverse))
 	m.Handle("GET /console/tax/gstr3b", c.page(c.handleGSTR3B))
 	m.Handle("GET /console/tax/payments.csv", c.page(c.handleTaxPaymentsCSV))
+	m.Handle("GET /console/tax/gstr1", c.page(c.handleGSTR1))
 	m.Handle("GET /console/tax/itr4", c.page(c.handleITR4))
 
 	m.Handle("GET /console/settings", c.page(c.handleSettings))

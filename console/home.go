@@ -27,6 +27,8 @@ type homeData struct {
 	Chart     chart
 	Next      *india.InstalmentPaid // the next advance-tax instalment not yet past
 	Attention []attention
+	// Realisation lists the LUT invoices rule 96A is watching today.
+	Realisation []taxes.Watch
 }
 
 // attentionShown is how many payouts of each kind Home lists.
@@ -60,6 +62,10 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 	}
 	d.Reserve = reserve.Balance
 	d.Chart = receiptsChart(fy, d.Year.Days)
+	if d.Realisation, err = taxes.RealisationDue(ctx, c.db, u.ID); err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	if d.Attention, err = c.attention(r, u); err != nil {
 		c.fail(w, r, err)
 		return

@@ -37,6 +37,10 @@ type Initiate struct {
 	// DepositIDs name the deposits the payout pays out (its FIRA cites
 	// them as the inward remittance).
 	DepositIDs []string `json:"depositIds"`
+	// InvoiceID names the payoutd invoice (inv_…) the payout collects: its
+	// number becomes invoiceRef and its date invoiceDate (docs/tax.md,
+	// "Invoices").
+	InvoiceID string `json:"invoiceId"`
 }
 
 // depositIDRule accepts a deposit id (dep_…).
@@ -103,6 +107,7 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
 		validation.Field(&q.PurposeCode, IsPurposeCode),
 		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
+		validation.Field(&q.InvoiceID, validation.RuneLength(0, 64)),
 		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256), validation.When(q.crossBorder(),
 			validation.Required.Error("is required for a cross-border payout: the FIRA names the client as remitter"))),
 		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), IsCountry),

@@ -128,6 +128,8 @@ type sweepFixtures struct {
 	otherPay, otherTxn, otherFIRA, otherSettle, otherVault, otherWebhook, otherEvent string
 
 	taxPay, reversedTaxPay, otherTaxPay string // tax payments (tax_payments_sweep_test.go)
+	lut, withdrawnLUT, otherLUT         string // LUTs (tax_luts_sweep_test.go)
+	invoice, otherInvoice               string // invoices (invoices_sweep_test.go)
 	deposit, otherDeposit               string // sandbox deposits
 
 	text    map[string]string // hostile but valid free text stored on firaPay
@@ -221,6 +223,8 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 		}
 	}
 	sweepTaxPaymentSetup(t, e, fx)
+	sweepLUTSetup(t, e, fx)
+	sweepInvoiceSetup(t, e, fx)
 	dep := map[string]any{"amount": "1.00", "from": "Sweep Co", "memo": "INV-1"}
 	fx.deposit = sweepID(t, e.reqAs(fx.key, "POST", "/api/v1/sandbox/vaults/"+fx.vault+"/deposits", dep), http.StatusCreated)
 	fx.otherDeposit = sweepID(t, e.reqAs(fx.otherKey, "POST", "/api/v1/sandbox/vaults/"+fx.otherVault+"/deposits", dep), http.StatusCreated)
@@ -1172,6 +1176,8 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "Oversized", body: []byte("grant_type=client_credentials&x=" + strings.Repeat("A", 100<<10)), ctype: form, want: []int{413}},
 		}})
 	sweepTaxPaymentSpecs(fx, add, pagingStrict, fyStrict)
+	sweepLUTSpecs(fx, add)
+	sweepInvoiceSpecs(fx, add)
 	return specs
 }
 

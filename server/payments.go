@@ -34,7 +34,14 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		Metadata: metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
+		p, inv, err := collectsInvoice(tx, p, q.InvoiceID)
+		if err != nil {
+			return nil, err
+		}
 		created, err := payout.Initiate(tx, s.cfg.Rates, p)
+		if err == nil && inv != nil {
+			err = tx.LinkPayment(created.ID, *inv)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -18,7 +18,8 @@ var EventTypes = []string{
 	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
-	"tax.payment.recorded", "tax.payment.reversed",
+	"tax.payment.recorded", "tax.payment.reversed", "lut.recorded", "lut.withdrawn",
+	"invoice.issued", "invoice.credited",
 	EventVaultQuarantined, EventVaultReleased,
 	EventDepositReceived,
 }
