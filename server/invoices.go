@@ -105,8 +105,12 @@ type invoiceView struct {
 	Collections       []collectionView  `json:"collections"`
 	CreditNotes       []creditNoteView  `json:"creditNotes"`
 	Realisation       *realisationView  `json:"realisation"`
-	PDFURL            string            `json:"pdfUrl"`
-	CreatedAt         string            `json:"createdAt"`
+	// RealisationFlaggedOn is the day rule 96A's watch sent
+	// invoice.realisation_due for it; null before.
+	RealisationFlaggedOn *string `json:"realisationFlaggedOn"`
+	Version              int64   `json:"version"`
+	PDFURL               string  `json:"pdfUrl"`
+	CreatedAt            string  `json:"createdAt"`
 }
 
 func (s *Server) viewInvoice(i store.Invoice, cs []store.Collection, notes []store.CreditNote) invoiceView {
@@ -118,7 +122,10 @@ func (s *Server) viewInvoice(i store.Invoice, cs []store.Collection, notes []sto
 		Supplier:  partyView{Name: i.Supplier.Name, Address: i.Supplier.Address, GSTIN: i.Supplier.GSTIN, State: i.Supplier.State},
 		Recipient: partyView{Name: i.Recipient.Name, Address: i.Recipient.Address, Country: i.Recipient.Country},
 		Credited:  amt(i.Credited), CreditedMinor: i.Credited, Collections: []collectionView{}, CreditNotes: []creditNoteView{},
-		PDFURL: s.cfg.BaseURL + "/api/v1/invoices/" + i.ID + "/pdf", CreatedAt: ts(i.CreatedAt)}
+		PDFURL: s.cfg.BaseURL + "/api/v1/invoices/" + i.ID + "/pdf", CreatedAt: ts(i.CreatedAt), Version: i.Version}
+	if i.FlaggedOn != "" {
+		v.RealisationFlaggedOn = &i.FlaggedOn
+	}
 	if i.Cancelled() {
 		v.Status = "cancelled"
 	}
