@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/input"
@@ -196,6 +197,16 @@ func (s *Server) handleInvoiceCreate(w http.ResponseWriter, c *call) error {
 	var q input.Invoice
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
+	}
+	if q.ClientID != "" {
+		cl, err := s.db.FindClient(c.r.Context(), c.p.UserID, q.ClientID)
+		if apperr.Code(err) == apperr.ErrNotFound {
+			return fieldError("clientId", "is not a client of this account")
+		}
+		if err != nil {
+			return err
+		}
+		q.UseClient(cl)
 	}
 	if err := q.Validate(s.db.Now()); err != nil {
 		return err
