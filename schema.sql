@@ -88,6 +88,22 @@ CREATE TABLE IF NOT EXISTS invoices (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS invoices_number ON invoices (user_id, fy, seq);
 CREATE INDEX IF NOT EXISTS invoices_user_date ON invoices (user_id, date);
+-- The LUT invoices rule 96A's watch job reads, every user's, by date.
+CREATE INDEX IF NOT EXISTS invoices_lut_date ON invoices (date) WHERE lut_arn != '';
+
+-- Rule 96A's flag of a LUT invoice not fully paid in foreign exchange,
+-- written with its invoice.realisation_due event by the realisation_watch
+-- job: one row per invoice, so the event is emitted once. The figures are
+-- those the event announced (paise).
+CREATE TABLE IF NOT EXISTS invoice_realisation_flags (
+  invoice_id    TEXT PRIMARY KEY REFERENCES invoices(id),
+  user_id       TEXT NOT NULL,
+  flagged_on    TEXT NOT NULL,    -- YYYY-MM-DD, IST
+  taxable_value INTEGER NOT NULL,
+  igst          INTEGER NOT NULL,
+  interest      INTEGER NOT NULL,
+  created_at    INTEGER NOT NULL
+);
 
 -- Credit notes (r.53) against an invoice, in their own series per year.
 CREATE TABLE IF NOT EXISTS credit_notes (

@@ -25,6 +25,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
 	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
 	river.AddWorker(workers, &jobs.IdempotencyPurgeWorker{DB: db})
+	river.AddWorker(workers, &jobs.RealisationWatchWorker{DB: db})
 	deliver := jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log)
 	if c.SandboxPrivateWebhooks {
 		deliver.AllowSandboxPrivate()
@@ -33,7 +34,8 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		deliver.Observe = c.Metrics.WebhookDelivery
 	}
 	river.AddWorker(workers, deliver)
-	periodic := []*river.PeriodicJob{jobs.IdempotencyPurgeJob(jobs.IdempotencyPurgeInterval)}
+	periodic := []*river.PeriodicJob{jobs.IdempotencyPurgeJob(jobs.IdempotencyPurgeInterval),
+		jobs.RealisationWatchJob(jobs.RealisationWatchInterval)}
 	if a.Live != nil {
 		river.AddWorker(workers, &stellar.SyncWorker{Rail: a.Live})
 		if c.StellarSync > 0 {
