@@ -908,3 +908,35 @@ CREATE TABLE IF NOT EXISTS settlement_rates (
   as_of      INTEGER NOT NULL,
   created_at INTEGER NOT NULL
 );
+
+-- Notices: what the console's notice list shows and e-mail sends
+-- (jobs/notify_*.go). One per user per occasion (an event's id, or a date
+-- such as an advance-tax instalment), so the periodic job that looks for
+-- dated occasions may find the same one at every run.
+CREATE TABLE IF NOT EXISTS notices (
+  id         TEXT PRIMARY KEY,
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  livemode   INTEGER NOT NULL,
+  kind       TEXT NOT NULL,
+  occasion   TEXT NOT NULL,
+  title      TEXT NOT NULL,
+  body       TEXT NOT NULL DEFAULT '',
+  link       TEXT NOT NULL DEFAULT '',  -- a console path
+  created_at INTEGER NOT NULL,
+  read_at    INTEGER,
+  mailed_at  INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS notices_occasion ON notices (user_id, occasion);
+-- newest first by rowid within a user (an index's entries of one key are in
+-- rowid order)
+CREATE INDEX IF NOT EXISTS notices_user ON notices (user_id);
+CREATE INDEX IF NOT EXISTS notices_unread ON notices (user_id) WHERE read_at IS NULL;
+
+-- The notice kinds a user does not want by e-mail (Settings); the console
+-- lists every notice.
+CREATE TABLE IF NOT EXISTS notice_mail_off (
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  kind       TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (user_id, kind)
+) WITHOUT ROWID;
