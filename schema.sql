@@ -205,6 +205,25 @@ CREATE TABLE IF NOT EXISTS api_keys (
   rate_exempt INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id, created_at);
+-- A number every change of api_keys moves on, in the changing transaction
+-- whoever makes it, so a server that remembers keys (store/apikey_cache.go)
+-- learns within a second of a key revoked by another process.
+CREATE TABLE IF NOT EXISTS api_key_generation (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  n  INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS api_keys_generation_insert AFTER INSERT ON api_keys
+BEGIN
+  INSERT INTO api_key_generation (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS api_keys_generation_update AFTER UPDATE ON api_keys
+BEGIN
+  INSERT INTO api_key_generation (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS api_keys_generation_delete AFTER DELETE ON api_keys
+BEGIN
+  INSERT INTO api_key_generation (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1;
+END;
 -- One row that /readyz rewrites, with a page-sized pad, after a write
 -- failed for lack of space: its commit succeeding says writes work again.
 CREATE TABLE IF NOT EXISTS storage_probe (
