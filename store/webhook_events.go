@@ -19,7 +19,7 @@ const EventInvoiceRealisationDue = "invoice.realisation_due"
 // to and GET /events may filter by. A new emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
-	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
+	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown", EventPayoutNeedsAttention,
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
 	"tax.payment.recorded", "tax.payment.reversed", "lut.recorded", "lut.withdrawn",
