@@ -14,18 +14,13 @@ import (
 func TestTaxPageSaysTheRegistrationDateIsAssumed(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	u, key := h.newUser("asha@example.com", false)
-	first14 := "27ABCPR1234K1Z"
-	c, err := india.GSTINCheckChar(first14)
-	if err != nil {
-		t.Fatal(err)
-	}
 	patch := func(body string) {
 		t.Helper()
 		if st, b := h.api("PATCH", "/api/v1/profile", key, body); st != http.StatusOK {
 			t.Fatalf("PATCH /profile: %d %s", st, b)
 		}
 	}
-	patch(`{"pan":"ABCPR1234K","gstin":"` + first14 + string(c) + `"}`)
+	patch(`{"pan":"ABCPR1234K","gstin":"` + testGSTIN(t) + `"}`)
 	b := h.signIn(u)
 	const assumed = "without the date registration took effect"
 	if b.get("/console/tax") != http.StatusOK {
@@ -40,4 +35,15 @@ func TestTaxPageSaysTheRegistrationDateIsAssumed(t *testing.T) {
 	if b.get("/console/tax") != http.StatusOK || strings.Contains(b.page, assumed) {
 		t.Errorf("with the date entered the Tax page still says it assumed one (%d)", b.status)
 	}
+}
+
+// testGSTIN is a valid Maharashtra GSTIN around the PAN ABCPR1234K.
+func testGSTIN(t *testing.T) string {
+	t.Helper()
+	const first14 = "27ABCPR1234K1Z"
+	c, err := india.GSTINCheckChar(first14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return first14 + string(c)
 }
