@@ -277,7 +277,10 @@ func TestRefreshTaxFigures(t *testing.T) {
 			inr := int64(100)
 			inserted, err := tx.recordReconciliation(Reconciliation{PaymentID: "p5", UserID: "usr_r", Status: Reconciled,
 				AmountINR: 100, SettledAt: settled}, Payment{ID: "p5", UserID: "usr_r", CounterpartyCountry: "GB", Currency: "USD",
-				Amount: 1, SettlementRate: "100", AmountINR: &inr, SettledAt: &settled})
+				Amount: 1, SettlementRate: "100", AmountINR: &inr, SettledAt: &settled},
+				GSTValue{CrossBorder: true, Day: "2026-04-01", Currency: "USD", InvoiceAmount: 1, Rate: "100", RateAsOf: settled,
+					RateDate: "2026-04-01", RateBasis: "settlement", ValueINR: 100},
+				Rate{Currency: "USD", Rate: "100", AsOf: settled})
 			if err == nil && inserted != wantInserted {
 				err = fmt.Errorf("inserted %v, want %v", inserted, wantInserted)
 			}
