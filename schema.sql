@@ -651,6 +651,73 @@ CREATE TABLE IF NOT EXISTS vault_chain (
   updated_at     INTEGER NOT NULL
 );
 
+-- What payoutd has read of a live vault's account as a list of facts: its
+-- asset's movements from the chain's events (getEvents), from the first
+-- ledger after opening_ledger, when the trustline held opening_stroops.
+-- events_ledger is the last ledger whose events are all recorded;
+-- gap_from..gap_to are ledgers whose events the RPC server no longer kept
+-- when payoutd asked (closed by payoutd vaults resync). The last balance
+-- check compared opening + movements with the chain balance read at
+-- checked_ledger: mismatch_stroops is chain minus expected (0: equal)
+-- (store/vault_track.go).
+CREATE TABLE IF NOT EXISTS vault_tracks (
+  vault_id         TEXT PRIMARY KEY REFERENCES vaults(id),
+  opening_stroops  INTEGER NOT NULL,
+  opening_ledger   INTEGER NOT NULL,
+  events_ledger    INTEGER NOT NULL,
+  gap_from         INTEGER NOT NULL DEFAULT 0,
+  gap_to           INTEGER NOT NULL DEFAULT 0,
+  checked_ledger   INTEGER NOT NULL DEFAULT 0,
+  mismatch_stroops INTEGER NOT NULL DEFAULT 0,
+  source           TEXT NOT NULL DEFAULT 'events', -- or 'balance' when the RPC server serves no events
+  updated_at       INTEGER NOT NULL
+);
+
+-- Every movement of a vault's asset, recorded once: on the live rail one
+-- CAP-67 event (transfer, mint, burn, clawback) with the vault as sender or
+-- receiver; in the sandbox a deposit made through the API. An incoming
+-- movement is a deposit, booked when recorded (booked_at). An outgoing one
+-- is matched to the payout whose transaction it is (payment_id), or is a
+-- transfer payoutd did not make: outside_at says when it was found, and
+-- accepted_at when an operator's release booked it as a withdrawal outside
+-- payoutd (store/vault_movement.go).
+CREATE TABLE IF NOT EXISTS vault_movements (
+  id            TEXT PRIMARY KEY,
+  vault_id      TEXT NOT NULL REFERENCES vaults(id),
+  user_id       TEXT NOT NULL,
+  livemode      INTEGER NOT NULL,
+  event_id      TEXT,
+  direction     TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+  kind          TEXT NOT NULL,
+  counterparty  TEXT NOT NULL DEFAULT '',
+  muxed_id      TEXT NOT NULL DEFAULT '',
+  amount        INTEGER NOT NULL,
+  stroops       INTEGER NOT NULL DEFAULT 0,
+  currency      TEXT NOT NULL,
+  tx_hash       TEXT NOT NULL DEFAULT '',
+  ledger        INTEGER NOT NULL DEFAULT 0,
+  closed_at     INTEGER NOT NULL,
+  memo          TEXT NOT NULL DEFAULT '',
+  payment_id    TEXT,
+  outside_at    INTEGER,
+  accepted_at   INTEGER,
+  created_at    INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS vault_movements_event ON vault_movements (vault_id, event_id) WHERE event_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS vault_movements_list ON vault_movements (user_id, livemode, direction, created_at, id);
+CREATE INDEX IF NOT EXISTS vault_movements_vault ON vault_movements (vault_id, direction, ledger);
+CREATE INDEX IF NOT EXISTS vault_movements_hash ON vault_movements (tx_hash);
+
+-- The deposits a payout pays out: named at initiate, or matched by memo
+-- or invoice reference when its FIRA is written (store/payment_deposits.go).
+CREATE TABLE IF NOT EXISTS payment_deposits (
+  payment_id TEXT NOT NULL REFERENCES payments(id),
+  deposit_id TEXT NOT NULL REFERENCES vault_movements(id),
+  matched_by TEXT NOT NULL,
+  PRIMARY KEY (payment_id, deposit_id)
+);
+CREATE INDEX IF NOT EXISTS payment_deposits_deposit ON payment_deposits (deposit_id);
+
 -- A quarantined vault signs nothing until an operator releases it: its
 -- account used a sequence number payoutd never stored (a restored backup, a
 -- copy of the database running elsewhere, a leaked key), or its balance
@@ -686,7 +753,10 @@ CREATE INDEX IF NOT EXISTS vault_quarantines_vault ON vault_quarantines (vault_i
 CREATE TABLE IF NOT EXISTS live_network (
   id         INTEGER PRIMARY KEY CHECK (id = 1),
   passphrase TEXT NOT NULL,
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  -- the newest latest ledger an RPC answer reported (version 11): an answer
+  -- from a ledger before it comes from a node that is behind
+  latest_ledger INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS live_assets (
   currency   TEXT PRIMARY KEY,

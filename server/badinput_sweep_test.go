@@ -131,6 +131,7 @@ type sweepFixtures struct {
 	otherPay, otherTxn, otherFIRA, otherSettle, otherVault, otherWebhook, otherEvent string
 
 	taxPay, reversedTaxPay, otherTaxPay string // tax payments (tax_payments_sweep_test.go)
+	deposit, otherDeposit               string // sandbox deposits
 
 	text    map[string]string // hostile but valid free text stored on firaPay
 	badAddr string            // a 56-character address with a wrong checksum
@@ -223,6 +224,9 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 		}
 	}
 	sweepTaxPaymentSetup(t, e, fx)
+	dep := map[string]any{"amount": "1.00", "from": "Sweep Co", "memo": "INV-1"}
+	fx.deposit = sweepID(t, e.reqAs(fx.key, "POST", "/api/v1/sandbox/vaults/"+fx.vault+"/deposits", dep), http.StatusCreated)
+	fx.otherDeposit = sweepID(t, e.reqAs(fx.otherKey, "POST", "/api/v1/sandbox/vaults/"+fx.otherVault+"/deposits", dep), http.StatusCreated)
 	// Webhooks last, once every event exists, so no delivery runs (or fails
 	// and disables the endpoint) while the sweep counts rows.
 	hook := map[string]any{"url": "http://127.0.0.1:9/sweep", "eventTypes": []string{"kyc.updated"}}
@@ -1159,6 +1163,21 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "SettlementAccountAsVault", path: "/api/v1/sandbox/vaults/" + fx.settle + "/fund", body: sweepObj(sweepKVs("amount", `"1.00"`)), want: []int{404}},
 			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: sweepObj(sweepKVs("amount", `"1.00"`)), want: []int{403}, code: apperr.ErrSandboxOnly},
 		}})
+
+	deposit := sweepKVs("amount", `"0.001"`, "from", `"f"`, "memo", `"m"`)
+	add(&sweepSpec{pattern: "POST /api/v1/sandbox/vaults/{id}/deposits", tmpl: "/api/v1/sandbox/vaults/{id}/deposits", own: fx.vault, other: fx.otherVault, idem: true,
+		paramBody: sweepObj(sweepKVs("amount", `"1.00"`)),
+		body:      &sweepBody{base: deposit, baseWant: []int{400}},
+		extra: []sweepCase{
+			{name: "MemoTooLong", body: sweepObj(sweepKVs("amount", `"1.00"`, "memo", sweepJS(strings.Repeat("m", 29)))), want: []int{400}, code: apperr.ErrValidation},
+			{name: "LiveKey", auth: "Bearer " + fx.liveKey, body: sweepObj(sweepKVs("amount", `"1.00"`)), want: []int{403}, code: apperr.ErrSandboxOnly},
+		}})
+	deps := "/api/v1/deposits"
+	add(&sweepSpec{pattern: "GET /api/v1/deposits", path: deps, query: []string{"page", "limit", "after", "vaultId", "counterparty", "from", "to"},
+		extra: append(append(pagingStrict(deps), boundsStrict(deps)...),
+			q400("Strict_vaultIdNotAVault", deps+"?vaultId=pay_1"),
+			q200("Strict_vaultIdOtherUsers", deps+"?vaultId="+fx.otherVault, `"total":0`))})
+	add(&sweepSpec{pattern: "GET /api/v1/deposits/{id}", tmpl: "/api/v1/deposits/{id}", own: fx.deposit, other: fx.otherDeposit})
 
 	// Webhooks and events.
 	hook := sweepKVs("url", `"http://127.0.0.1:9/sweep"`, "description", `"d"`, "eventTypes", `["nope"]`)

@@ -76,6 +76,10 @@ func flowWallets(t *testing.T, f *fixtures) {
 	q.do(t, call{op: "createWallet", headers: []string{"Idempotency-Key", newKey()}, want: 201})
 	q.do(t, call{op: "createWallet", want: 409})
 	q.do(t, call{op: "sandboxFundVault", path: vault, headers: []string{"Idempotency-Key", newKey()}, want: 200})
+	dep := q.do(t, call{op: "sandboxDeposit", path: vault, headers: []string{"Idempotency-Key", newKey()}, want: 201}).value(t)
+	q.do(t, call{op: "getDeposit", path: map[string]string{"id": asStr(dep["id"])}, want: 200})
+	q.do(t, call{op: "getDeposit", path: map[string]string{"id": "dep_01kf3r2a4b6c8d0e2f4g6h8j0z"}, want: 404})
+	q.do(t, call{op: "listDeposits", query: map[string]string{"vaultId": e.VaultID}, want: 200})
 	f.paths["vault"] = vault
 }
 
@@ -88,6 +92,7 @@ func flowSandboxOnly(t *testing.T, f *fixtures) {
 	q.do(t, call{op: "sandboxRejectKyc", key: live, want: 403})
 	q.do(t, call{op: "sandboxReviewPayment", key: live, want: 403})
 	q.do(t, call{op: "sandboxFundVault", key: live, path: map[string]string{"id": liveVault}, want: 403})
+	q.do(t, call{op: "sandboxDeposit", key: live, path: map[string]string{"id": liveVault}, want: 403})
 	q.do(t, call{op: "confirmPayment", key: live, want: 400})
 	q.do(t, call{op: "quickStartPayment", key: live, want: 400})
 	q.do(t, call{op: "confirmPayment", want: 404}) // the example's payment id does not exist

@@ -71,7 +71,7 @@ func hasPathParams(op *operation) bool { return strings.Contains(op.Path, "{") }
 // realPath: operations that look their path object up before validating
 // the body need a real one for the body sweeps.
 func (f *fixtures) realPath(op *operation) map[string]string {
-	if op.ID == "sandboxFundVault" {
+	if op.ID == "sandboxFundVault" || op.ID == "sandboxDeposit" {
 		return f.paths["vault"]
 	}
 	return nil

@@ -70,6 +70,23 @@ func (s *Server) readyQuarantines(r *http.Request, body map[string]any) error {
 	return nil
 }
 
+// readyTracks adds to a /readyz body the live vaults whose movements
+// payoutd cannot vouch for: a gap in the chain's events, a balance that
+// does not equal the movements recorded, or an RPC server without events.
+func (s *Server) readyTracks(r *http.Request, body map[string]any) error {
+	ts, err := s.db.TrackTroubles(r.Context())
+	if err != nil || len(ts) == 0 {
+		return err
+	}
+	views := make([]trackView, 0, len(ts))
+	for _, t := range ts {
+		views = append(views, viewTrack(t.Track, t.Currency))
+		body["degraded"] = append(asStrings(body["degraded"]), "live vault "+t.VaultID+": "+describeTrack(t.Track, t.Currency))
+	}
+	body["vaultTracks"] = views
+	return nil
+}
+
 // readyRail adds the rail's health and the live rates' freshness to a
 // /readyz body.
 func (s *Server) readyRail(r *http.Request, body map[string]any) {

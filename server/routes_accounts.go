@@ -25,6 +25,10 @@ func (s *Server) accountRoutes() {
 	s.api("POST /api/v1/sandbox/kyc/approve", routeOpts{scope: aw}, s.handleSandboxKYC(true))
 	s.api("POST /api/v1/sandbox/kyc/reject", routeOpts{scope: aw}, s.handleSandboxKYC(false))
 	s.api("POST /api/v1/sandbox/vaults/{id}/fund", routeOpts{scope: pw, idempotent: true}, s.handleSandboxFund)
+	s.api("POST /api/v1/sandbox/vaults/{id}/deposits", routeOpts{scope: pw, idempotent: true}, s.handleSandboxDeposit)
+
+	s.api("GET /api/v1/deposits", routeOpts{scope: ar, query: listQuery("vaultId", "counterparty", "from", "to")}, s.handleDepositList)
+	s.api("GET /api/v1/deposits/{id}", routeOpts{scope: ar}, s.handleDepositGet)
 
 	s.kycPageRoutes()
 }

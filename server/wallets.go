@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"math"
 	"net/http"
 	"slices"
@@ -35,6 +36,9 @@ type walletView struct {
 	// Quarantine says why a quarantined vault signs nothing until an
 	// operator releases it.
 	Quarantine *quarantineView `json:"quarantine,omitempty"`
+	// Track says how far a live vault's movements are read from the
+	// chain, and whether they add up to its balance.
+	Track *trackView `json:"track,omitempty"`
 }
 
 // quarantineView is a vault's open quarantine: which, why, and what is
@@ -54,13 +58,37 @@ type quarantineView struct {
 	// UnknownTransactionHashes are the unknown transactions found in
 	// the ledger that last changed the account.
 	UnknownTransactionHashes []string `json:"unknownTransactionHashes"`
+	// OutsideTransfers are the transfers out that no payout explains.
+	OutsideTransfers []outsideView `json:"outsideTransfers"`
+}
+
+// outsideView is a transfer out of a vault's account that payoutd did not
+// make.
+type outsideView struct {
+	TransactionHash string      `json:"transactionHash"`
+	Destination     string      `json:"destination"`
+	Amount          json.Number `json:"amount"`
+	AmountMinor     int64       `json:"amountMinor"`
+	Currency        string      `json:"currency"`
+	Ledger          int64       `json:"ledger"`
+	LedgerClosedAt  string      `json:"ledgerClosedAt"`
+	Memo            string      `json:"memo"`
 }
 
 func viewQuarantine(q store.Quarantine) *quarantineView {
 	return &quarantineView{ID: q.ID, Since: ts(q.CreatedAt), Reasons: q.Reasons, Description: q.Describe(),
 		ChainSequence: strconv.FormatInt(q.ChainSeq, 10), KnownSequence: strconv.FormatInt(q.KnownSeq, 10),
 		UnknownTransactions: q.UnknownTxs(), Shortfall: string(amountJSON(q.Shortfall, q.Currency)), Ledger: q.Ledger,
-		LastModifiedLedger: q.LastModified, UnknownTransactionHashes: q.UnknownHashes()}
+		LastModifiedLedger: q.LastModified, UnknownTransactionHashes: q.UnknownHashes(), OutsideTransfers: viewOutside(q.Outside)}
+}
+
+func viewOutside(list []store.Movement) []outsideView {
+	out := make([]outsideView, 0, len(list))
+	for _, m := range list {
+		out = append(out, outsideView{TransactionHash: m.TxHash, Destination: m.Counterparty, Amount: amountJSON(m.Amount, m.Currency),
+			AmountMinor: m.Amount, Currency: m.Currency, Ledger: m.Ledger, LedgerClosedAt: ts(m.ClosedAt), Memo: m.Memo})
+	}
+	return out
 }
 
 // withQuarantine adds the vault's open quarantine, if any, to its view.
@@ -106,6 +134,9 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 	for _, v := range vaults {
 		view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
 		view.Blocked = blocked[v.ID]
+		if view, err = s.withTrack(c.r.Context(), v, view); err != nil {
+			return err
+		}
 		out = append(out, withQuarantine(view, qs))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallets": out})
@@ -134,6 +165,9 @@ func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
 	view := s.withNetwork(c.r.Context(), v, viewWallet(v, keys[v.ID]))
 	view.Blocked = blocked[v.ID]
 	view = withQuarantine(view, qs)
+	if view, err = s.withTrack(c.r.Context(), v, view); err != nil {
+		return err
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "wallet": view})
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -83,6 +84,9 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 	if err != nil {
 		return a, transient("getLedgerEntries", err)
 	}
+	if err := r.notBehind(ctx, "getLedgerEntries", resp.LatestLedger); err != nil {
+		return a, err
+	}
 	a.Ledger = resp.LatestLedger
 	answered := map[string]bool{}
 	for _, e := range resp.Entries {
@@ -113,10 +117,15 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 
 // vaultAccount reads the vault's account and trustline and refuses, as a
 // transient error, an answer lacking either when payoutd has read it
-// before: an RPC server that is behind or misanswering, never an account
-// with sequence number 0 or a balance gone to 0.
+// before, or whose sequence number is below one payoutd recorded as used
+// in a ledger: an RPC server that is behind or misanswering, never an
+// account with sequence number 0 or a balance gone to 0.
 func (r *Rail) vaultAccount(ctx context.Context, v store.Vault, asset txnbuild.CreditAsset) (Account, error) {
 	seen, err := r.DB.ChainSeen(ctx, v.ID)
+	if err != nil {
+		return Account{}, err
+	}
+	applied, err := r.DB.AppliedSeq(ctx, v.ID)
 	if err != nil {
 		return Account{}, err
 	}
@@ -127,6 +136,10 @@ func (r *Rail) vaultAccount(ctx context.Context, v store.Vault, asset txnbuild.C
 	a.Currency = v.Currency
 	if what := seen.Lacks(a.chainRead(0)); what != "" {
 		return a, transient("getLedgerEntries", fmt.Errorf("the answer lacks vault %s's %s, which payoutd has read before", v.ID, what))
+	}
+	if a.Exists && a.Seq < applied {
+		return a, fmt.Errorf("stellar rpc getLedgerEntries: %w: vault %s's account is at sequence number %d, below %d which payoutd saw applied (%w)",
+			ErrBehind, v.ID, a.Seq, applied, payout.ErrTransient)
 	}
 	return a, nil
 }

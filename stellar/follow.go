@@ -199,5 +199,5 @@ func (r *Rail) getTransaction(ctx context.Context, hash string) (protocol.GetTra
 	if err != nil {
 		return tr, transient("getTransaction", err)
 	}
-	return tr, nil
+	return tr, r.notBehind(ctx, "getTransaction", tr.LatestLedger)
 }

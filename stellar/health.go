@@ -35,7 +35,7 @@ func (r *Rail) CheckNetwork(ctx context.Context) error {
 
 // Health is the rail's line in /readyz.
 type Health struct {
-	Status       string `json:"status"` // up or unreachable
+	Status       string `json:"status"` // up, behind or unreachable
 	Network      string `json:"network"`
 	LatestLedger uint32 `json:"latestLedger,omitempty"`
 	// ClockSkewSeconds is payoutd's clock minus the close time of the
@@ -68,8 +68,13 @@ func (r *Rail) Health(ctx context.Context) (any, []string) {
 		}
 	}
 	h.LatestLedger = resp.LatestLedger
+	if seen := r.Seen(); h.Status == "up" && resp.LatestLedger < seen {
+		h.Status, h.Error = "behind", fmt.Sprintf("the RPC server's latest ledger is %d, but payoutd has already seen ledger %d", resp.LatestLedger, seen)
+	}
 	var degraded []string
-	if h.Status != "up" {
+	if h.Status == "behind" {
+		degraded = append(degraded, "the live rail's Stellar RPC server is behind ("+h.Error+"): payoutd books nothing from it and judges no confirm by it")
+	} else if h.Status != "up" {
 		degraded = append(degraded, "the live rail's Stellar RPC server is unreachable: live confirms answer 503")
 	} else if resp.LatestLedgerCloseTime > 0 {
 		if skew := r.Now().Sub(time.Unix(resp.LatestLedgerCloseTime, 0)).Round(time.Second); skewed(skew) {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,6 +55,11 @@ type Rail struct {
 	// verified is set once the RPC server has said it serves Passphrase's
 	// network; until then the rail reads and signs nothing there.
 	verified atomic.Bool
+
+	// seen is the newest ledger an answer reported (behind.go).
+	seenMu     sync.Mutex
+	seen       uint32
+	seenLoaded bool
 }
 
 // DefaultTxTimeout is the upper time bound of a payout's transaction: long
@@ -221,14 +227,14 @@ func (r *Rail) guard(ctx context.Context, v store.Vault, acct Account, mark stor
 	if acct.Seq <= store.ExplainedSeq(acct.Seq, known) {
 		return nil
 	}
-	// The sync books what it can and quarantines the vault with all it
-	// finds (the sequence numbers, any shortfall).
-	q, err := r.sync(ctx, v, acct, mark)
+	// The sync records what it can and quarantines the vault with all it
+	// finds (the sequence numbers, any transfer out payoutd did not make).
+	q, err := r.syncVaultAccount(ctx, v, acct.Asset)
 	if err != nil {
 		return err
 	}
 	if q == nil {
-		return store.ErrVaultBusy // the mark moved: look again
+		return store.ErrVaultBusy // the account moved on: look again
 	}
 	return store.ErrVaultQuarantined
 }

@@ -18,11 +18,11 @@ func unavailable(err error) error {
 }
 
 // CheckConfirm is what a live confirm asks of the rail before its
-// transaction: the payout can travel as a Stellar payment, the vault is
-// not quarantined, and the vault's balance is as the chain has it. The
-// returned step, run first in the confirm transaction, posts any deposit
-// to the ledger, so the reservation that follows is checked against the
-// chain balance.
+// transaction: the payout can travel as a Stellar payment, the vault's
+// movements are read up to now (a deposit that just arrived is booked
+// first, so the reservation is checked against it), and the vault is not
+// quarantined. The returned step, run first in the confirm transaction,
+// refuses a vault quarantined meanwhile.
 func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault) (func(tx *store.Tx) error, error) {
 	if err := r.CheckPayment(p); err != nil {
 		return nil, err
@@ -30,7 +30,26 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 	if p.DestinationAddress == v.Address {
 		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"destinationAddress": ownAccount}}
 	}
-	return r.syncStep(ctx, v)
+	asset, err := r.Assets.For(v.Currency)
+	if err != nil {
+		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
+	}
+	q, err := r.syncVaultAccount(ctx, v, asset)
+	if err != nil {
+		return nil, unavailableIfTransient(err)
+	}
+	if q != nil {
+		return nil, quarantined(*q)
+	}
+	return func(tx *store.Tx) error {
+		if q, open, err := tx.VaultQuarantined(v.ID); err != nil || open {
+			if err == nil {
+				err = quarantined(q)
+			}
+			return err
+		}
+		return nil
+	}, nil
 }
 
 // quarantined is the error a request meets at a quarantined vault.
@@ -38,91 +57,18 @@ func quarantined(q store.Quarantine) error {
 	return apperr.Errorf(apperr.ErrInvalidState, "%s", q.Describe())
 }
 
-// syncStep reads the vault's chain state and returns the step that brings
-// its ledger account level with it. An anomaly (a sequence number payoutd
-// cannot account for, a fall in the balance) is judged first in a
-// transaction of its own, so the quarantine it opens outlives the
-// confirm it refuses.
-func (r *Rail) syncStep(ctx context.Context, v store.Vault) (func(tx *store.Tx) error, error) {
-	asset, err := r.Assets.For(v.Currency)
-	if err != nil {
-		return nil, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed", Fields: map[string]string{"currency": err.Error()}}
-	}
-	if q, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
-		if err == nil {
-			err = quarantined(q)
-		}
-		return nil, err
-	}
-	mark, err := r.DB.SubmissionMark(ctx, v.ID)
-	if err != nil {
-		return nil, err
-	}
-	acct, err := r.vaultAccount(ctx, v, asset)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	read, err := acct.booked()
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	known, err := r.DB.KnownSeq(ctx, v.ID)
-	if err != nil {
-		return nil, err
-	}
-	if read.Seq > store.ExplainedSeq(read.Seq, known) || read.Balance < v.Balance {
-		q, err := r.sync(ctx, v, acct, mark)
-		if err != nil {
-			return nil, unavailableIfTransient(err)
-		}
-		if q != nil {
-			return nil, quarantined(*q)
-		}
-	}
-	return func(tx *store.Tx) error {
-		res, err := tx.SyncVault(v.ID, read, mark)
-		if err == nil && res.Quarantine != nil {
-			err = quarantined(*res.Quarantine)
-		}
-		return err
-	}, nil
-}
-
 func unavailableIfTransient(err error) error {
-	if errors.Is(err, payout.ErrTransient) {
+	if errors.Is(err, payout.ErrTransient) || errors.Is(err, ErrBehind) {
 		return unavailable(err)
 	}
 	return err
 }
 
-// sync books the vault's account as read after mark (SyncVault) in its own
-// transaction, and returns the vault's quarantine if it has one, found or
-// opened now (naming the unknown transactions it can find).
-func (r *Rail) sync(ctx context.Context, v store.Vault, acct Account, mark store.SubmissionMark) (*store.Quarantine, error) {
-	read, err := acct.booked()
-	if err != nil {
-		return nil, err
-	}
-	read.Unknown = r.unknownTransactions(ctx, v, read)
-	var res store.SyncResult
-	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
-		res, err = tx.SyncVault(v.ID, read, mark)
-		return err
-	}, store.WithActor("system:chain_sync", ""))
-	if err != nil {
-		return nil, err
-	}
-	if q := res.Quarantine; res.Opened {
-		r.Log.Error("stellar: "+q.Describe(), "vault", v.ID, "reasons", q.Reasons, "chainSequence", q.ChainSeq,
-			"knownSequence", q.KnownSeq, "shortfall", q.Shortfall, "unknownTransactions", q.Hashes)
-	}
-	return res.Quarantine, nil
-}
-
-// SyncVaults brings every live vault level with its account: it follows a
-// changeTrust in flight, opens the trustline an existing account lacks, and
-// posts deposits; an anomaly quarantines the vault. One vault's trouble
-// does not stop the rest.
+// SyncVaults reads every live vault's account: it follows a changeTrust in
+// flight, records the movements of its asset (booking deposits, naming
+// transfers payoutd did not make), checks the balance against them, and
+// opens the trustline an existing account lacks. One vault's trouble does
+// not stop the rest.
 func (r *Rail) SyncVaults(ctx context.Context) error {
 	vaults, err := r.DB.LiveVaults(ctx)
 	if err != nil {
@@ -146,24 +92,22 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 	if err != nil {
 		return err
 	}
-	if ok {
-		// A payout's envelope is its job's to follow; the vault's own
-		// changeTrust is this job's.
-		if open.Kind == store.SubmissionChangeTrust {
-			return r.followTrust(ctx, open)
+	if ok && open.Kind == store.SubmissionChangeTrust {
+		// The vault's own changeTrust is this job's to follow (a payout's
+		// envelope is its job's).
+		if err := r.followTrust(ctx, open); err != nil {
+			return err
 		}
-		return nil
+	}
+	if q, err := r.syncVaultAccount(ctx, v.Vault, asset); err != nil || q != nil || ok {
+		return err
 	}
 	mark, err := r.DB.SubmissionMark(ctx, v.ID)
-	if err != nil {
+	if err != nil || !mark.Idle() {
 		return err
 	}
 	acct, err := r.vaultAccount(ctx, v.Vault, asset)
 	if err != nil {
-		return err
-	}
-	// The mark and account just read serve the balance too: no second read.
-	if q, err := r.sync(ctx, v.Vault, acct, mark); err != nil || q != nil {
 		return err
 	}
 	if acct.Exists && !acct.Trusts {
@@ -175,97 +119,192 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 	return nil
 }
 
-// openTrustline signs a changeTrust for the vault's asset, stores it like
-// a payout's envelope (it takes the account's next sequence number, which
-// the sync just judged), and sends it; the next sync follows it to its
-// end.
-func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset txnbuild.CreditAsset, acct Account, mark store.SubmissionMark) error {
-	_, seed, err := r.vaultKey(ctx, v.ID)
+// syncVaultAccount reads the vault's account and the movements of its
+// asset since the last read, and records them in one transaction: each
+// movement once; a deposit booked at once, whatever else waits (a payout
+// in flight or UNKNOWN, a quarantine); a transfer out that no payout of
+// the vault explains, or a sequence number payoutd cannot account for,
+// quarantines the vault naming what was found. It returns the vault's
+// quarantine, if it has one. The balance read is the check on the
+// movements, never their source: a difference is recorded, not booked.
+func (r *Rail) syncVaultAccount(ctx context.Context, v store.Vault, asset txnbuild.CreditAsset) (*store.Quarantine, error) {
+	track, err := r.DB.Track(ctx, v.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ct, err := asset.ToChangeTrustAsset()
-	if err != nil {
-		return err
-	}
-	fee, err := r.feeBid(ctx, nil)
-	if err != nil {
-		return err
-	}
-	now, err := r.networkNow(ctx)
-	if err != nil {
-		return err
-	}
-	env, err := Signed(r.Passphrase, seed, acct.Seq+1, now.Add(r.txTimeout()), fee, nil, &txnbuild.ChangeTrust{Line: ct, Limit: txnbuild.MaxTrustlineLimit})
-	if err != nil {
-		return err
-	}
-	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, State: store.SubmissionOpen, Seq: env.Seq,
-		Envelope: env.XDR, ValidUntil: env.ValidUntil, SignedLedger: int64(acct.Ledger)}
-	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
-		if err := tx.RecordSubmission(sub, mark); err != nil {
-			return err
-		}
-		if err := tx.RecordTrustlineAttempt(v.ID, env.Hash, acct.Native); err != nil {
-			return err
-		}
-		return tx.Audit(v.UserID, v.Livemode, "vault.trustline_submitted", "vault", v.ID, map[string]any{"asset": asset.Code + ":" + asset.Issuer, "hash": env.Hash})
-	}, store.WithActor("system:chain_sync", ""))
-	if errors.Is(err, store.ErrVaultBusy) || errors.Is(err, store.ErrVaultQuarantined) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return r.followTrust(ctx, sub)
-}
-
-// followTrust sends or follows the vault's changeTrust and records its end.
-func (r *Rail) followTrust(ctx context.Context, sub store.Submission) error {
-	end, err := r.follow(ctx, sub)
-	if err != nil || end == nil {
-		return err
-	}
-	if end.State != store.SubmissionSuccess {
-		r.Log.Warn("stellar: the vault's trustline was not opened", "vault", sub.VaultID, "result", Explain(end.Result)+lastRefusal(sub))
-	}
-	return r.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.FinishSubmission(sub.Hash, *end)
-	}, store.WithActor("system:chain_sync", ""))
-}
-
-// NetworkState is what a wallet view shows of the vault's account, so a
-// user sees what is missing before a payout can leave it.
-type NetworkState struct {
-	Network       string `json:"network"`
-	AccountExists bool   `json:"accountExists"`
-	Trustline     bool   `json:"trustline"`
-	Asset         string `json:"asset"`
-	AssetBalance  string `json:"assetBalance"`
-	NativeBalance string `json:"nativeBalanceXlm"`
-	Reachable     bool   `json:"reachable"`
-	// TrustlineMissing says, while the account lacks the trustline, why
-	// and what opens it (trustline_backoff.go).
-	TrustlineMissing string `json:"trustlineMissing,omitempty"`
-}
-
-// Network reads the vault's account for the wallet view; an unreachable
-// network is reported in the state, not as an error.
-func (r *Rail) Network(ctx context.Context, v store.Vault) (any, error) {
-	st := NetworkState{Network: r.NetworkName()}
-	asset, err := r.Assets.For(v.Currency)
-	if err != nil {
-		return st, nil
-	}
-	st.Asset = asset.Code + ":" + asset.Issuer
 	acct, err := r.vaultAccount(ctx, v, asset)
 	if err != nil {
-		return st, nil
+		return nil, err
 	}
-	st.Reachable, st.AccountExists, st.Trustline = true, acct.Exists, acct.Trusts
-	st.AssetBalance, st.NativeBalance = stroopString(acct.Balance), stroopString(acct.Native)
-	if !acct.Trusts {
-		st.TrustlineMissing = r.trustlineMissing(ctx, v.ID, acct)
+	if !track.Tracked() || track.Source == store.TrackBalance {
+		if track, err = r.startTrack(ctx, v, acct, track); err != nil || !track.Tracked() {
+			return r.openQuarantine(ctx, v.ID, err)
+		}
 	}
-	return st, nil
+	read, err := r.readEvents(ctx, v.Address, asset, track.EventsLedger+1)
+	if errors.Is(err, errNoEvents) {
+		return r.balanceFallback(ctx, v, acct, track)
+	}
+	if err != nil {
+		return nil, err
+	}
+	moves, err := r.movements(ctx, v, asset, read.transfers)
+	if err != nil {
+		return nil, err
+	}
+	book, err := acct.booked()
+	if err != nil {
+		return nil, err
+	}
+	book.Unknown = r.unknownTransactions(ctx, v, book)
+	var res recorded
+	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
+		res = recorded{}
+		return record(tx, v, acct, book, track, read, moves, &res)
+	}, store.WithActor("system:chain_sync", ""))
+	if err != nil {
+		return nil, err
+	}
+	if q := res.quarantine; res.opened {
+		r.Log.Error("stellar: "+q.Describe(), "vault", v.ID, "reasons", q.Reasons, "chainSequence", q.ChainSeq,
+			"knownSequence", q.KnownSeq, "unknownTransactions", q.Hashes)
+	}
+	if res.mismatch != 0 {
+		r.Log.Warn("stellar: the vault's balance on the network does not equal its opening balance plus the movements recorded",
+			"vault", v.ID, "differenceStroops", res.mismatch, "gapFrom", res.track.GapFrom, "gapTo", res.track.GapTo)
+	}
+	return res.quarantine, nil
+}
+
+// openQuarantine returns the vault's quarantine, if any, unless err.
+func (r *Rail) openQuarantine(ctx context.Context, vaultID string, err error) (*store.Quarantine, error) {
+	if err != nil {
+		return nil, err
+	}
+	q, open, err := r.DB.OpenQuarantine(ctx, vaultID)
+	if err != nil || !open {
+		return nil, err
+	}
+	return &q, nil
+}
+
+// movements is what the transfers mean for the vault, each outgoing one
+// tied to the payout whose envelope it is.
+func (r *Rail) movements(ctx context.Context, v store.Vault, asset txnbuild.CreditAsset, transfers []Transfer) ([]store.Movement, error) {
+	var out []store.Movement
+	var hashes []string
+	for _, t := range transfers {
+		m, err := movementOf(t, v, asset)
+		if err != nil {
+			return nil, transient("getEvents", err)
+		}
+		if m != nil {
+			out = append(out, *m)
+			hashes = append(hashes, m.TxHash)
+		}
+	}
+	// Envelopes are stored before they are sent, so one of the vault's
+	// that applied is already known here.
+	known, err := r.DB.SubmissionsByHash(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		explain(&out[i], known)
+	}
+	return out, nil
+}
+
+// recorded is what one sync recorded.
+type recorded struct {
+	quarantine *store.Quarantine
+	opened     bool
+	mismatch   int64
+	track      store.Track
+}
+
+// record writes what a sync read, in tx: the movements (each once), the
+// deposits booked, the track moved on with its balance check, and a
+// quarantine for whatever payoutd cannot account for.
+func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, track store.Track, read eventsRead, moves []store.Movement, res *recorded) error {
+	var outside []store.Movement
+	for i := range moves {
+		m := moves[i]
+		if m.Direction == store.MovementOut && m.PaymentID == "" {
+			at := tx.Now()
+			m.OutsideAt = &at
+		}
+		ok, err := tx.RecordMovement(&m)
+		if err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		switch {
+		case m.Direction == store.MovementIn:
+			if err := tx.BookDeposit(m, depositDescription(m)); err != nil {
+				return err
+			}
+		case m.PaymentID == "":
+			outside = append(outside, m)
+		}
+	}
+	track.EventsLedger = max(track.EventsLedger, read.through)
+	track.GapFrom, track.GapTo = widenGap(track.GapFrom, track.GapTo, read.gapFrom, read.gapTo)
+	if err := checkBalance(tx, acct, &track); err != nil {
+		return err
+	}
+	res.mismatch, res.track = track.MismatchStroops, track
+	if err := tx.SaveTrack(track); err != nil {
+		return err
+	}
+	known, err := tx.KnownSeq(v.ID)
+	if err != nil {
+		return err
+	}
+	facts, stop := quarantineFacts(book, known, outside)
+	if !stop {
+		return nil
+	}
+	q, opened, err := tx.QuarantineVault(v.ID, facts)
+	res.quarantine, res.opened = &q, opened
+	return err
+}
+
+// widenGap joins a gap found now to the one recorded.
+func widenGap(from, to, newFrom, newTo int64) (int64, int64) {
+	if newFrom == 0 {
+		return from, to
+	}
+	if from == 0 {
+		return newFrom, newTo
+	}
+	return min(from, newFrom), max(to, newTo)
+}
+
+// checkBalance compares the account's balance, read at ledger acct.Ledger,
+// with the opening balance plus the movements recorded up to that ledger.
+// They can be compared only when the movements reach that ledger, or the
+// account has not changed since the last ledger they reach.
+func checkBalance(tx *store.Tx, acct Account, t *store.Track) error {
+	var through int64
+	switch {
+	case t.EventsLedger >= int64(acct.Ledger):
+		through = int64(acct.Ledger)
+	case int64(acct.Modified) <= t.EventsLedger:
+		through = 0
+	default:
+		return nil // movements after the last read: the next sync compares
+	}
+	in, out, err := tx.MovementTotals(t.VaultID, t.OpeningLedger, through)
+	if err != nil {
+		return err
+	}
+	chain := int64(0)
+	if acct.Trusts {
+		chain = acct.Balance
+	}
+	t.CheckedLedger, t.MismatchStroops = int64(acct.Ledger), chain-(t.OpeningStroops+in-out)
+	return nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -35,6 +35,13 @@ var migrations = []migration{
 	{8, operatorColumns, false},
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
+	{11, latestLedgerColumn, false},
+}
+
+// latestLedgerColumn adds version 11's column to live_network: the newest
+// ledger an RPC answer reported, below which an answer is a node behind.
+func latestLedgerColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"live_network", "latest_ledger", "INTEGER NOT NULL DEFAULT 0"})
 }
 
 // quarantineHashesColumn adds version 10's column to vault_quarantines:

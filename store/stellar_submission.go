@@ -165,7 +165,8 @@ func (db *DB) KnownSeq(ctx context.Context, vaultID string) (int64, error) {
 	return n, err
 }
 
-func (tx *Tx) knownSeq(vaultID string) (int64, error) {
+// KnownSeq is KnownSeq read in the transaction.
+func (tx *Tx) KnownSeq(vaultID string) (int64, error) {
 	var n int64
 	err := tx.queryRow(knownSeqSQL, vaultID, vaultID).Scan(&n)
 	return n, err

@@ -138,7 +138,7 @@ func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncR
 	if err != nil {
 		return SyncResult{}, err
 	}
-	known, err := tx.knownSeq(vaultID)
+	known, err := tx.KnownSeq(vaultID)
 	if err != nil {
 		return SyncResult{}, err
 	}
@@ -172,6 +172,16 @@ func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncR
 		return SyncResult{Delta: delta}, tx.creditVault(v, delta, "Stellar deposit")
 	}
 	return SyncResult{}, nil
+}
+
+// BooksLevel reports whether the vault's books equal chainBalance (minor
+// units), counting payouts settled on chain but awaiting their INR value,
+// which have left the account but not yet the vault row.
+func (db *DB) BooksLevel(ctx context.Context, vaultID string, chainBalance int64) (bool, error) {
+	var level bool
+	err := db.queryRow(ctx, `SELECT v.balance + coalesce((SELECT sum(p.amount) FROM payments p WHERE p.vault_id = v.id
+		AND p.status = ? AND p.amount_inr IS NULL), 0) = ? FROM vaults v WHERE v.id = ?`, StatusConfirmed, chainBalance, vaultID).Scan(&level)
+	return level, err
 }
 
 // acceptedFall books a fall of the vault's balance as a withdrawal outside

@@ -72,7 +72,7 @@ func TestSyncVault(t *testing.T) {
 			}))
 			if tc.quarantine || tc.released > 0 {
 				is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-					_, err := tx.QuarantineVault(v.ID, QuarantineFacts{Reasons: []string{ReasonUnexplainedDebit}, ChainSeq: start + 1,
+					_, _, err := tx.QuarantineVault(v.ID, QuarantineFacts{Reasons: []string{ReasonUnexplainedDebit}, ChainSeq: start + 1,
 						KnownSeq: start + 1, Shortfall: tc.released})
 					return err
 				}))

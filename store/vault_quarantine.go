@@ -26,8 +26,12 @@ const (
 	// a leaked key).
 	ReasonUnknownSequence = "unknown_sequence"
 	// ReasonUnexplainedDebit: the account's balance fell by more than
-	// anything payoutd sent.
+	// anything payoutd sent (the comparison of balances, used while the
+	// RPC server serves no events).
 	ReasonUnexplainedDebit = "unexplained_debit"
+	// ReasonOutsideTransfer: a transfer out of the account that no payout
+	// of the vault explains was read from the chain's events.
+	ReasonOutsideTransfer = "outside_transfer"
 )
 
 // QuarantineFacts is what was found on the network.
@@ -46,6 +50,9 @@ type QuarantineFacts struct {
 	// (the latest of them, unless the account changed again after it);
 	// empty when the RPC server could not say.
 	Hashes []string
+	// Outside are the transfers out of the account that no payout
+	// explains and no operator has accepted yet.
+	Outside []Movement
 }
 
 // Quarantine is a vault stopped for a person to look at.
@@ -90,8 +97,27 @@ func (q Quarantine) Describe() string {
 				money.Format(q.Shortfall, cur), q.Currency))
 		}
 	}
+	if len(q.Outside) > 0 {
+		// Found with the quarantine or after it: each is named until a
+		// payout explains it or a release accepts it.
+		parts = append(parts, "transfers out of the account that payoutd did not make: "+describeOutside(q.Outside))
+	}
 	return "vault " + q.VaultID + " is quarantined: " + strings.Join(parts, "; ") +
 		". payoutd signs nothing more from it until an operator has looked and runs: payoutd vaults release " + q.VaultID
+}
+
+// describeOutside names each transfer out that no payout explains: its
+// transaction, destination and amount.
+func describeOutside(list []Movement) string {
+	parts := make([]string, len(list))
+	for i, m := range list {
+		cur, _ := money.Lookup(m.Currency)
+		parts[i] = fmt.Sprintf("transaction %s paid %s %s to %s in ledger %d", m.TxHash, money.Format(m.Amount, cur), m.Currency, m.Counterparty, m.Ledger)
+		if m.Memo != "" {
+			parts[i] += fmt.Sprintf(" (memo %q)", m.Memo)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // foundHashes names the unknown transactions found, for Describe.
@@ -128,7 +154,29 @@ func (tx *Tx) openQuarantine(vaultID string) (Quarantine, bool, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return q, false, nil
 	}
+	if err == nil {
+		q.Outside, err = tx.unexplainedMovements(vaultID)
+	}
 	return q, err == nil, err
+}
+
+// withOutside fills in each quarantine's transfers out that no payout
+// explains.
+func (db *DB) withOutside(ctx context.Context, qs []Quarantine) error {
+	for i := range qs {
+		list, err := db.UnexplainedMovements(ctx, qs[i].VaultID)
+		if err != nil {
+			return err
+		}
+		qs[i].Outside = list
+	}
+	return nil
+}
+
+// VaultQuarantined is the vault's open quarantine, read in the
+// transaction.
+func (tx *Tx) VaultQuarantined(vaultID string) (Quarantine, bool, error) {
+	return tx.openQuarantine(vaultID)
 }
 
 // OpenQuarantine is the vault's quarantine, if it is quarantined.
@@ -137,6 +185,9 @@ func (db *DB) OpenQuarantine(ctx context.Context, vaultID string) (Quarantine, b
 		"WHERE q.vault_id = ? AND q.released_at IS NULL", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return q, false, nil
+	}
+	if err == nil {
+		q.Outside, err = db.UnexplainedMovements(ctx, vaultID)
 	}
 	return q, err == nil, err
 }
@@ -157,7 +208,10 @@ func (db *DB) Quarantines(ctx context.Context) ([]Quarantine, error) {
 		}
 		out = append(out, q)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, db.withOutside(ctx, out)
 }
 
 // UserQuarantines is the open quarantine of each of the user's quarantined
@@ -176,7 +230,16 @@ func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Qu
 		}
 		out[q.VaultID] = q
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for id, q := range out {
+		if q.Outside, err = db.UnexplainedMovements(ctx, id); err != nil {
+			return nil, err
+		}
+		out[id] = q
+	}
+	return out, nil
 }
 
 // QuarantinedVaults counts the quarantined vaults (metrics).
@@ -188,14 +251,13 @@ func (db *DB) QuarantinedVaults(ctx context.Context) (int, error) {
 
 // QuarantineVault stops the vault: from this transaction on it signs
 // nothing until released. A vault already quarantined keeps its first
-// quarantine, which is returned.
-func (tx *Tx) QuarantineVault(vaultID string, f QuarantineFacts) (Quarantine, error) {
+// quarantine, which is returned (opened false).
+func (tx *Tx) QuarantineVault(vaultID string, f QuarantineFacts) (q Quarantine, opened bool, err error) {
 	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
 	if err != nil {
-		return Quarantine{}, notFound(err, apperr.ErrWalletNotFound, "wallet")
+		return Quarantine{}, false, notFound(err, apperr.ErrWalletNotFound, "wallet")
 	}
-	q, _, err := tx.quarantine(v, f)
-	return q, err
+	return tx.quarantine(v, f)
 }
 
 // quarantine opens the vault's quarantine (opened true), or returns the
@@ -226,11 +288,22 @@ func quarantineData(q Quarantine) map[string]any {
 		"description": q.Describe(), "chainSequence": strconv.FormatInt(q.ChainSeq, 10),
 		"knownSequence": strconv.FormatInt(q.KnownSeq, 10), "unknownTransactions": q.UnknownTxs(),
 		"shortfall": string(wire.Amount(q.Shortfall, q.Currency)), "currency": q.Currency, "ledger": q.Ledger,
-		"lastModifiedLedger": q.LastModified, "unknownTransactionHashes": q.UnknownHashes()}
+		"lastModifiedLedger": q.LastModified, "unknownTransactionHashes": q.UnknownHashes(), "outsideTransfers": outsideData(q.Outside)}
 	if q.ReleasedAt != nil {
 		d["releasedAt"], d["releasedBy"], d["note"] = wire.Time(*q.ReleasedAt), q.ReleasedBy, q.Note
 	}
 	return d
+}
+
+// outsideData lists transfers out as the event and the wallet view show
+// them.
+func outsideData(list []Movement) []map[string]any {
+	out := make([]map[string]any, 0, len(list))
+	for _, m := range list {
+		out = append(out, map[string]any{"transactionHash": m.TxHash, "destination": m.Counterparty, "amount": wire.Amount(m.Amount, m.Currency),
+			"amountMinor": m.Amount, "currency": m.Currency, "ledger": m.Ledger, "ledgerClosedAt": wire.Time(m.ClosedAt), "memo": m.Memo})
+	}
+	return out
 }
 
 // Event types of a vault's quarantine.

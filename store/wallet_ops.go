@@ -26,33 +26,31 @@ func (tx *Tx) AddVault(u User, name, currency string, sealer *Sealer) (Vault, er
 	return tx.CreateVault(u, name, currency, 0, false, sealer)
 }
 
-// FundVault adds amount (minor units, positive) to a vault from outside. The
-// balance stays within what money.Parse accepts as one amount, so sums of
-// balances cannot overflow int64.
+// FundVault adds amount (minor units, positive) to a sandbox vault from
+// outside: a sandbox deposit from "sandbox" with no memo.
 func (tx *Tx) FundVault(userID, vaultID string, amount int64) (Vault, error) {
-	v, err := tx.FindVault(userID, vaultID)
-	if err != nil {
-		return v, err
+	if _, err := tx.SandboxDeposit(userID, vaultID, amount, "sandbox", ""); err != nil {
+		return Vault{}, err
 	}
+	return tx.FindVault(userID, vaultID)
+}
+
+// fundLimit keeps a vault's balance within what money.Parse accepts as one
+// amount, so sums of balances cannot overflow int64.
+func fundLimit(v Vault, amount int64) error {
 	cur, ok := money.Lookup(v.Currency)
 	if !ok {
-		return v, apperr.Errorf(apperr.ErrCurrencyMismatch, "vault currency %s is unknown", v.Currency)
+		return apperr.Errorf(apperr.ErrCurrencyMismatch, "vault currency %s is unknown", v.Currency)
 	}
 	limit := money.MaxMajor
 	for i := 0; i < cur.Exponent; i++ {
 		limit *= 10
 	}
 	if amount <= 0 || amount > limit-v.Balance {
-		return v, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
+		return &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{"amount": "would take the balance above " + money.Format(limit, cur) + " " + cur.Code}}
 	}
-	// creditVault posts the funding to the ledger (external → vault) and
-	// audits it, so the vault and its ledger account stay equal.
-	if err := tx.creditVault(v, amount, "Sandbox funding"); err != nil {
-		return v, err
-	}
-	v.Balance += amount
-	return v, nil
+	return nil
 }
 
 // UsableVaultKeys reports, per vault id of the user, whether its sealed

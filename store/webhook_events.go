@@ -20,6 +20,7 @@ var EventTypes = []string{
 	EventWebhookDisabled,
 	"tax.payment.recorded", "tax.payment.reversed",
 	EventVaultQuarantined, EventVaultReleased,
+	EventDepositReceived,
 }
 
 // KnownEventType reports whether typ is one of EventTypes.

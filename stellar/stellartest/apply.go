@@ -40,7 +40,7 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 	src := env.SourceAccount().ToAccountId()
 	a := s.accounts[src.Address()]
 	if fault == BadSeq && a != nil {
-		s.ledger++
+		s.nextLedger()
 		a.seq, a.modified = a.seq+1, s.ledger
 	}
 	// The network charges its minimum, whatever the bid above it.
@@ -72,6 +72,7 @@ func (s *Server) send(b64 string) (any, *rpcError, bool) {
 	if s.crash != nil && s.crash(resp.Hash, false) {
 		return resp, nil, true
 	}
+	s.applied[resp.Hash]++
 	s.apply(env, resp.Hash, b64, a, fee)
 	if s.crash != nil {
 		s.crash(resp.Hash, true)
@@ -104,26 +105,31 @@ func signedBy(env xdr.TransactionEnvelope, hash [32]byte, address string) bool {
 }
 
 // apply closes a ledger holding the transaction: its sequence number and
-// fee are spent whatever happens; its operations apply all or nothing.
+// fee are spent whatever happens; its operations apply all or nothing, and
+// emit their events only if all succeed.
 func (s *Server) apply(env xdr.TransactionEnvelope, hash, b64 string, a *account, fee int64) {
-	s.ledger++
+	s.nextLedger()
 	a.seq, a.native, a.modified = env.SeqNum(), a.native-fee, s.ledger
-	s.applied[hash]++
-	src := env.SourceAccount().ToAccountId().Address()
+	src := env.SourceAccount()
 	var results []xdr.OperationResult
 	var undo []func()
+	var events [][]xdr.ContractEvent
 	failed := false
 	for _, op := range env.Operations() {
-		r, u := s.applyOp(src, op)
+		r, u := s.applyOp(src.ToAccountId().Address(), op)
 		results = append(results, r)
 		undo = append(undo, u...)
 		if r.Code != xdr.OperationResultCodeOpInner || opFailed(r) {
 			failed = true
 		}
+		events = append(events, s.opEvents(src, op, env.Memo()))
 	}
 	code, status := xdr.TransactionResultCodeTxSuccess, protocol.TransactionStatusSuccess
 	if !failed {
 		s.notePaid(env, hash)
+		for i, evs := range events {
+			s.emit(hash, i, evs...)
+		}
 	}
 	if failed {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -143,8 +149,27 @@ func opFailed(r xdr.OperationResult) bool {
 		return r.Tr.PaymentResult.Code != xdr.PaymentResultCodePaymentSuccess
 	case r.Tr.ChangeTrustResult != nil:
 		return r.Tr.ChangeTrustResult.Code != xdr.ChangeTrustResultCodeChangeTrustSuccess
+	case r.Tr.ClawbackResult != nil:
+		return r.Tr.ClawbackResult.Code != xdr.ClawbackResultCodeClawbackSuccess
 	}
 	return false
+}
+
+// opEvents is what the operation emits if its transaction succeeds; the
+// transaction's source src is the operation's unless it names its own.
+func (s *Server) opEvents(src xdr.MuxedAccount, op xdr.Operation, memo xdr.Memo) []xdr.ContractEvent {
+	if op.SourceAccount != nil {
+		src = *op.SourceAccount
+	}
+	switch op.Body.Type {
+	case xdr.OperationTypePayment:
+		p := op.Body.PaymentOp
+		return []xdr.ContractEvent{s.movement(p.Asset, src, p.Destination, int64(p.Amount), memo)}
+	case xdr.OperationTypeClawback:
+		c := op.Body.ClawbackOp
+		return []xdr.ContractEvent{s.clawbackEvent(c.Asset, c.From, int64(c.Amount))}
+	}
+	return nil
 }
 
 func (s *Server) applyOp(src string, op xdr.Operation) (xdr.OperationResult, []func()) {
@@ -160,6 +185,10 @@ func (s *Server) applyOp(src string, op xdr.Operation) (xdr.OperationResult, []f
 		code, undo := s.changeTrust(src, *op.Body.ChangeTrustOp)
 		return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner, Tr: &xdr.OperationResultTr{
 			Type: xdr.OperationTypeChangeTrust, ChangeTrustResult: &xdr.ChangeTrustResult{Code: code}}}, undo
+	case xdr.OperationTypeClawback:
+		code, undo := s.clawback(src, *op.Body.ClawbackOp)
+		return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner, Tr: &xdr.OperationResultTr{
+			Type: xdr.OperationTypeClawback, ClawbackResult: &xdr.ClawbackResult{Code: code}}}, undo
 	}
 	return xdr.OperationResult{Code: xdr.OperationResultCodeOpNotSupported}, nil
 }
@@ -228,4 +257,28 @@ func (s *Server) changeTrust(src string, op xdr.ChangeTrustOp) (xdr.ChangeTrustR
 	}
 	a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: int64(op.Limit)}
 	return xdr.ChangeTrustResultCodeChangeTrustSuccess, []func(){func() { delete(a.lines, k) }}
+}
+
+// clawback burns an account's asset by its issuer. The fake does not keep
+// trustline flags, so every line may be clawed back.
+func (s *Server) clawback(src string, op xdr.ClawbackOp) (xdr.ClawbackResultCode, []func()) {
+	var typ xdr.AssetType
+	var code, issuer string
+	from := op.From.ToAccountId().Address()
+	if err := op.Asset.Extract(&typ, &code, &issuer); err != nil || typ == xdr.AssetTypeAssetTypeNative ||
+		src != issuer || from == issuer || op.Amount <= 0 {
+		return xdr.ClawbackResultCodeClawbackMalformed, nil
+	}
+	a := s.accounts[from]
+	if a == nil || a.lines[op.Asset.StringCanonical()] == nil {
+		return xdr.ClawbackResultCodeClawbackNoTrust, nil
+	}
+	l := a.lines[op.Asset.StringCanonical()]
+	if l.balance < int64(op.Amount) {
+		return xdr.ClawbackResultCodeClawbackUnderfunded, nil
+	}
+	amt := int64(op.Amount)
+	l.balance -= amt
+	a.modified = s.ledger
+	return xdr.ClawbackResultCodeClawbackSuccess, []func(){func() { l.balance += amt }}
 }

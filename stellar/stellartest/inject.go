@@ -49,28 +49,28 @@ func (s *Server) SetFeeStats(stroops int64) {
 	s.feeStat = stroops
 }
 
-func (s *Server) feeStats() protocol.GetFeeStatsResponse {
-	v := s.feeStat
-	if v == 0 {
-		v = s.minFee
+func (s *Server) feeStats(v view) protocol.GetFeeStatsResponse {
+	fee := s.feeStat
+	if fee == 0 {
+		fee = s.minFee
 	}
-	u := uint64(v)
+	u := uint64(fee)
 	d := protocol.FeeDistribution{Max: u, Min: u, Mode: u, P10: u, P20: u, P30: u, P40: u, P50: u, P60: u, P70: u,
 		P80: u, P90: u, P95: u, P99: u, TransactionCount: 10, LedgerCount: 10}
-	return protocol.GetFeeStatsResponse{InclusionFee: d, SorobanInclusionFee: d, LatestLedger: s.ledger}
+	return protocol.GetFeeStatsResponse{InclusionFee: d, SorobanInclusionFee: d, LatestLedger: v.latest}
 }
 
 // OutsidePayment applies, in a new ledger, a payment of stroops of asset
 // from one account to another made by some other holder of the source's
 // key: it takes the source's next sequence number and pays the fee, as a
 // restored database's twin or a leaked key would. It returns the
-// transaction's hash.
+// transaction's hash. It emits its transfer (or mint or burn) event.
 func (s *Server) OutsidePayment(from, to string, asset xdr.Asset, stroops int64) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, d := s.accounts[from], s.accounts[to]
 	k := asset.StringCanonical()
-	s.ledger++
+	s.nextLedger()
 	a.seq++
 	a.native -= s.minFee
 	a.modified = s.ledger
@@ -88,6 +88,7 @@ func (s *Server) OutsidePayment(from, to string, asset xdr.Asset, stroops int64)
 		Code: xdr.TransactionResultCodeTxSuccess, Results: &[]xdr.OperationResult{}}})
 	s.record(hash, &txRecord{status: protocol.TransactionStatusSuccess, ledger: s.ledger, closedAt: s.now.Unix(), result: res,
 		envelope: unsignedEnvelope(from, to, asset, stroops, a.seq, s.minFee)})
+	s.emit(hash, 0, s.movement(asset, xdr.MustMuxedAddress(from), xdr.MustMuxedAddress(to), stroops, xdr.Memo{Type: xdr.MemoTypeMemoNone}))
 	return hash
 }
 

@@ -2,41 +2,43 @@ package stellartest
 
 import (
 	"encoding/json"
+	"fmt"
+	"time"
 
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// call answers one JSON-RPC method; lose asks the caller to drop the reply.
-func (s *Server) call(method string, params json.RawMessage) (result any, e *rpcError, lose bool) {
+// call answers one JSON-RPC method on ep, from what ep knows; lose asks
+// the caller to drop the reply.
+func (s *Server) call(ep *endpoint, method string, params json.RawMessage) (result any, e *rpcError, lose bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	closeTime := s.now.Unix()
+	v := s.view(ep)
 	switch method {
 	case protocol.GetHealthMethodName:
-		return protocol.GetHealthResponse{Status: "healthy", LatestLedger: s.ledger, LatestLedgerCloseTime: closeTime,
-			OldestLedger: s.oldest, LedgerRetentionWindow: 17280}, nil, false
+		return s.health(v)
 	case protocol.GetNetworkMethodName:
 		return protocol.GetNetworkResponse{Passphrase: s.Passphrase, ProtocolVersion: 23}, nil, false
 	case protocol.GetLatestLedgerMethodName:
-		return protocol.GetLatestLedgerResponse{Sequence: s.ledger, LedgerCloseTime: closeTime, ProtocolVersion: 23}, nil, false
+		return protocol.GetLatestLedgerResponse{Sequence: v.latest, LedgerCloseTime: v.latestAt, ProtocolVersion: 23}, nil, false
 	case protocol.GetFeeStatsMethodName:
-		return s.feeStats(), nil, false
+		return s.feeStats(v), nil, false
 	case protocol.GetLedgerEntriesMethodName:
 		var req protocol.GetLedgerEntriesRequest
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
 		}
-		return s.ledgerEntries(req)
+		return s.ledgerEntries(v, req)
 	case protocol.GetTransactionMethodName:
 		var req protocol.GetTransactionRequest
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
 		}
-		resp := protocol.GetTransactionResponse{LatestLedger: s.ledger, LatestLedgerCloseTime: closeTime,
-			OldestLedger: s.oldest, OldestLedgerCloseTime: s.oldestAt}
+		resp := protocol.GetTransactionResponse{LatestLedger: v.latest, LatestLedgerCloseTime: v.latestAt,
+			OldestLedger: v.oldest, OldestLedgerCloseTime: v.oldestAt}
 		resp.Status = protocol.TransactionStatusNotFound
-		if t := s.txs[req.Hash]; t != nil {
+		if t := s.txs[req.Hash]; t != nil && v.holds(t.ledger) {
 			resp.Status, resp.Ledger, resp.LedgerCloseTime = t.status, t.ledger, t.closedAt
 			resp.EnvelopeXDR, resp.ResultXDR, resp.TransactionHash = t.envelope, t.result, req.Hash
 		}
@@ -46,19 +48,58 @@ func (s *Server) call(method string, params json.RawMessage) (result any, e *rpc
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
 		}
-		return s.transactions(req)
+		return s.transactions(v, req)
+	case protocol.GetEventsMethodName:
+		if !v.events {
+			break
+		}
+		var req protocol.GetEventsRequest
+		if err := json.Unmarshal(params, &req); err != nil {
+			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
+		}
+		return s.getEvents(v, req)
 	case protocol.SendTransactionMethodName:
 		var req protocol.SendTransactionRequest
 		if err := json.Unmarshal(params, &req); err != nil {
 			return nil, &rpcError{Code: -32602, Message: err.Error()}, false
 		}
-		return s.send(req.Transaction)
+		// Every endpoint relays to the network, and answers with the
+		// latest ledger it knows.
+		result, e, lose = s.send(req.Transaction)
+		if r, ok := result.(protocol.SendTransactionResponse); ok {
+			r.LatestLedger, r.LatestLedgerCloseTime = v.latest, v.latestAt
+			result = r
+		}
+		return result, e, lose
 	}
-	return nil, &rpcError{Code: -32601, Message: "method not found: " + method}, false
+	// What jrpc2, stellar-rpc's JSON-RPC server, answers for a method it
+	// does not have.
+	return nil, &rpcError{Code: -32601, Message: "method not found"}, false
 }
 
-func (s *Server) ledgerEntries(req protocol.GetLedgerEntriesRequest) (any, *rpcError, bool) {
-	resp := protocol.GetLedgerEntriesResponse{LatestLedger: s.ledger, Entries: []protocol.LedgerEntryResult{}}
+// holds is whether the view's history has ledger.
+func (v view) holds(ledger uint32) bool {
+	return ledger >= v.oldest && ledger <= v.latest
+}
+
+// maxHealthyLatency is stellar-rpc's default max-healthy-ledger-latency.
+const maxHealthyLatency = 30 * time.Second
+
+// health answers getHealth as stellar-rpc does: unhealthy once its latest
+// ledger closed too long ago by the network's clock (a node stuck behind).
+func (s *Server) health(v view) (any, *rpcError, bool) {
+	if latency := s.now.Sub(time.Unix(v.latestAt, 0)); latency > maxHealthyLatency {
+		return nil, &rpcError{Code: -32603, Message: fmt.Sprintf("latency (%s) since last known ledger closed is too high (>%s)",
+			latency.Round(time.Second), maxHealthyLatency)}, false
+	}
+	return protocol.GetHealthResponse{Status: "healthy", LatestLedger: v.latest, LatestLedgerCloseTime: v.latestAt,
+		OldestLedger: v.oldest, OldestLedgerCloseTime: v.oldestAt, LedgerRetentionWindow: 17280}, nil, false
+}
+
+// ledgerEntries answers the accounts and trustlines as they stood at the
+// view's latest ledger.
+func (s *Server) ledgerEntries(v view, req protocol.GetLedgerEntriesRequest) (any, *rpcError, bool) {
+	resp := protocol.GetLedgerEntriesResponse{LatestLedger: v.latest, Entries: []protocol.LedgerEntryResult{}}
 	fault := s.nextEntriesFault()
 	switch fault {
 	case EntriesEmpty:
@@ -78,7 +119,7 @@ func (s *Server) ledgerEntries(req protocol.GetLedgerEntriesRequest) (any, *rpcE
 		var modified uint32
 		switch key.Type {
 		case xdr.LedgerEntryTypeAccount:
-			a := s.accounts[key.Account.AccountId.Address()]
+			a := s.accountAt(key.Account.AccountId.Address(), v.latest)
 			if a == nil {
 				continue
 			}
@@ -86,7 +127,7 @@ func (s *Server) ledgerEntries(req protocol.GetLedgerEntriesRequest) (any, *rpcE
 				AccountId: key.Account.AccountId, Balance: xdr.Int64(a.native), SeqNum: xdr.SequenceNumber(a.seq)}}
 			modified = a.modified
 		case xdr.LedgerEntryTypeTrustline:
-			a := s.accounts[key.TrustLine.AccountId.Address()]
+			a := s.accountAt(key.TrustLine.AccountId.Address(), v.latest)
 			if a == nil {
 				continue
 			}

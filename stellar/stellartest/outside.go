@@ -1,10 +1,6 @@
 package stellartest
 
 import (
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 )
 
@@ -32,45 +28,16 @@ func (s *Server) Sequence(address string) int64 {
 }
 
 // Archive starts, once, an RPC endpoint on the same network that keeps
-// every transaction ever applied, as an RPC provider with full history
-// does, and returns its URL: getTransaction there still finds what Prune
-// made this server forget. Every other method answers as here.
+// every ledger ever closed, as an RPC provider with full history does, and
+// returns its URL: getTransaction, getTransactions and getEvents there
+// still find what Prune made this server forget, and its oldest ledger is
+// 1. Every other method answers as here; sends are relayed.
 func (s *Server) Archive() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.archive == nil {
-		s.archive = httptest.NewServer(http.HandlerFunc(s.serveArchive))
+		s.archive = &endpoint{full: true, latest: func() uint32 { return s.ledger }}
+		s.start(s.archive)
 	}
-	return s.archive.URL
-}
-
-func (s *Server) serveArchive(w http.ResponseWriter, r *http.Request) {
-	var req rpcRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeRPC(w, nil, nil, &rpcError{Code: -32700, Message: "parse error"})
-		return
-	}
-	if req.Method != protocol.GetTransactionMethodName {
-		result, rerr, _ := s.call(req.Method, req.Params)
-		writeRPC(w, req.ID, result, rerr)
-		return
-	}
-	var q protocol.GetTransactionRequest
-	if err := json.Unmarshal(req.Params, &q); err != nil {
-		writeRPC(w, req.ID, nil, &rpcError{Code: -32602, Message: err.Error()})
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	resp := protocol.GetTransactionResponse{LatestLedger: s.ledger, LatestLedgerCloseTime: s.now.Unix(), OldestLedger: 1}
-	resp.Status = protocol.TransactionStatusNotFound
-	t := s.txs[q.Hash]
-	if t == nil {
-		t = s.forgotten[q.Hash]
-	}
-	if t != nil {
-		resp.Status, resp.Ledger, resp.LedgerCloseTime = t.status, t.ledger, t.closedAt
-		resp.EnvelopeXDR, resp.ResultXDR, resp.TransactionHash = t.envelope, t.result, q.Hash
-	}
-	writeRPC(w, req.ID, resp, nil)
+	return s.archive.http.URL
 }

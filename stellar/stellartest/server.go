@@ -4,15 +4,13 @@
 // signature verified for the source account under the network passphrase,
 // its sequence number and time bounds checked, and its operations applied
 // to balances, so a wrong envelope fails here as it would on the network.
-// Faults (busy, lost replies, dropped transactions, garbage) are injected
-// per call.
+// Every asset movement emits its CAP-67 event, which getEvents serves as
+// stellar-rpc does (events.go, get_events.go). Faults (busy, lost replies,
+// dropped transactions, garbage) are injected per call; other endpoints
+// on the same network serve full history (Archive) or fall behind (Node).
 package stellartest
 
 import (
-	"encoding/json"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"sync"
 	"time"
 
@@ -46,23 +44,30 @@ type Server struct {
 	Passphrase string
 
 	mu       sync.Mutex
-	http     *httptest.Server
+	main     endpoint
 	now      time.Time
 	ledger   uint32
 	accounts map[string]*account
 	txs      map[string]*txRecord
 	order    []string // hashes of txs, in the order applied
 	faults   []Fault
-	garbage  int  // calls still to answer with garbage
-	down     bool // every call fails at the connection
+	garbage  int // calls still to answer with garbage
 	applied  map[string]int
 	dropped  map[string]bool
 	crash    func(hash string, applied bool) bool
 	sends    int
 	// oldest is the first ledger whose transactions getTransaction still
-	// knows, closed at oldestAt (Unix seconds).
+	// knows, closed at oldestAt (Unix seconds); prunes is every window
+	// the network had, for endpoints that are behind.
 	oldest   uint32
 	oldestAt int64
+	prunes   []prune
+	// closes is when each ledger closed (Unix seconds); versions is each
+	// account's history, by ledger (ledger.go).
+	closes   map[uint32]int64
+	versions map[string][]version
+	// events is every event emitted, in application order (events.go).
+	events []event
 	// minFee is the network's minimum fee per operation, in stroops, and
 	// what it charges; feeStat is what getFeeStats reports as every
 	// percentile of recent inclusion fees (0: minFee).
@@ -72,10 +77,10 @@ type Server struct {
 	held    map[string]chan struct{} // method → closed when released
 	waiting map[string]int           // calls held, by method
 	paid    map[string][]string      // hashes of successful payments applied, by memo
-	// forgotten keeps what Prune dropped, for the archive endpoint
-	// (Archive); archive is that endpoint once started.
-	forgotten map[string]*txRecord
-	archive   *httptest.Server
+	// archive is the endpoint with full history once started (Archive);
+	// nodes are the other endpoints started (Node).
+	archive *endpoint
+	nodes   []*Node
 }
 
 type account struct {
@@ -104,17 +109,26 @@ type txRecord struct {
 func New(passphrase string, start time.Time) *Server {
 	s := &Server{Passphrase: passphrase, now: start, ledger: 1000, accounts: map[string]*account{},
 		txs: map[string]*txRecord{}, applied: map[string]int{}, dropped: map[string]bool{}, oldest: 1, minFee: 100,
-		paid: map[string][]string{}}
-	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	s.URL = s.http.URL
+		paid: map[string][]string{}, closes: map[uint32]int64{}, versions: map[string][]version{}}
+	s.closes[s.ledger] = start.Unix()
+	s.main = endpoint{faulty: true, latest: func() uint32 { return s.ledger }}
+	s.start(&s.main)
+	s.URL = s.main.http.URL
 	return s
 }
 
-// Close stops the server (and its archive endpoint).
+// Close stops the server and every other endpoint started on its network.
 func (s *Server) Close() {
-	s.http.Close()
-	if s.archive != nil {
-		s.archive.Close()
+	s.main.http.Close()
+	s.mu.Lock()
+	others := append([]*Node(nil), s.nodes...)
+	archive := s.archive
+	s.mu.Unlock()
+	if archive != nil {
+		archive.http.Close()
+	}
+	for _, n := range others {
+		n.ep.http.Close()
 	}
 }
 
@@ -123,24 +137,20 @@ func (s *Server) Advance(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.now = s.now.Add(d)
-	s.ledger++
+	s.nextLedger()
 }
 
-// Prune forgets every transaction applied so far, as an RPC server does
-// with ledgers older than its retention window: getTransaction answers
-// NOT_FOUND for them and reports its history starting now.
+// Prune forgets every transaction and event applied so far, as an RPC
+// server does with ledgers older than its retention window: getTransaction
+// answers NOT_FOUND for them, getEvents refuses a start before now, and
+// both report the history starting now. The archive (Archive) and a node
+// behind (Node) still hold them.
 func (s *Server) Prune() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.forgotten == nil {
-		s.forgotten = map[string]*txRecord{}
-	}
-	for h, t := range s.txs {
-		s.forgotten[h] = t
-	}
-	s.txs = map[string]*txRecord{}
-	s.ledger++
+	s.nextLedger()
 	s.oldest, s.oldestAt = s.ledger, s.now.Unix()
+	s.prunes = append(s.prunes, prune{oldest: s.oldest, closedAt: s.oldestAt})
 }
 
 // Inject queues faults for the next sends, in order.
@@ -150,18 +160,28 @@ func (s *Server) Inject(f ...Fault) {
 	s.faults = append(s.faults, f...)
 }
 
-// Garbage makes the next n calls of any method answer with garbage.
+// Garbage makes the next n calls of any method to this endpoint answer
+// with garbage.
 func (s *Server) Garbage(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.garbage = n
 }
 
-// SetDown makes every call fail at the connection, or stops that.
+// SetDown makes every call to this endpoint fail at the connection, or
+// stops that (the archive and nodes still answer).
 func (s *Server) SetDown(down bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.down = down
+	s.main.down = down
+}
+
+// DisableEvents makes getEvents on this endpoint answer "method not
+// found", as an RPC server without the method does, or stops that.
+func (s *Server) DisableEvents(disabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.main.noEvents = disabled
 }
 
 // Fund creates the account if needed and adds native stroops (friendbot).
@@ -178,7 +198,12 @@ func (s *Server) Fund(address string, stroops int64) {
 	a.modified = s.ledger
 }
 
-// Trust gives the account a trustline for asset holding balance stroops.
+// Trust gives the account a trustline for asset holding balance stroops
+// more. A positive balance arrives as the network would carry it: a
+// payment from the issuer (a mint event), applied in a new ledger as a
+// transaction getTransaction(s) and getEvents find. A negative one is
+// taken silently, with no transaction or event: the RPC server's view
+// changing by itself, or what a clawback looked like before events.
 func (s *Server) Trust(address string, asset xdr.Asset, balance int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,6 +211,11 @@ func (s *Server) Trust(address string, asset xdr.Asset, balance int64) {
 	k := asset.StringCanonical()
 	if a.lines[k] == nil {
 		a.lines[k] = &line{asset: asset.ToTrustLineAsset(), limit: 1<<63 - 1}
+		a.modified = s.ledger
+	}
+	if balance > 0 {
+		s.mint(xdr.MustMuxedAddress(address), asset, balance)
+		return
 	}
 	a.lines[k].balance += balance
 	a.modified = s.ledger
@@ -237,91 +267,6 @@ func (s *Server) Sends() int {
 	return s.sends
 }
 
-type rpcRequest struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-}
-
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	down := s.down
-	garbage := s.garbage > 0
-	if garbage {
-		s.garbage--
-	}
-	s.mu.Unlock()
-	if down {
-		hangUp(w)
-		return
-	}
-	var req rpcRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeRPC(w, nil, nil, &rpcError{Code: -32700, Message: "parse error"})
-		return
-	}
-	s.mu.Lock()
-	hold := s.held[req.Method]
-	if hold != nil {
-		s.waiting[req.Method]++
-	}
-	s.mu.Unlock()
-	if hold != nil {
-		select {
-		case <-hold:
-		case <-r.Context().Done():
-		}
-		s.mu.Lock()
-		s.waiting[req.Method]--
-		s.mu.Unlock()
-		if r.Context().Err() != nil {
-			return
-		}
-	}
-	if garbage {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"status":17,"latestLedger":"x","resultXdr":"%%%"`))
-		return
-	}
-	result, rerr, lose := s.call(req.Method, req.Params)
-	if lose {
-		hangUp(w)
-		return
-	}
-	writeRPC(w, req.ID, result, rerr)
-}
-
-// hangUp closes the connection without an answer: the client cannot know
-// whether its request was handled.
-func hangUp(w http.ResponseWriter) {
-	if hj, ok := w.(http.Hijacker); ok {
-		if c, _, err := hj.Hijack(); err == nil {
-			if tc, ok := c.(*net.TCPConn); ok {
-				tc.SetLinger(0)
-			}
-			c.Close()
-			return
-		}
-	}
-	w.WriteHeader(http.StatusBadGateway)
-}
-
-func writeRPC(w http.ResponseWriter, id json.RawMessage, result any, e *rpcError) {
-	w.Header().Set("Content-Type", "application/json")
-	body := map[string]any{"jsonrpc": "2.0", "id": id}
-	if e != nil {
-		body["error"] = e
-	} else {
-		body["result"] = result
-	}
-	json.NewEncoder(w).Encode(body)
-}
-
 // Now is the network's clock, for a client that should agree with it.
 func (s *Server) Now() time.Time {
 	s.mu.Lock()
@@ -340,9 +285,9 @@ func (s *Server) OnSend(hook func(hash string, applied bool) bool) {
 	s.crash = hook
 }
 
-// Hold makes calls of method wait, unanswered, until the returned release
-// is called (or the caller gives up): a client caught between two calls,
-// as a crash or a backup would find it.
+// Hold makes calls of method to this endpoint wait, unanswered, until the
+// returned release is called (or the caller gives up): a client caught
+// between two calls, as a crash or a backup would find it.
 func (s *Server) Hold(method string) (release func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

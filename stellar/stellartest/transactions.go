@@ -19,7 +19,7 @@ func (s *Server) record(hash string, tx *txRecord) {
 // transactions applied from the start ledger on (or after the cursor), in
 // application order, a page at a time; a start ledger outside the
 // retained history is refused.
-func (s *Server) transactions(req protocol.GetTransactionsRequest) (any, *rpcError, bool) {
+func (s *Server) transactions(v view, req protocol.GetTransactionsRequest) (any, *rpcError, bool) {
 	limit := 50
 	var cursor string
 	if req.Pagination != nil {
@@ -36,20 +36,23 @@ func (s *Server) transactions(req protocol.GetTransactionsRequest) (any, *rpcErr
 			return nil, &rpcError{Code: -32602, Message: "invalid cursor " + cursor}, false
 		}
 		from = n
-	case req.StartLedger < s.oldest || req.StartLedger > s.ledger:
+	case !v.holds(req.StartLedger):
 		return nil, &rpcError{Code: -32602, Message: fmt.Sprintf("start ledger must be between the oldest ledger: %d and the latest ledger: %d",
-			s.oldest, s.ledger)}, false
+			v.oldest, v.latest)}, false
 	default:
-		for from < len(s.order) && (s.txs[s.order[from]] == nil || s.txs[s.order[from]].ledger < req.StartLedger) {
+		for from < len(s.order) && s.txs[s.order[from]].ledger < req.StartLedger {
 			from++
 		}
 	}
-	resp := protocol.GetTransactionsResponse{Transactions: []protocol.TransactionInfo{}, LatestLedger: s.ledger,
-		LatestLedgerCloseTime: s.now.Unix(), OldestLedger: s.oldest, OldestLedgerCloseTime: s.oldestAt}
+	resp := protocol.GetTransactionsResponse{Transactions: []protocol.TransactionInfo{}, LatestLedger: v.latest,
+		LatestLedgerCloseTime: v.latestAt, OldestLedger: v.oldest, OldestLedgerCloseTime: v.oldestAt}
 	i := from
 	for ; i < len(s.order) && len(resp.Transactions) < limit; i++ {
 		t := s.txs[s.order[i]]
-		if t == nil {
+		if t.ledger > v.latest {
+			break // not yet ingested
+		}
+		if !v.holds(t.ledger) {
 			continue // pruned
 		}
 		resp.Transactions = append(resp.Transactions, protocol.TransactionInfo{TransactionDetails: protocol.TransactionDetails{

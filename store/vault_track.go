@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Track is how far payoutd has read a live vault's account as movements.
+type Track struct {
+	VaultID string
+	// OpeningStroops is the trustline's balance at OpeningLedger, before
+	// the first movement payoutd recorded; 0 OpeningLedger: not tracked yet.
+	OpeningStroops, OpeningLedger int64
+	// EventsLedger is the last ledger whose events are all recorded.
+	EventsLedger int64
+	// GapFrom..GapTo are ledgers whose events the RPC server no longer
+	// kept when payoutd asked: movements in them may be missing.
+	GapFrom, GapTo int64
+	// CheckedLedger is the ledger of the last balance check, and
+	// MismatchStroops the chain balance minus opening + movements then.
+	CheckedLedger, MismatchStroops int64
+	// Source is TrackEvents, or TrackBalance while the RPC server serves
+	// no events and the balance alone is compared.
+	Source    string
+	UpdatedAt time.Time
+}
+
+// Track sources.
+const (
+	TrackEvents  = "events"
+	TrackBalance = "balance"
+)
+
+// Tracked reports a vault whose movements are being recorded.
+func (t Track) Tracked() bool { return t.OpeningLedger > 0 }
+
+// Gap reports ledgers whose events are missing.
+func (t Track) Gap() bool { return t.GapFrom > 0 && t.GapTo >= t.GapFrom }
+
+const trackCols = "vault_id, opening_stroops, opening_ledger, events_ledger, gap_from, gap_to, checked_ledger, mismatch_stroops, source, updated_at"
+
+func scanTrack(row interface{ Scan(...any) error }) (Track, error) {
+	var t Track
+	var updated int64
+	err := row.Scan(&t.VaultID, &t.OpeningStroops, &t.OpeningLedger, &t.EventsLedger, &t.GapFrom, &t.GapTo, &t.CheckedLedger,
+		&t.MismatchStroops, &t.Source, &updated)
+	t.UpdatedAt = fromMS(updated)
+	return t, err
+}
+
+// Track reads the vault's track (zero when not tracked yet).
+func (db *DB) Track(ctx context.Context, vaultID string) (Track, error) {
+	t, err := scanTrack(db.queryRow(ctx, "SELECT "+trackCols+" FROM vault_tracks WHERE vault_id = ?", vaultID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Track{VaultID: vaultID}, nil
+	}
+	return t, err
+}
+
+// Track reads the vault's track in the transaction.
+func (tx *Tx) Track(vaultID string) (Track, error) {
+	t, err := scanTrack(tx.queryRow("SELECT "+trackCols+" FROM vault_tracks WHERE vault_id = ?", vaultID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Track{VaultID: vaultID}, nil
+	}
+	return t, err
+}
+
+// SaveTrack writes the vault's track.
+func (tx *Tx) SaveTrack(t Track) error {
+	if t.Source == "" {
+		t.Source = TrackEvents
+	}
+	_, err := tx.exec(`INSERT INTO vault_tracks (`+trackCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT (vault_id) DO UPDATE SET opening_stroops = excluded.opening_stroops, opening_ledger = excluded.opening_ledger,
+		events_ledger = max(events_ledger, excluded.events_ledger), gap_from = excluded.gap_from, gap_to = excluded.gap_to,
+		checked_ledger = excluded.checked_ledger, mismatch_stroops = excluded.mismatch_stroops, source = excluded.source,
+		updated_at = excluded.updated_at`,
+		t.VaultID, t.OpeningStroops, t.OpeningLedger, t.EventsLedger, t.GapFrom, t.GapTo, t.CheckedLedger, t.MismatchStroops, t.Source, ms(tx.now))
+	return err
+}
+
+// TrackTrouble is a vault whose movements payoutd cannot vouch for: a gap
+// in its events, a balance that does not add up, or no events at all.
+type TrackTrouble struct {
+	Track
+	UserID, Currency, Address string
+}
+
+// TrackTroubles lists every live vault with a gap, a mismatch or no
+// events (/readyz, payoutd check, metrics).
+func (db *DB) TrackTroubles(ctx context.Context) ([]TrackTrouble, error) {
+	rows, err := db.query(ctx, `SELECT t.vault_id, t.opening_stroops, t.opening_ledger, t.events_ledger, t.gap_from, t.gap_to, t.checked_ledger,
+		t.mismatch_stroops, t.source, t.updated_at, v.user_id, v.currency, v.address FROM vault_tracks t JOIN vaults v ON v.id = t.vault_id
+		WHERE t.gap_from > 0 OR t.mismatch_stroops != 0 OR t.source != 'events' ORDER BY t.vault_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TrackTrouble
+	for rows.Next() {
+		var tt TrackTrouble
+		if tt.Track, err = scanTrack(rowWith{rows, []any{&tt.UserID, &tt.Currency, &tt.Address}}); err != nil {
+			return nil, err
+		}
+		out = append(out, tt)
+	}
+	return out, rows.Err()
+}
+
+// rowWith scans a row's leading columns into a scanner's targets and the
+// rest into extra.
+type rowWith struct {
+	row   interface{ Scan(...any) error }
+	extra []any
+}
+
+func (r rowWith) Scan(dest ...any) error { return r.row.Scan(append(dest, r.extra...)...) }
+
+// LatestLedger is the newest latest ledger an RPC answer reported.
+func (db *DB) LatestLedger(ctx context.Context) (int64, error) {
+	var l int64
+	err := db.queryRow(ctx, "SELECT coalesce(max(latest_ledger), 0) FROM live_network").Scan(&l)
+	return l, err
+}
+
+// RaiseLatestLedger records ledger as seen, if newer than what is.
+func (tx *Tx) RaiseLatestLedger(ledger int64) error {
+	_, err := tx.exec("UPDATE live_network SET latest_ledger = ? WHERE id = 1 AND latest_ledger < ?", ledger, ledger)
+	return err
+}
+
+// AppliedSeq is the highest sequence number of the vault's account used by
+// a transaction payoutd recorded as in a ledger: an account read below it
+// comes from a node that is behind.
+func (db *DB) AppliedSeq(ctx context.Context, vaultID string) (int64, error) {
+	var s int64
+	err := db.queryRow(ctx, "SELECT coalesce(max(seq), 0) FROM stellar_submissions WHERE vault_id = ? AND state IN ('SUCCESS', 'FAILED')", vaultID).Scan(&s)
+	return s, err
+}
