@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"time"
 
@@ -138,16 +137,7 @@ func (f *payoutsFlags) liveRail(ctx context.Context, db *store.DB, stderr io.Wri
 	if err := f.stellar.check(); err != nil {
 		return nil, err
 	}
-	log, err := logger("warn", stderr)
-	if err != nil {
-		return nil, err
-	}
-	rail := &stellar.Rail{DB: db, RPCURL: f.stellar.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
-		Passphrase: f.stellar.passphrase, Assets: f.stellar.parsed, TxTimeout: f.stellar.txTimeout, Now: time.Now, Log: log}
-	if err := rail.CheckNetwork(ctx); err != nil {
-		return nil, err
-	}
-	return rail, nil
+	return f.stellar.readOnlyRail(ctx, db, stderr)
 }
 
 func payoutsResolve(ctx context.Context, db *store.DB, f payoutsFlags, id string, stdout, stderr io.Writer) error {
@@ -210,10 +200,22 @@ func payoutsRetry(ctx context.Context, db *store.DB, f payoutsFlags, live bool, 
 			}
 		}
 	}
+	stalled, err := db.StalledPayments(ctx)
+	if err != nil {
+		return err
+	}
+	noJob := map[string]bool{}
+	for _, p := range stalled {
+		noJob[p.ID] = true
+	}
 	// One transaction each: a payout that cannot go (its vault short of
 	// funds, say) does not hold the others back.
 	var failed []string
 	for _, id := range ids {
+		if p, err := db.LoadPayment(ctx, id); err == nil && store.OwesStep(p.Status) && !noJob[id] {
+			fmt.Fprintf(stdout, "%s %s: its job carries it on; nothing to do\n", p.ID, p.Status)
+			continue
+		}
 		var p store.Payment
 		err := db.WithTx(ctx, func(tx *store.Tx) error {
 			var err error

@@ -34,20 +34,30 @@ func payoutsList(ctx context.Context, db *store.DB, f payoutsFlags, live bool, s
 	for _, p := range stalled {
 		noJob[p.ID] = true
 	}
+	qs, err := db.Quarantines(ctx)
+	if err != nil {
+		return err
+	}
+	quarantined := map[string]bool{}
+	for _, q := range qs {
+		quarantined[q.VaultID] = true
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PAYMENT\tSTATUS\tAMOUNT\tVAULT\tSINCE\tWHY")
 	for _, p := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\t%s\n", p.ID, p.Status, wire.Amount(p.Amount, p.Currency), p.Currency, p.VaultID,
-			p.UpdatedAt.Format("2006-01-02 15:04"), oneLine(why(p, noJob[p.ID]), 100))
+			p.UpdatedAt.Format("2006-01-02 15:04"), oneLine(why(p, noJob[p.ID], quarantined[p.VaultID]), 100))
 	}
 	return tw.Flush()
 }
 
 // why is what a person needs to know of a payout at a glance.
-func why(p store.Payment, noJob bool) string {
+func why(p store.Payment, noJob, quarantined bool) string {
 	switch {
 	case p.Attention != "":
 		return p.Attention
+	case quarantined && (p.Status == store.StatusComplianceCheck || p.Status == store.StatusProcessing):
+		return "waits to be signed from quarantined vault " + p.VaultID + ": payoutd check says why; payoutd vaults release " + p.VaultID
 	case noJob:
 		return "owes a step but no job will take it: payoutd payouts retry " + p.ID
 	case p.Status == store.StatusUnknown:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -34,9 +35,12 @@ type stellarFlags struct {
 	maxFee       int64
 	feePct       int
 
-	// passphrase and parsed are what check read from network and assets.
-	passphrase string
-	parsed     stellar.Assets
+	// passphrase and parsed are what check read from network and assets;
+	// defaultNetwork says no network was given (testnet, unless the
+	// database is bound to another).
+	passphrase     string
+	parsed         stellar.Assets
+	defaultNetwork bool
 }
 
 // check validates the live rail's flags (none without -stellar-rpc), so
@@ -46,6 +50,7 @@ func (f *stellarFlags) check() error {
 		return nil
 	}
 	var err error
+	f.defaultNetwork = strings.TrimSpace(f.network) == ""
 	if f.passphrase, err = stellar.Passphrase(f.network); err != nil {
 		return err
 	}
@@ -69,7 +74,7 @@ func (f *stellarFlags) check() error {
 
 func (f *stellarFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.rpc, "stellar-rpc", getenv("PAYOUTD_STELLAR_RPC"), "Stellar RPC server URL for live payouts, e.g. https://soroban-testnet.stellar.org (env PAYOUTD_STELLAR_RPC)")
-	fs.StringVar(&f.network, "stellar-network", envOr(getenv, "PAYOUTD_STELLAR_NETWORK", "testnet"), "testnet, pubnet or a network passphrase; the RPC server must serve it (env PAYOUTD_STELLAR_NETWORK)")
+	fs.StringVar(&f.network, "stellar-network", getenv("PAYOUTD_STELLAR_NETWORK"), "testnet, pubnet or a network passphrase; the RPC server must serve it (default: the network the database's live books are bound to, else testnet; env PAYOUTD_STELLAR_NETWORK)")
 	fs.StringVar(&f.assets, "stellar-assets", getenv("PAYOUTD_STELLAR_ASSETS"), "vault currency → Stellar asset over the network's defaults (Circle's USDC and EURC), e.g. USD=USDC:G…,EUR=EURC:G… (env PAYOUTD_STELLAR_ASSETS)")
 	fs.DurationVar(&f.txTimeout, "stellar-tx-timeout", durationEnv(getenv, "PAYOUTD_STELLAR_TX_TIMEOUT", stellar.DefaultTxTimeout), "upper time bound of a payout's transaction (env PAYOUTD_STELLAR_TX_TIMEOUT)")
 	fs.Int64Var(&f.maxFee, "stellar-max-fee", int64Env(getenv, "PAYOUTD_STELLAR_MAX_FEE", stellar.DefaultMaxFee),
@@ -120,6 +125,9 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	if f.rpc == "" {
 		return nil, nil
 	}
+	if err := f.bind(ctx, db); err != nil {
+		return nil, err
+	}
 	client := &http.Client{Timeout: 15 * time.Second, Transport: m.RPCTransport(nil)}
 	rail := &stellar.Rail{DB: db, Sealer: sealer, RPCURL: f.rpc, HTTP: client,
 		Passphrase: f.passphrase, Assets: f.parsed, TxTimeout: f.txTimeout, Now: time.Now, Log: log,
@@ -128,7 +136,11 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	if errors.Is(checked, stellar.ErrWrongNetwork) {
 		return nil, checked
 	}
-	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.BindNetwork(f.passphrase, f.parsed.Bound()) }, store.WithActor("cli", "")); err != nil {
+	used, err := usedAssets(ctx, db, f.parsed)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.BindNetwork(f.passphrase, used) }, store.WithActor("cli", "")); err != nil {
 		return nil, err
 	}
 	switch err := checked; {
@@ -142,6 +154,74 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	}
 	log.Info("live rail", "network", rail.NetworkName(), "rpc", f.rpc, "assets", f.parsed.String())
 	return rail, nil
+}
+
+// bind makes the rail's network and assets those the database's live books
+// are bound to. One not given follows the database; one given that differs
+// is refused, naming both: testnet money must never reach live books, nor
+// one issuer's dollars be counted as another's.
+func (f *stellarFlags) bind(ctx context.Context, db *store.DB) error {
+	passphrase, assets, err := db.BoundNetwork(ctx)
+	if err != nil || passphrase == "" {
+		return err
+	}
+	if passphrase != f.passphrase {
+		if !f.defaultNetwork {
+			return fmt.Errorf("-stellar-network (or PAYOUTD_STELLAR_NETWORK) names %q, but this database's live books are on the Stellar network %q: "+
+				"leave it out or give %q, or use a new database for the other network", f.passphrase, passphrase, passphrase)
+		}
+		f.passphrase = passphrase
+		if f.parsed, err = stellar.ParseAssets(passphrase, f.assets); err != nil {
+			return err
+		}
+	}
+	given, err := stellar.ParseAssets("", f.assets)
+	if err != nil {
+		return err
+	}
+	for c, a := range assets {
+		if g, ok := given[c]; ok && (g.Code != a.Code || g.Issuer != a.Issuer) {
+			return fmt.Errorf("-stellar-assets maps %s to %s:%s, but this database's live %s vaults hold the Stellar asset %s: "+
+				"leave it out or give %s=%s, or use a new database for the other asset", c, g.Code, g.Issuer, c, a, c, a)
+		}
+		f.parsed[c] = txnbuild.CreditAsset{Code: a.Code, Issuer: a.Issuer}
+	}
+	return nil
+}
+
+// readOnlyRail is a rail for an operator's command: bound to the
+// database's network and assets, checked to be talking to that network,
+// with no signing key. f must have passed check.
+func (f *stellarFlags) readOnlyRail(ctx context.Context, db *store.DB, stderr io.Writer) (*stellar.Rail, error) {
+	if err := f.bind(ctx, db); err != nil {
+		return nil, err
+	}
+	log, err := logger("warn", stderr)
+	if err != nil {
+		return nil, err
+	}
+	rail := &stellar.Rail{DB: db, RPCURL: f.rpc, HTTP: &http.Client{Timeout: 15 * time.Second},
+		Passphrase: f.passphrase, Assets: f.parsed, TxTimeout: f.txTimeout, Now: time.Now, Log: log}
+	if err := rail.CheckNetwork(ctx); err != nil {
+		return nil, err
+	}
+	return rail, nil
+}
+
+// usedAssets is the part of the mapping whose currencies have live
+// vaults: the books are bound only to assets they have used.
+func usedAssets(ctx context.Context, db *store.DB, a stellar.Assets) (map[string]store.LiveAsset, error) {
+	currencies, err := db.LiveCurrencies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	all, used := a.Bound(), map[string]store.LiveAsset{}
+	for _, c := range currencies {
+		if as, ok := all[c]; ok {
+			used[c] = as
+		}
+	}
+	return used, nil
 }
 
 // rateFlags configure the live INR rates.

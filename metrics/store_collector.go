@@ -22,6 +22,9 @@ var (
 	batchDesc = prometheus.NewDesc("payoutd_commit_batch_size", "Write transactions carried by one group commit.", nil, nil)
 	fullDesc  = prometheus.NewDesc("payoutd_storage_full",
 		"1 while writes fail for lack of disk space (the API answers 503 ERR_STORAGE_FULL), else 0.", nil, nil)
+	trackDesc = prometheus.NewDesc("payoutd_vaults_untracked",
+		"Live vaults whose movements payoutd cannot vouch for, by why: gap (events the RPC server no longer kept), mismatch (the balance differs from the movements recorded) or fallback (no events served).",
+		[]string{"reason"}, nil)
 	quarantinedDesc = prometheus.NewDesc("payoutd_vaults_quarantined",
 		"Live vaults quarantined: they sign nothing until an operator releases them.", nil, nil)
 	blockedDesc = prometheus.NewDesc("payoutd_vaults_blocked",
@@ -38,7 +41,7 @@ type storeCollector struct {
 }
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, blockedDesc, blockedForDesc} {
+	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, trackDesc, blockedDesc, blockedForDesc} {
 		ch <- d
 	}
 }
@@ -74,6 +77,24 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)
 	} else {
 		ch <- prometheus.MustNewConstMetric(quarantinedDesc, prometheus.GaugeValue, float64(n))
+	}
+	if troubles, err := c.db.TrackTroubles(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(trackDesc, err)
+	} else {
+		n := map[string]float64{"gap": 0, "mismatch": 0, "fallback": 0}
+		for _, t := range troubles {
+			switch {
+			case t.Source == store.TrackBalance:
+				n["fallback"]++
+			case t.Gap():
+				n["gap"]++
+			default:
+				n["mismatch"]++
+			}
+		}
+		for reason, v := range n {
+			ch <- prometheus.MustNewConstMetric(trackDesc, prometheus.GaugeValue, v, reason)
+		}
 	}
 	if blocked, err := c.db.BlockedVaults(ctx, ""); err != nil {
 		ch <- prometheus.NewInvalidMetric(blockedDesc, err)

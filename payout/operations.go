@@ -70,6 +70,12 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 		}
 		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s was never confirmed against a vault", p.ID)
 	}
+	if m, ok, err := PaidOutside(tx, p); err != nil || ok {
+		if err == nil {
+			err = paidOutsideError(p, m)
+		}
+		return p, err
+	}
 	if err := tx.Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
 		return p, err
 	}

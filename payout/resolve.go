@@ -10,7 +10,10 @@ import (
 // records). A payout with a transaction in flight (SUBMITTED, UNKNOWN) takes
 // the outcome as its own follow-up would; a PROCESSING one, whose
 // transaction this database never stored (a restore from a backup taken
-// before it was signed), can only be resolved as paid, through SUBMITTED.
+// before it was signed), can only be resolved as paid, through SUBMITTED;
+// so can a FAILED one that a transaction this database does not know paid
+// (a restored backup's twin, a copy served elsewhere), its funds taken
+// again first.
 // The moves are audited under tx's actor, with proof; a settled payout's
 // advance job values and completes it.
 func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment, error) {
@@ -31,9 +34,19 @@ func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment,
 		if err := tx.Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = out.Ref }); err != nil {
 			return p, err
 		}
+	case p.Status == store.StatusFailed && !IsCancelled(p) && p.VaultID != "" && out.State == Settled && out.Ref != "":
+		// Failed here, paid on the network by a transaction this
+		// database does not know (a restored backup's twin, a copy
+		// served elsewhere): its funds are taken again and it settles.
+		if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
+			return p, err
+		}
+		if err := tx.Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = out.Ref }); err != nil {
+			return p, err
+		}
 	default:
 		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s is %s: only a payout whose transaction may be in flight "+
-			"(SUBMITTED, UNKNOWN, or PROCESSING when paid by a transaction this database never stored) is resolved", p.ID, p.Status)
+			"(SUBMITTED, UNKNOWN), or one PROCESSING or FAILED paid by a transaction this database never stored, is resolved", p.ID, p.Status)
 	}
 	outcome := "paid"
 	if out.State == Failed {

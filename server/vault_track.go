@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/payoutd/payoutd/store"
 )
@@ -48,22 +47,7 @@ func trackStatus(t store.Track) string {
 }
 
 // describeTrack says in a sentence what payoutd can vouch for.
-func describeTrack(t store.Track, currency string) string {
-	switch trackStatus(t) {
-	case "fallback":
-		return "the Stellar RPC server serves no events: the vault's balance is compared with the books instead (fallback), " +
-			"so a deposit is booked without its sender and nothing is booked while a payout is in flight; point -stellar-rpc at a server with getEvents"
-	case "gap":
-		return fmt.Sprintf("the chain's events of ledgers %d to %d were no longer kept by the RPC server when payoutd asked, so movements in them "+
-			"may be missing and nothing is booked for them; run payoutd vaults resync %s --from-ledger %d -stellar-rpc URL with an RPC server that keeps them",
-			t.GapFrom, t.GapTo, t.VaultID, t.GapFrom)
-	case "mismatch":
-		return fmt.Sprintf("the balance on the network at ledger %d differs by %d stroops from the opening balance plus the movements recorded; "+
-			"nothing is booked for the difference: if payoutd was off for longer than the RPC server keeps events, run payoutd vaults resync %s "+
-			"--from-ledger N -stellar-rpc URL with an RPC server that keeps them", t.CheckedLedger, t.MismatchStroops, t.VaultID)
-	}
-	return fmt.Sprintf("every movement of the vault's %s asset is recorded up to ledger %d and adds up to its balance", currency, t.EventsLedger)
-}
+func describeTrack(t store.Track, _ string) string { return t.Describe() }
 
 // withTrack adds a live vault's track, once its movements are read, to
 // its view.

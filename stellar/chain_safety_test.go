@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
 	"github.com/payoutd/payoutd/apperr"
@@ -44,7 +45,7 @@ func (e *liveEnv) balances() (row, ledger, chain int64) {
 
 func (e *liveEnv) release(note string) error {
 	return e.DB.WithTx(e.ctx, func(tx *store.Tx) error {
-		_, err := tx.ReleaseQuarantine(e.Vault.ID, note)
+		_, _, err := payout.Release(tx, e.Vault.ID, note)
 		return err
 	}, store.WithActor("operator:test", ""))
 }
@@ -183,24 +184,27 @@ func TestLiveMisansweredLedgerEntries(t *testing.T) {
 
 // TestLiveOutsideDebitQuarantines: the vault's key pays from its account
 // behind payoutd's back (a restored backup's twin, a leaked key). The
-// fall is not booked: the vault is quarantined with the amount and the
-// sequence number, signs nothing (a payout waits), says so in an event,
-// and only a person's release goes on: the next sync books the accepted
-// fall, and the waiting payout settles. Deposits stay automatic.
+// transfer is recorded from the chain's events but not booked: the vault
+// is quarantined naming its transaction, destination and amount, signs
+// nothing (a payout waits), says so in an event, and only a person's
+// release goes on, booking the transfer as a withdrawal outside payoutd;
+// the waiting payout settles. A deposit while quarantined is booked at once.
 func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	is := is.New(t)
 	e := newLiveEnvJobs(t, false)
 	e.fundVault(100)
 	thief := e.destination(true, true)
-	e.Net.OutsidePayment(e.Vault.Address, thief, usdc, 30_0000000)
+	hash := e.Net.OutsidePayment(e.Vault.Address, thief, usdc, 30_0000000)
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
-	is.Equal(q.Reasons, []string{store.ReasonUnknownSequence, store.ReasonUnexplainedDebit})
-	is.Equal(q.Shortfall, int64(30_00))
-	is.Equal(q.UnknownTxs(), int64(1))
-	is.True(strings.Contains(q.Describe(), "30.00 USD below the books"))
+	is.Equal(q.Reasons, []string{store.ReasonUnknownSequence, store.ReasonOutsideTransfer})
+	is.Equal(len(q.Outside), 1)
+	is.Equal(q.Outside[0].TxHash, hash)
+	is.Equal(q.Outside[0].Counterparty, thief)
+	is.Equal(q.Outside[0].Amount, int64(30_00))
+	is.True(strings.Contains(q.Describe(), "transaction "+hash+" paid 30.00 USD to "+thief))
 	row, ledger, _ := e.balances()
 	is.Equal(row, int64(100_00)) // nothing booked
 	is.Equal(ledger, row)
@@ -218,50 +222,67 @@ func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	is.Equal(apperr.Code(err), apperr.ErrInvalidState) // no new payout confirms from it
 	is.True(strings.Contains(err.Error(), "quarantined"))
 
-	e.Net.Trust(e.Vault.Address, usdc, 5_0000000) // a deposit while quarantined waits too
-	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	row, _, _ = e.balances()
-	is.Equal(row, int64(100_00))
+	client := keypair.MustRandom().Address()
+	depHash := e.Net.Deposit(client, e.Vault.Address, usdc, 5_0000000, "INV-7")
+	is.NoErr(e.Rail.SyncVaults(e.ctx)) // a deposit while quarantined is booked at once
+	row, ledger, _ = e.balances()
+	is.Equal(row, int64(105_00))
+	is.Equal(ledger, row)
+	deps, _, err := e.DB.ListDeposits(e.ctx, store.DepositFilter{UserID: e.Vault.UserID, Livemode: true, Page: 1, Limit: 10})
+	is.NoErr(err)
+	is.Equal(deps[0].TxHash, depHash)
+	is.Equal(deps[0].Counterparty, client)
+	is.Equal(deps[0].Memo, "INV-7")
+	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE type = 'deposit.received' AND resource_id = ?", deps[0].ID).Scan(&events))
+	is.Equal(events, 1)
+	q, _, err = e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	is.NoErr(err)
+	is.True(strings.Contains(q.Describe(), hash)) // "30.00 out and 5.00 in", not "25.00 out"
 
 	is.NoErr(e.release("the transfer to " + thief + " was the owner's own"))
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	row, ledger, chain := e.balances()
-	is.Equal(row, chain) // the accepted fall and the deposit are booked
+	is.Equal(row, chain) // the accepted transfer is booked
 	is.Equal(ledger, row)
 	is.Equal(row, int64(75_00))
 	p = e.advanceFinal(p.ID, 3)
 	is.Equal(p.Status, store.StatusCompleted)
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	e.vaultMatchesChain()
+	track, err := e.DB.Track(e.ctx, e.Vault.ID)
+	is.NoErr(err)
+	is.Equal(track.MismatchStroops, int64(0)) // opening + movements = chain
 }
 
-// TestLiveBalanceFallsByItself: a fall with no transaction of the account
-// at all (the RPC server's view, a clawback) is quarantined too, with the
-// amount, and a release that accepted less does not book a larger fall.
+// TestLiveBalanceFallsByItself: a fall the chain's events do not explain
+// (a node misreporting, history missing) is shown as a difference between
+// the balance and the movements recorded, and nothing is booked for it; a
+// clawback is an event, a transfer out nobody made, and quarantines.
 func TestLiveBalanceFallsByItself(t *testing.T) {
 	is := is.New(t)
 	e := newLiveEnvJobs(t, false)
 	e.fundVault(100)
-	e.Net.Trust(e.Vault.Address, usdc, -20_0000000)
+	e.Net.Trust(e.Vault.Address, usdc, -20_0000000) // no event
+	is.NoErr(e.Rail.SyncVaults(e.ctx))
+	track, err := e.DB.Track(e.ctx, e.Vault.ID)
+	is.NoErr(err)
+	is.Equal(track.MismatchStroops, int64(-20_0000000))
+	row, ledger, _ := e.balances()
+	is.Equal(row, int64(100_00)) // nothing booked by guess
+	is.Equal(ledger, row)
+
+	hash := e.Net.Clawback(e.Vault.Address, usdc, 5_0000000)
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
-	is.Equal(q.Reasons, []string{store.ReasonUnexplainedDebit})
-	is.Equal(q.Shortfall, int64(20_00))
-
-	e.Net.Trust(e.Vault.Address, usdc, -5_0000000) // it falls further before the release
-	is.NoErr(e.release("checked"))
-	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	q, open, err = e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
-	is.NoErr(err)
-	is.True(open) // 25.00 is more than the 20.00 a person accepted
-	is.Equal(q.Shortfall, int64(25_00))
-	row, _, _ := e.balances()
-	is.Equal(row, int64(100_00))
-	is.NoErr(e.release("checked again"))
-	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	e.vaultMatchesChain()
+	is.Equal(q.Reasons, []string{store.ReasonOutsideTransfer})
+	is.Equal(q.Outside[0].TxHash, hash)
+	is.Equal(q.Outside[0].Kind, "clawback")
+	is.Equal(q.Outside[0].Amount, int64(5_00))
+	is.NoErr(e.release("the issuer clawed back 5.00"))
+	row, _, _ = e.balances()
+	is.Equal(row, int64(95_00))
 }
 
 // TestLiveFeeFromNetwork: the network's minimum fee is above the 1000

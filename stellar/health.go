@@ -56,6 +56,17 @@ func (r *Rail) Health(ctx context.Context) (any, []string) {
 	c := r.rpc()
 	defer c.Close()
 	resp, err := c.GetHealth(ctx)
+	if err != nil {
+		// A node too far behind reports itself unhealthy: its latest
+		// ledger says whether it is behind or down.
+		if l, lerr := c.GetLatestLedger(ctx); lerr == nil {
+			resp.Status, resp.LatestLedger, resp.LatestLedgerCloseTime = "healthy", l.Sequence, l.LedgerCloseTime
+			if l.Sequence >= r.Seen() {
+				resp.Status = err.Error()
+			}
+			err = nil
+		}
+	}
 	switch {
 	case err != nil:
 		h.Status, h.Error = "unreachable", err.Error()

@@ -2,6 +2,7 @@ package stellar
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -27,6 +28,9 @@ import (
 // provably dead too (the same sequence number, used by hash, or ProveUnpaid's
 // proof), or p could be paid twice.
 func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (payout.Outcome, string, error) {
+	if !isHash(hash) {
+		return payout.Outcome{}, "", fmt.Errorf("%q is not a Stellar transaction hash (64 hexadecimal digits)", hash)
+	}
 	if err := r.checked(ctx); err != nil {
 		return payout.Outcome{}, "", err
 	}
@@ -36,7 +40,7 @@ func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (pay
 	}
 	tr, err := r.getTransaction(ctx, hash)
 	if err != nil {
-		return payout.Outcome{}, "", transient("getTransaction", err)
+		return payout.Outcome{}, "", err
 	}
 	switch tr.Status {
 	case protocol.TransactionStatusSuccess:
@@ -92,7 +96,12 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 		return nil, fmt.Errorf("transaction %s is recorded as %s for this payout: the network now says it applied; "+
 			"this payout may have been paid twice, look at its other transactions before anything else", hash, known.State)
 	case err == nil:
-		return func(tx *store.Tx) error { return tx.FinishSubmission(hash, *fin) }, nil
+		return func(tx *store.Tx) error {
+			if err := tx.FinishSubmission(hash, *fin); err != nil {
+				return err
+			}
+			return tx.ExplainMovements(p.VaultID, hash, p.ID)
+		}, nil
 	case apperr.Code(err) != apperr.ErrNotFound:
 		return nil, err
 	}
@@ -102,27 +111,37 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 	if tb := env.TimeBounds(); tb != nil {
 		applied.ValidUntil = time.Unix(int64(tb.MaxTime), 0)
 	}
-	var open *store.Submission
-	var dead *store.SubmissionEnd
-	if p.Status != store.StatusProcessing {
-		sub, err := r.DB.FindSubmission(ctx, p.SettlementRef)
+	// None of the payout's own envelopes may still apply: each OPEN one
+	// must be provably dead, or the payout could be paid twice.
+	subs, err := r.DB.PaymentSubmissions(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	type death struct {
+		hash string
+		end  store.SubmissionEnd
+	}
+	var deaths []death
+	for _, sub := range subs {
+		if sub.State != store.SubmissionOpen || sub.Hash == hash {
+			continue
+		}
+		dead, _, err := r.deadProof(ctx, sub, env.SeqNum())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("the payout's own transaction %s may still apply, and would pay it a second time: %w", sub.Hash, err)
 		}
-		if sub.State == store.SubmissionOpen {
-			open = &sub
-			if dead, _, err = r.deadProof(ctx, sub, env.SeqNum()); err != nil {
-				return nil, fmt.Errorf("the payout's own transaction %s may still apply, and would pay it a second time: %w", sub.Hash, err)
-			}
-		}
+		deaths = append(deaths, death{sub.Hash, *dead})
 	}
 	return func(tx *store.Tx) error {
-		if open != nil {
-			if err := tx.FinishSubmission(open.Hash, *dead); err != nil {
+		for _, d := range deaths {
+			if err := tx.FinishSubmission(d.hash, d.end); err != nil {
 				return err
 			}
 		}
-		return tx.RecordAppliedSubmission(applied)
+		if err := tx.RecordAppliedSubmission(applied); err != nil {
+			return err
+		}
+		return tx.ExplainMovements(p.VaultID, hash, p.ID)
 	}, nil
 }
 
@@ -159,6 +178,15 @@ func (r *Rail) ProveUnpaid(ctx context.Context, p store.Payment) (payout.Outcome
 		out.Reason = "SETTLEMENT_REJECTED: " + Explain(fin.Result)
 	}
 	return out, proof, nil
+}
+
+// isHash reports 64 hexadecimal digits.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
 }
 
 // errUnproven wraps every "cannot prove it" answer.

@@ -25,7 +25,7 @@ func (r *Rail) deadProof(ctx context.Context, sub store.Submission, usedBy int64
 	}
 	tr, err := r.getTransaction(ctx, sub.Hash)
 	if err != nil {
-		return nil, "", transient("getTransaction", err)
+		return nil, "", err
 	}
 	switch tr.Status {
 	case protocol.TransactionStatusSuccess:

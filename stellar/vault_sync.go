@@ -158,8 +158,16 @@ func (r *Rail) syncVaultAccount(ctx context.Context, v store.Vault, asset txnbui
 	}
 	book.Unknown = r.unknownTransactions(ctx, v, book)
 	var res recorded
+	bound := map[string]store.LiveAsset{v.Currency: {Code: asset.Code, Issuer: asset.Issuer}}
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		res = recorded{}
+		// The books are bound to the assets their vaults hold, once used.
+		if err := tx.BindNetwork(r.Passphrase, bound); err != nil {
+			return err
+		}
+		if err := tx.RaiseLatestLedger(int64(r.Seen())); err != nil {
+			return err
+		}
 		return record(tx, v, acct, book, track, read, moves, &res)
 	}, store.WithActor("system:chain_sync", ""))
 	if err != nil {
@@ -217,6 +225,7 @@ func (r *Rail) movements(ctx context.Context, v store.Vault, asset txnbuild.Cred
 
 // recorded is what one sync recorded.
 type recorded struct {
+	count      int // movements recorded now
 	quarantine *store.Quarantine
 	opened     bool
 	mismatch   int64
@@ -227,6 +236,10 @@ type recorded struct {
 // deposits booked, the track moved on with its balance check, and a
 // quarantine for whatever payoutd cannot account for.
 func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, track store.Track, read eventsRead, moves []store.Movement, res *recorded) error {
+	// From now on an answer lacking what was read here is a misanswer.
+	if err := tx.MarkSeen(v.ID, book.Ledger, book.Exists, book.Trusts); err != nil {
+		return err
+	}
 	var outside []store.Movement
 	for i := range moves {
 		m := moves[i]
@@ -241,6 +254,7 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 			}
 			continue
 		}
+		res.count++
 		switch {
 		case m.Direction == store.MovementIn:
 			if err := tx.BookDeposit(m, depositDescription(m)); err != nil {
@@ -251,14 +265,22 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 		}
 	}
 	track.EventsLedger = max(track.EventsLedger, read.through)
-	track.GapFrom, track.GapTo = widenGap(track.GapFrom, track.GapTo, read.gapFrom, read.gapTo)
 	if err := checkBalance(tx, acct, &track); err != nil {
 		return err
 	}
-	res.mismatch, res.track = track.MismatchStroops, track
 	if err := tx.SaveTrack(track); err != nil {
 		return err
 	}
+	if read.gapFrom > 0 {
+		if err := tx.WidenGap(v.ID, read.gapFrom, read.gapTo); err != nil {
+			return err
+		}
+	}
+	saved, err := tx.Track(v.ID)
+	if err != nil {
+		return err
+	}
+	res.mismatch, res.track = saved.MismatchStroops, saved
 	known, err := tx.KnownSeq(v.ID)
 	if err != nil {
 		return err
@@ -270,17 +292,6 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 	q, opened, err := tx.QuarantineVault(v.ID, facts)
 	res.quarantine, res.opened = &q, opened
 	return err
-}
-
-// widenGap joins a gap found now to the one recorded.
-func widenGap(from, to, newFrom, newTo int64) (int64, int64) {
-	if newFrom == 0 {
-		return from, to
-	}
-	if from == 0 {
-		return newFrom, newTo
-	}
-	return min(from, newFrom), max(to, newTo)
 }
 
 // checkBalance compares the account's balance, read at ledger acct.Ledger,

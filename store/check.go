@@ -20,6 +20,13 @@ func (db *DB) Check(ctx context.Context) ([]string, error) {
 	for _, q := range qs {
 		problems = append(problems, fmt.Sprintf("%s (since %s)", q.Describe(), q.CreatedAt.Format(time.RFC3339)))
 	}
+	troubles, err := db.TrackTroubles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range troubles {
+		problems = append(problems, "live vault "+t.VaultID+": "+t.Describe())
+	}
 	v, err := db.VerifyAudit(ctx)
 	if err != nil {
 		return nil, err

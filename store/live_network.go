@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -55,4 +56,51 @@ func (tx *Tx) BindNetwork(passphrase string, assets map[string]LiveAsset) error 
 		}
 	}
 	return nil
+}
+
+// BoundNetwork is the Stellar network passphrase and the assets the live
+// books are bound to ("" and none before the first live start).
+func (db *DB) BoundNetwork(ctx context.Context) (string, map[string]LiveAsset, error) {
+	var passphrase string
+	err := db.queryRow(ctx, "SELECT passphrase FROM live_network WHERE id = 1").Scan(&passphrase)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	rows, err := db.query(ctx, "SELECT currency, code, issuer FROM live_assets ORDER BY currency")
+	if err != nil {
+		return "", nil, err
+	}
+	defer rows.Close()
+	assets := map[string]LiveAsset{}
+	for rows.Next() {
+		var c string
+		var a LiveAsset
+		if err := rows.Scan(&c, &a.Code, &a.Issuer); err != nil {
+			return "", nil, err
+		}
+		assets[c] = a
+	}
+	return passphrase, assets, rows.Err()
+}
+
+// LiveCurrencies lists the currencies of the live vaults: the assets the
+// books are bound to are theirs only.
+func (db *DB) LiveCurrencies(ctx context.Context) ([]string, error) {
+	rows, err := db.query(ctx, "SELECT DISTINCT currency FROM vaults WHERE livemode = 1 ORDER BY currency")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }

@@ -11,7 +11,8 @@ type OperatorQuery struct {
 	Livemode bool
 	// Status lists the payouts in that status; with neither Status nor
 	// ExpiredSince set, the payouts that wait for a person are listed
-	// (UNKNOWN, MANUAL_REVIEW, flagged, or owing a step with no job).
+	// (UNKNOWN, MANUAL_REVIEW, flagged, owing a step with no job, or to be
+	// signed from a quarantined vault).
 	Status string
 	// ExpiredSince lists the payouts that failed because their
 	// transaction expired, at or after this time.
@@ -42,8 +43,9 @@ func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment,
 		args = []any{q.Livemode, q.Status, limit}
 	default:
 		query = withAlive + "SELECT " + paymentCols + ` FROM payments WHERE livemode = ?
-			AND (status IN (?, ?) OR attention != '' OR ` + stalled + `) ORDER BY updated_at, id LIMIT ?`
-		args = []any{q.Livemode, StatusUnknown, StatusManualReview, limit}
+			AND (status IN (?, ?) OR attention != '' OR ` + stalled + ` OR (status IN (?, ?)
+			AND vault_id IN (SELECT vault_id FROM vault_quarantines WHERE released_at IS NULL))) ORDER BY updated_at, id LIMIT ?`
+		args = []any{q.Livemode, StatusUnknown, StatusManualReview, StatusComplianceCheck, StatusProcessing, limit}
 	}
 	return db.payments(ctx, query, args...)
 }

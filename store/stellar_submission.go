@@ -127,7 +127,7 @@ func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 		return err
 	}
 	// Signing read the account: it exists.
-	return tx.markSeen(s.VaultID, s.SignedLedger, true, false)
+	return tx.MarkSeen(s.VaultID, s.SignedLedger, true, false)
 }
 
 // FinishSubmission records an OPEN envelope's end. It is a guarded UPDATE:

@@ -57,9 +57,9 @@ func scanSeen(row rowScanner) (ChainSeen, error) {
 	return s, err
 }
 
-// markSeen records that the account (and the trustline) were read in
+// MarkSeen records that the account (and the trustline) were read in
 // ledger; what was seen before keeps its first ledger.
-func (tx *Tx) markSeen(vaultID string, ledger int64, account, trustline bool) error {
+func (tx *Tx) MarkSeen(vaultID string, ledger int64, account, trustline bool) error {
 	seen, err := scanSeen(tx.queryRow(seenSQL, vaultID))
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncR
 	if what := seen.Lacks(c); what != "" {
 		return SyncResult{}, apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar RPC server's answer lacks vault %s's %s, which payoutd has read before", vaultID, what)
 	}
-	if err := tx.markSeen(vaultID, c.Ledger, c.Exists, c.Trusts); err != nil {
+	if err := tx.MarkSeen(vaultID, c.Ledger, c.Exists, c.Trusts); err != nil {
 		return SyncResult{}, err
 	}
 	if q, open, err := tx.openQuarantine(vaultID); err != nil || open {

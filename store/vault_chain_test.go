@@ -61,7 +61,7 @@ func TestSyncVault(t *testing.T) {
 			mark, err := db.SubmissionMark(ctx, v.ID)
 			is.NoErr(err)
 			is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-				if err := tx.markSeen(v.ID, 10, true, true); err != nil {
+				if err := tx.MarkSeen(v.ID, 10, true, true); err != nil {
 					return err
 				}
 				s := Submission{Hash: "ct", VaultID: v.ID, Kind: SubmissionChangeTrust, Seq: start + 1, Envelope: "AAAA", SignedLedger: 9}

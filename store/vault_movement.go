@@ -144,7 +144,8 @@ func (db *DB) UnexplainedMovements(ctx context.Context, vaultID string) ([]Movem
 
 const unexplainedWhere = "WHERE vault_id = ? AND direction = 'out' AND payment_id IS NULL AND accepted_at IS NULL ORDER BY ledger, id"
 
-func (tx *Tx) unexplainedMovements(vaultID string) ([]Movement, error) {
+// UnexplainedMovements is UnexplainedMovements read in the transaction.
+func (tx *Tx) UnexplainedMovements(vaultID string) ([]Movement, error) {
 	return scanMovements(tx.query("SELECT "+movementCols+" FROM vault_movements "+unexplainedWhere, vaultID))
 }
 
@@ -152,7 +153,7 @@ func (tx *Tx) unexplainedMovements(vaultID string) ([]Movement, error) {
 // as a withdrawal outside payoutd, as a person releasing its quarantine
 // accepted them, and returns them.
 func (tx *Tx) AcceptMovements(vaultID, quarantineID string) ([]Movement, error) {
-	list, err := tx.unexplainedMovements(vaultID)
+	list, err := tx.UnexplainedMovements(vaultID)
 	if err != nil {
 		return nil, err
 	}

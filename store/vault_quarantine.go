@@ -155,7 +155,7 @@ func (tx *Tx) openQuarantine(vaultID string) (Quarantine, bool, error) {
 		return q, false, nil
 	}
 	if err == nil {
-		q.Outside, err = tx.unexplainedMovements(vaultID)
+		q.Outside, err = tx.UnexplainedMovements(vaultID)
 	}
 	return q, err == nil, err
 }
@@ -366,4 +366,24 @@ func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
 func (db *DB) WaitingToSign(ctx context.Context, vaultID string) ([]Payment, error) {
 	return db.payments(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
 		vaultID, StatusComplianceCheck, StatusProcessing)
+}
+
+// VaultPayments lists the vault's payouts that may still be sent:
+// COMPLIANCE_CHECK, PROCESSING, FAILED or PENDING, oldest first.
+func (tx *Tx) VaultPayments(vaultID string) ([]Payment, error) {
+	rows, err := tx.query("SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?, ?, ?) ORDER BY created_at, id",
+		vaultID, StatusComplianceCheck, StatusProcessing, StatusFailed, StatusPending)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Payment
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }

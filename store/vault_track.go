@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -68,17 +69,34 @@ func (tx *Tx) Track(vaultID string) (Track, error) {
 	return t, err
 }
 
-// SaveTrack writes the vault's track.
+// SaveTrack writes the vault's track; its gap is moved only by WidenGap
+// and CloseGap, and its events ledger only forward, so two reads of the
+// vault at once (the server's sync, an operator's resync) cannot undo
+// each other.
 func (tx *Tx) SaveTrack(t Track) error {
 	if t.Source == "" {
 		t.Source = TrackEvents
 	}
 	_, err := tx.exec(`INSERT INTO vault_tracks (`+trackCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT (vault_id) DO UPDATE SET opening_stroops = excluded.opening_stroops, opening_ledger = excluded.opening_ledger,
-		events_ledger = max(events_ledger, excluded.events_ledger), gap_from = excluded.gap_from, gap_to = excluded.gap_to,
-		checked_ledger = excluded.checked_ledger, mismatch_stroops = excluded.mismatch_stroops, source = excluded.source,
-		updated_at = excluded.updated_at`,
+		events_ledger = max(events_ledger, excluded.events_ledger), checked_ledger = excluded.checked_ledger,
+		mismatch_stroops = excluded.mismatch_stroops, source = excluded.source, updated_at = excluded.updated_at`,
 		t.VaultID, t.OpeningStroops, t.OpeningLedger, t.EventsLedger, t.GapFrom, t.GapTo, t.CheckedLedger, t.MismatchStroops, t.Source, ms(tx.now))
+	return err
+}
+
+// WidenGap records ledgers from..to as missing from the vault's events,
+// joined to the gap it has.
+func (tx *Tx) WidenGap(vaultID string, from, to int64) error {
+	_, err := tx.exec(`UPDATE vault_tracks SET gap_from = CASE WHEN gap_from = 0 THEN ?1 ELSE min(gap_from, ?1) END,
+		gap_to = max(gap_to, ?2) WHERE vault_id = ?3`, from, to, vaultID)
+	return err
+}
+
+// CloseGap clears the vault's gap: its events were read again, from
+// ledger from on, from an RPC server that kept them.
+func (tx *Tx) CloseGap(vaultID string, from int64) error {
+	_, err := tx.exec("UPDATE vault_tracks SET gap_from = 0, gap_to = 0 WHERE vault_id = ? AND gap_from >= ?", vaultID, from)
 	return err
 }
 
@@ -108,6 +126,25 @@ func (db *DB) TrackTroubles(ctx context.Context) ([]TrackTrouble, error) {
 		out = append(out, tt)
 	}
 	return out, rows.Err()
+}
+
+// Describe says what payoutd cannot vouch for in the vault's movements,
+// and what closes it.
+func (t Track) Describe() string {
+	switch {
+	case t.Source == TrackBalance:
+		return "the Stellar RPC server serves no events: the vault's balance is compared with the books instead (fallback), so a deposit is " +
+			"booked without its sender and nothing is booked while a payout is in flight; point -stellar-rpc at a server with getEvents"
+	case t.Gap():
+		return fmt.Sprintf("the chain's events of ledgers %d to %d were no longer kept by the RPC server when payoutd asked, so movements in "+
+			"them may be missing and nothing is booked for them; run payoutd vaults resync %s --from-ledger %d -stellar-rpc URL with an RPC "+
+			"server that keeps them", t.GapFrom, t.GapTo, t.VaultID, t.GapFrom)
+	case t.MismatchStroops != 0:
+		return fmt.Sprintf("the balance on the network at ledger %d differs by %d stroops from the opening balance plus the movements recorded; "+
+			"nothing is booked for the difference: if payoutd was off for longer than the RPC server keeps events, run payoutd vaults resync %s "+
+			"--from-ledger N -stellar-rpc URL with an RPC server that keeps them", t.CheckedLedger, t.MismatchStroops, t.VaultID)
+	}
+	return fmt.Sprintf("every movement of the vault's asset is recorded up to ledger %d and adds up to its balance", t.EventsLedger)
 }
 
 // rowWith scans a row's leading columns into a scanner's targets and the
