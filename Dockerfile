@@ -4,7 +4,10 @@
 # The Go image is pinned to the exact version go.mod's go line asks for
 # (cli/docker_test.go holds the two together): the official image sets
 # GOTOOLCHAIN=local, so an older cached 1.26 image could not build it.
-FROM golang:1.26.8-bookworm AS build
+# Every base image is pinned by digest, its tag beside it for people: a
+# tag can be moved to other bytes, a digest cannot. To update one, pull the
+# new tag and put its digest here (docker buildx imagetools inspect TAG).
+FROM golang:1.26.8-bookworm@sha256:9fdc884aacc3bec89b20ffc69f4bb369c78210e3e4f600387b5128b12c199f81 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
@@ -12,7 +15,7 @@ COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/payoutd . \
  && mkdir -p /out/data /out/key /out/backups
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM gcr.io/distroless/static-debian12:nonroot@sha256:b7bb25d9f7c31d2bdd1982feb4dafcaf137703c7075dbe2febb41c24212b946f
 COPY --from=build /out/payoutd /payoutd
 # The directories must belong to the non-root user (uid 65532) before they
 # become volumes: SQLite writes the database and its WAL in /data, the

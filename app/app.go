@@ -47,6 +47,10 @@ type Config struct {
 	// about three weeks in all). Tests shorten both.
 	MaxAttempts int
 	RetryPolicy river.ClientRetryPolicy
+	// FetchPoll is how often River looks for jobs no notification told it
+	// of (0: 250 ms): those another process inserted, and short snoozes.
+	// A job this process inserts is fetched at once.
+	FetchPoll time.Duration
 
 	// Rates is the sandbox's INR rate table (nil: rates.Default()).
 	Rates rates.Table

@@ -14,9 +14,11 @@ import (
 	"github.com/payoutd/payoutd/store"
 )
 
-// riverConfig registers every worker and tunes River for SQLite: PollOnly
-// because SQLite has no LISTEN/NOTIFY; the short poll interval and
-// cooldown are what make River fast on SQLite.
+// riverConfig registers every worker and tunes River for SQLite. A job
+// inserted by this process wakes the fetcher at once (River's
+// notifications, carried in memory: store/river_notify.go); the poll
+// finds the jobs another process (the CLI) inserted and short snoozes
+// coming due, and each poll is a statement on the single writer.
 func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &payout.AdvanceWorker{P: a.Pipeline})
@@ -41,8 +43,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	jobTimeout := cmp.Or(c.JobTimeout, 20*time.Second)
 	rc := &river.Config{
 		Workers:                     workers,
-		PollOnly:                    true,
-		FetchPollInterval:           50 * time.Millisecond,
+		FetchPollInterval:           cmp.Or(c.FetchPoll, fetchPoll),
 		FetchCooldown:               time.Millisecond,
 		CompletedJobRetentionPeriod: time.Hour,
 		// A job still running after RescueStuckJobsAfter belonged to a
@@ -68,6 +69,9 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	}
 	return rc
 }
+
+// fetchPoll is how often River looks for jobs nobody told it of.
+const fetchPoll = 250 * time.Millisecond
 
 // quiet keeps River's own logging to warnings and above.
 func quiet(log *slog.Logger) *slog.Logger {

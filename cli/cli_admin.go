@@ -44,12 +44,14 @@ func reviewCmd(ctx context.Context, args []string, getenv func(string) string, s
 
 func checkCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cmd := newCommand("check", "check [flags]",
-		"Verifies an existing database: the audit log's hash chain, the ledger's balance invariants, and that\n"+
+		"Verifies an existing database: first the file itself (SQLite's integrity_check, or the faster\n"+
+			"quick_check with --quick, and foreign_key_check), then the audit log's hash chain, the ledger's balance invariants, and that\n"+
 			"the master key opens every key and document it sealed (a restored copy with a missing or wrong key\n"+
 			"fails here, not at the next start); lists every quarantined live vault with why. Opens the file\n"+
 			"read-only: safe while the server runs, and the file is left as it was. Exits non-zero on any problem.", stdout, stderr)
 	var c common
 	c.register(cmd.FlagSet, getenv, true)
+	quick := cmd.Bool("quick", false, "check the file with SQLite's quick_check (every page, not every index entry) instead of integrity_check")
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
@@ -61,6 +63,16 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	db := a.DB
 	if err := db.RequireSchema(ctx); err != nil {
 		return err
+	}
+	damage, err := db.CheckFile(ctx, *quick)
+	if err != nil {
+		return err
+	}
+	if len(damage) > 0 {
+		for _, p := range damage {
+			fmt.Fprintln(stdout, "FAIL", p)
+		}
+		return fmt.Errorf("check found %d problem(s) in the file %s itself: do not serve it; restore a sound copy", len(damage), c.db)
 	}
 	problems, err := db.Check(ctx)
 	if err != nil {
@@ -80,7 +92,8 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if len(problems) > 0 {
 		return fmt.Errorf("check found %d problem(s) in %s", len(problems), c.db)
 	}
-	fmt.Fprintf(stdout, "ok: audit chain intact, books balanced; the master key opens all %d sealed items\n", opened)
+	fmt.Fprintf(stdout, "ok: audit chain intact, books balanced; the master key opens all %d sealed items; %s finds the file sound\n",
+		opened, map[bool]string{false: "integrity_check", true: "quick_check"}[*quick])
 	return nil
 }
 

@@ -116,6 +116,12 @@ type composeFile struct {
 		Healthcheck     struct {
 			Test []string `yaml:"test"`
 		} `yaml:"healthcheck"`
+		ReadOnly    bool     `yaml:"read_only"`
+		CapDrop     []string `yaml:"cap_drop"`
+		CapAdd      []string `yaml:"cap_add"`
+		SecurityOpt []string `yaml:"security_opt"`
+		User        string   `yaml:"user"`
+		Command     []string `yaml:"command"`
 	} `yaml:"services"`
 	Networks map[string]struct {
 		IPAM struct {

@@ -187,6 +187,70 @@ func TestOldReleaseLockBlocksServe(t *testing.T) {
 	start(t, dir)
 }
 
+// TestHardLinkBackupRefusedBesideOlderRelease: the release before this
+// one, serving through its own path, announces nothing on the file; a
+// backup through a hard link is still refused (it would copy a stale file
+// and leave a log beside the link), naming both paths, and leaves nothing
+// beside the link. Through the older server's own path the backup runs.
+func TestHardLinkBackupRefusedBesideOlderRelease(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "payoutd.db")
+	cli(t, dir, "migrate")
+	// The older server: its lock file, and the file open in SQLite.
+	f, err := os.OpenFile(db+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	is.NoErr(err)
+	defer f.Close()
+	is.NoErr(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	older := storetest.Open(t, db)
+	_, err = older.Exec("INSERT INTO storage_probe (id, at) VALUES (1, 1)")
+	is.NoErr(err)
+
+	linkDir := t.TempDir()
+	link := filepath.Join(linkDir, "payoutd.db")
+	is.NoErr(os.Link(db, link))
+	_, errOut, code := runBinary(t, linkDir, "backup", "-db", link, "--out", filepath.Join(t.TempDir(), "copy.db"))
+	is.True(code != 0)
+	is.True(strings.Contains(errOut, "open through another path, "+db))
+	is.True(strings.Contains(errOut, link))
+	is.Equal(dirFiles(t, linkDir), []string{"payoutd.db"})
+
+	copied := filepath.Join(t.TempDir(), "copy.db")
+	out, errOut, code := runBinary(t, dir, "backup", "-db", db, "--out", copied)
+	is.Equal(code, 0)
+	is.Equal(errOut, "")
+	is.True(strings.Contains(out, "backed up"))
+	info, err := os.Stat(copied)
+	is.NoErr(err)
+	is.Equal(info.Mode().Perm(), os.FileMode(0o600))
+}
+
+// TestPercentPathOneFile: -db a%41.db is that file, not aA.db (which a
+// SQLite URI would decode it to): the server creates it and everything
+// beside it under that name, 0600; a second server by the same path is
+// refused, and one by the decoded path serves a file of its own.
+func TestPercentPathOneFile(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a%41.db")
+	startDB(t, dir, db)
+	files := dirFiles(t, dir)
+	is.Equal(files, []string{"a%41.db", "a%41.db-shm", "a%41.db-wal", "a%41.db.lock", "a%41.db.masterkey"})
+	for _, f := range files {
+		info, err := os.Stat(filepath.Join(dir, f))
+		is.NoErr(err)
+		if info.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %o, want 600", f, info.Mode().Perm())
+		}
+	}
+	_, errOut, code := runBinary(t, dir, "serve", "-db", db, "-addr", "127.0.0.1:0")
+	is.True(code != 0)
+	is.True(strings.Contains(errOut, "another payoutd server is using the database "+db))
+	startDB(t, dir, filepath.Join(dir, "aA.db"))
+}
+
 // TestMigrateRefusedWhileServing: migrate changes the schema under no
 // running server, through any path.
 func TestMigrateRefusedWhileServing(t *testing.T) {

@@ -175,6 +175,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	m.WatchStorageFull(srv.StorageFull)
+	m.WatchStorageWritable(srv.StorageWritable)
 	if c.mode == "sandbox" {
 		if err := ensureDemoUser(ctx, a.DB, sealer, hc.baseURL, stdout); err != nil {
 			return err

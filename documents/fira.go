@@ -48,6 +48,18 @@ type FIRA struct {
 	// GST values were kept.
 	InvoiceDate string
 	GST         *FIRAGST
+	// Deposits are the transfers into the vault this payout pays out,
+	// the inward remittance as the chain recorded it.
+	Deposits []FIRADeposit
+}
+
+// FIRADeposit is one inward transfer as the advice cites it.
+type FIRADeposit struct {
+	From      string // the sender's address (or name, in the sandbox)
+	TxHash    string // "" in the sandbox
+	ClosedAt  time.Time
+	Amount    string // with its currency, e.g. "USD 5.00"
+	MatchedBy string // how the payout was tied to it: named, invoice reference
 }
 
 // FIRAGST is a receipt's GST value as the advice prints it.
@@ -89,12 +101,17 @@ func firaSections(f FIRA) []firaSection {
 	if !f.Livemode {
 		mode = "Sandbox (test data, no money moved)"
 	}
-	return []firaSection{
+	sections := []firaSection{
 		{"Remitter", []firaRow{
 			{"Name", f.RemitterName, false},
 			{"Country", firaCountry(f), false},
 			{"Bank", f.RemittingBank, false},
 		}},
+	}
+	if len(f.Deposits) > 0 {
+		sections = append(sections, firaSection{"Inward remittance", firaDeposits(f)})
+	}
+	return append(sections, []firaSection{
 		{"Beneficiary", []firaRow{
 			{"Name", f.BeneficiaryName, false},
 			{"PAN", f.BeneficiaryPAN, false},
@@ -118,7 +135,29 @@ func firaSections(f FIRA) []firaSection {
 			{"Environment", mode, false},
 		}},
 		{"GST (time of supply)", firaGSTRows(f)},
+	}...)
+}
+
+// firaDeposits cite each inward transfer the payout pays out: sender,
+// transaction, when its ledger closed (IST) and amount.
+func firaDeposits(f FIRA) []firaRow {
+	var rows []firaRow
+	for i, d := range f.Deposits {
+		n := ""
+		if len(f.Deposits) > 1 {
+			n = " " + strconv.Itoa(i+1)
+		}
+		how := "named by the payout"
+		if d.MatchedBy != "named" {
+			how = "matched by its " + d.MatchedBy
+		}
+		rows = append(rows, firaRow{"Received" + n, d.Amount + ", " + firaTime(d.ClosedAt) + " (" + how + ")", false},
+			firaRow{"From", d.From, false})
+		if d.TxHash != "" {
+			rows = append(rows, firaRow{"Transaction", d.TxHash, false})
+		}
 	}
+	return rows
 }
 
 // firaSettlement is when and where the money moved; a live payout adds the

@@ -72,6 +72,18 @@ func TestRenderFIRA(t *testing.T) {
 		golden(t, "fira.golden.txt", pdfText(t, testFIRA()))
 	})
 
+	t.Run("GoldenWithDeposits", func(t *testing.T) {
+		f := testFIRA()
+		f.Livemode = true
+		f.Deposits = []FIRADeposit{
+			{From: "GBWLKAOC6EZ36F7PRCSC6VYF4QGRF7IYPSBDTVXJVEEWFWK6ZXKYFZ2M", TxHash: "9d3b7e2c41f0a8b6d5c4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2",
+				ClosedAt: time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC), Amount: "USD 1,000.00", MatchedBy: "named"},
+			{From: "GBWLKAOC6EZ36F7PRCSC6VYF4QGRF7IYPSBDTVXJVEEWFWK6ZXKYFZ2M", TxHash: "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+				ClosedAt: time.Date(2026, 11, 21, 4, 0, 0, 0, time.UTC), Amount: "USD 500.00", MatchedBy: "invoice reference"},
+		}
+		golden(t, "fira_deposits.golden.txt", pdfText(t, f))
+	})
+
 	t.Run("HostileTextStillRenders", func(t *testing.T) {
 		is := is.New(t)
 		f := testFIRA()

@@ -31,7 +31,19 @@ type Initiate struct {
 	InvoiceAmount json.Number `json:"invoiceAmount"`
 	invoiceMinor  int64
 	Metadata      json.RawMessage `json:"metadata"`
+	// DepositIDs name the deposits the payout pays out (its FIRA cites
+	// them as the inward remittance).
+	DepositIDs []string `json:"depositIds"`
 }
+
+// depositIDRule accepts a deposit id (dep_…).
+var depositIDRule = validation.By(func(v any) error {
+	s, _ := v.(string)
+	if len(s) < 5 || len(s) > 64 || s[:4] != "dep_" {
+		return errors.New("must be a deposit id (dep_…)")
+	}
+	return nil
+})
 
 // invoiceDateRule accepts an invoice date (YYYY-MM-DD) from a year before
 // today up to today, in IST: a later date is not an invoice yet, and an
@@ -93,6 +105,7 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
 		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
 		validation.Field(&q.InvoiceAmount, AmountRule(q.Currency, &q.invoiceMinor)),
+		validation.Field(&q.DepositIDs, validation.Length(0, 20), validation.Each(depositIDRule)),
 	)...))
 }
 

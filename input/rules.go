@@ -92,13 +92,14 @@ func AmountRule(currency string, out *int64) validation.Rule {
 }
 
 // TextProblem says what is wrong with an input string, or "" when nothing
-// is: C0 controls (NUL included) break logs, CSV exports and PDFs, and
-// bidi overrides and isolates make a stored name or memo display as
-// something other than what it holds.
+// is: C0 controls (NUL included), DEL and C1 controls (U+0085 is a line
+// break to some readers, U+009B a terminal escape) break logs, CSV exports
+// and PDFs, and bidi overrides and isolates make a stored name or memo
+// display as something other than what it holds.
 func TextProblem(s string) string {
 	for _, c := range s {
 		switch {
-		case c < 0x20:
+		case c < 0x20, c >= 0x7F && c <= 0x9F:
 			return fmt.Sprintf("must not contain control character U+%04X", c)
 		case c >= 0x202A && c <= 0x202E, c >= 0x2066 && c <= 0x2069:
 			return fmt.Sprintf("must not contain bidirectional control character U+%04X", c)

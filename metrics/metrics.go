@@ -25,16 +25,17 @@ import (
 type Metrics struct {
 	reg *prometheus.Registry
 
-	requests    *prometheus.CounterVec
-	latency     *prometheus.HistogramVec
-	rateLimited *prometheus.CounterVec
-	transitions *prometheus.CounterVec
-	toCompleted *prometheus.HistogramVec
-	jobErrors   *prometheus.CounterVec
-	deliveries  *prometheus.CounterVec
-	rpcCalls    *prometheus.CounterVec
-	rpcLatency  *prometheus.HistogramVec
-	storageFull func() bool
+	requests        *prometheus.CounterVec
+	latency         *prometheus.HistogramVec
+	rateLimited     *prometheus.CounterVec
+	transitions     *prometheus.CounterVec
+	toCompleted     *prometheus.HistogramVec
+	jobErrors       *prometheus.CounterVec
+	deliveries      *prometheus.CounterVec
+	rpcCalls        *prometheus.CounterVec
+	rpcLatency      *prometheus.HistogramVec
+	storageFull     func() bool
+	storageWritable func() bool
 }
 
 // New builds the registry: the Go runtime's and the process's own
@@ -134,6 +135,14 @@ func (m *Metrics) WebhookDelivery(outcome string) {
 func (m *Metrics) WatchStorageFull(f func() bool) {
 	if m != nil {
 		m.storageFull = f
+	}
+}
+
+// WatchStorageWritable reports f (the server's "writes land", which may
+// commit a heartbeat to find out) as payoutd_storage_writable.
+func (m *Metrics) WatchStorageWritable(f func() bool) {
+	if m != nil {
+		m.storageWritable = f
 	}
 }
 

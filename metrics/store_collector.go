@@ -15,8 +15,8 @@ const scrapeTimeout = 5 * time.Second
 var (
 	payoutsDesc = prometheus.NewDesc("payoutd_payouts", "Payouts now in each status, by mode.", []string{"status", "mode"}, nil)
 	jobsDesc    = prometheus.NewDesc("payoutd_jobs",
-		"Background jobs by kind and River state (available, scheduled, running, retryable, discarded, completed: kept an hour).",
-		[]string{"kind", "state"}, nil)
+		"Background jobs by River state (available, scheduled, running, retryable, discarded, completed: kept an hour), as River counts them.",
+		[]string{"state"}, nil)
 	commitDesc = prometheus.NewDesc("payoutd_commit_duration_seconds",
 		"Time of one write transaction from its start to its answer, the wait for its group commit and the WAL fsync included.", nil, nil)
 	batchDesc = prometheus.NewDesc("payoutd_commit_batch_size", "Write transactions carried by one group commit.", nil, nil)
@@ -25,6 +25,8 @@ var (
 	trackDesc = prometheus.NewDesc("payoutd_vaults_untracked",
 		"Live vaults whose movements payoutd cannot vouch for, by why: gap (events the RPC server no longer kept), mismatch (the balance differs from the movements recorded) or fallback (no events served).",
 		[]string{"reason"}, nil)
+	writableDesc = prometheus.NewDesc("payoutd_storage_writable",
+		"1 while writes land on the database (a write or a heartbeat became durable in the last seconds), 0 while they fail (read-only or failing disk: /readyz answers 503 storage_unwritable).", nil, nil)
 	quarantinedDesc = prometheus.NewDesc("payoutd_vaults_quarantined",
 		"Live vaults quarantined: they sign nothing until an operator releases them.", nil, nil)
 	blockedDesc = prometheus.NewDesc("payoutd_vaults_blocked",
@@ -41,7 +43,7 @@ type storeCollector struct {
 }
 
 func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, quarantinedDesc, trackDesc, blockedDesc, blockedForDesc} {
+	for _, d := range []*prometheus.Desc{payoutsDesc, jobsDesc, commitDesc, batchDesc, fullDesc, writableDesc, quarantinedDesc, trackDesc, blockedDesc, blockedForDesc} {
 		ch <- d
 	}
 }
@@ -60,7 +62,7 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(jobsDesc, err)
 	} else {
 		for _, n := range counts {
-			ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n.N), n.Kind, n.State)
+			ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(n.N), n.State)
 		}
 	}
 	s := c.db.CommitStats()
@@ -72,6 +74,13 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 			v = 1
 		}
 		ch <- prometheus.MustNewConstMetric(fullDesc, prometheus.GaugeValue, v)
+	}
+	if f := c.m.storageWritable; f != nil {
+		v := 0.0
+		if f() {
+			v = 1
+		}
+		ch <- prometheus.MustNewConstMetric(writableDesc, prometheus.GaugeValue, v)
 	}
 	if n, err := c.db.QuarantinedVaults(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)

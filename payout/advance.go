@@ -45,9 +45,9 @@ type AdvanceWorker struct {
 	P *Pipeline
 }
 
-// Work advances the payout until it rests. A failure on the job's last
-// attempt flags the payout for a person (giveUp) before River discards the
-// job.
+// Work advances the payout until it rests, completing the job in the
+// transaction that brings it to rest. A failure on the job's last attempt
+// flags the payout for a person (giveUp) before River discards the job.
 func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -58,7 +58,10 @@ func (w *AdvanceWorker) Work(ctx context.Context, job *river.Job[AdvanceArgs]) (
 			w.P.giveUp(ctx, job.Args.PaymentID, job.Attempt, err)
 		}
 	}()
-	return w.P.Advance(ctx, job.Args.PaymentID)
+	return w.P.advance(ctx, job.Args.PaymentID, func(tx *store.Tx) {
+		// Should it fail, River completes the job once Work returns.
+		_ = store.CompleteJob(tx, job)
+	})
 }
 
 // maxSteps bounds one run; the longest path has five steps.
@@ -68,7 +71,13 @@ const maxSteps = 8
 // for a person (MANUAL_REVIEW), or is UNKNOWN at the rail (then the job
 // snoozes and asks again). Each step is recorded in its own transaction;
 // on an instant rail the steps that need no waiting share one.
-func (pl *Pipeline) Advance(ctx context.Context, id string) error {
+func (pl *Pipeline) Advance(ctx context.Context, id string) error { return pl.advance(ctx, id, nil) }
+
+// atRest is called in the transaction that brings a payout to rest (it
+// owes no step), so the job moving it is done with that transaction.
+type atRest func(tx *store.Tx)
+
+func (pl *Pipeline) advance(ctx context.Context, id string, rest atRest) error {
 	p, err := pl.DB.LoadPayment(ctx, id)
 	if err != nil {
 		return ignoreNotFound(err)
@@ -91,7 +100,7 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 		if !store.OwesStep(p.Status) {
 			return nil
 		}
-		if instant && pl.runInstant(ctx, rail, &p) {
+		if instant && pl.runInstant(ctx, rail, &p, rest) {
 			continue
 		}
 		st, err := pl.next(ctx, rail, p, true)
@@ -107,7 +116,7 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 			}
 			return river.JobSnooze(pl.UnknownPoll)
 		}
-		q, err := pl.record(ctx, p, st)
+		q, err := pl.record(ctx, p, st, rest)
 		switch {
 		case err == nil:
 			p = q
@@ -134,7 +143,7 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error {
 // retried with backoff, never inside a transaction; UNKNOWN snoozes) and
 // reports whether the payout moved; if a step fails, nothing is written
 // and the step-by-step path reports the failure.
-func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Payment) bool {
+func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Payment, rest atRest) bool {
 	var cur store.Payment
 	err := pl.DB.WithTx(ctx, func(tx *store.Tx) error {
 		cur = *p
@@ -148,6 +157,7 @@ func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Pa
 				return err
 			}
 		}
+		rest.reached(tx, cur)
 		return nil
 	})
 	if err != nil || cur.Status == p.Status {
@@ -163,7 +173,7 @@ func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Pa
 // less, as runInstant's shared transaction saves on one that is. If that
 // next move fails, st's move is written alone, so what the rail said is
 // never held back by what follows it.
-func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step) (store.Payment, error) {
+func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step, rest atRest) (store.Payment, error) {
 	var q store.Payment
 	write := func(withNext bool) (nextFailed bool, err error) {
 		err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
@@ -172,14 +182,13 @@ func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step) (store
 				return err
 			}
 			after, ok := pl.local(q)
-			if !withNext || !ok {
-				return nil
+			if withNext && ok {
+				tx.Actor = after.actor
+				if nextFailed = after.apply(tx, &q) != nil; nextFailed {
+					return errNextFailed
+				}
 			}
-			tx.Actor = after.actor
-			nextFailed = after.apply(tx, &q) != nil
-			if nextFailed {
-				return errNextFailed
-			}
+			rest.reached(tx, q)
 			return nil
 		}, store.WithActor(st.actor, ""))
 		return nextFailed, err
@@ -189,6 +198,13 @@ func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step) (store
 	}
 	_, err := write(false)
 	return q, err
+}
+
+// reached calls rest when p, as tx leaves it, owes no step.
+func (rest atRest) reached(tx *store.Tx, p store.Payment) {
+	if rest != nil && !store.OwesStep(p.Status) {
+		rest(tx)
+	}
 }
 
 // errNextFailed rolls back a transaction whose second, local move failed;

@@ -16,6 +16,9 @@ func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
 	// Every settled cross-border payout gets its FIRA (and fira.generated)
 	// here, whether or not it reconciled; GenerateFIRA is idempotent.
 	if p.CrossBorder() {
+		if err := matchDeposits(tx, *p); err != nil {
+			return err
+		}
 		f, err := tx.GenerateFIRA(*p)
 		if err != nil {
 			return err
@@ -28,4 +31,23 @@ func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
 		}
 	}
 	return tx.Transition(p, store.StatusCompleted, nil)
+}
+
+// matchDeposits ties a payout that named no deposit to the deposits of its
+// vault whose memo is its invoice reference (a client paying an invoice
+// sends its number as the memo), so its FIRA cites the inward remittance.
+func matchDeposits(tx *store.Tx, p store.Payment) error {
+	linked, err := tx.LinkedDeposits(p.ID)
+	if err != nil || len(linked) > 0 || p.InvoiceRef == "" || p.VaultID == "" {
+		return err
+	}
+	found, err := tx.DepositsByMemo(p.VaultID, p.InvoiceRef)
+	if err != nil || len(found) == 0 {
+		return err
+	}
+	ids := make([]string, len(found))
+	for i, d := range found {
+		ids[i] = d.ID
+	}
+	return tx.LinkDeposits(p.ID, ids, store.DepositInvoiceRef)
 }

@@ -52,6 +52,10 @@ func (q *requester) exampleBody(op *operation) any {
 }
 
 // build turns a call into an HTTP request.
+// emptyQuery in call.query sends the parameter with an empty value
+// (name=); "" leaves it out.
+const emptyQuery = "\x00empty"
+
 func (q *requester) build(cl call) (*operation, *http.Request, []byte, error) {
 	op := q.c.ops[cl.op]
 	if op == nil {
@@ -77,9 +81,12 @@ func (q *requester) build(cl call) (*operation, *http.Request, []byte, error) {
 		}
 	}
 	for k, v := range cl.query {
-		if v == "" {
+		switch v {
+		case "":
 			query.Del(k)
-		} else {
+		case emptyQuery:
+			query.Set(k, "")
+		default:
 			query.Set(k, v)
 		}
 	}

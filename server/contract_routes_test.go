@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // route is one pattern registered on the server's ServeMux, read from the
@@ -222,7 +223,8 @@ func TestContractCoversEveryRoute(t *testing.T) {
 
 // TestContractExamples: every example in the document is valid against the
 // schema beside it (closed objects, formats asserted), so the reference and
-// generated clients show requests and responses that really work.
+// generated clients show requests and responses that really work; the
+// flows (TestContract) send every request example to the server.
 func TestContractExamples(t *testing.T) {
 	t.Parallel()
 	c := loadContract(t)
@@ -240,6 +242,20 @@ func TestContractExamples(t *testing.T) {
 			n++
 			if err := c.validate(t, ptr+"/schema", ex); err != nil {
 				t.Errorf("example at %s does not match its schema: %v", ptr, err)
+			}
+		}
+		// A schema's own examples are what generators send as positive
+		// data: each must be valid, and a date or time not in the future,
+		// where a payment date or a period end would be refused.
+		if exs, ok := m["examples"].([]any); ok && (m["type"] != nil || m["$ref"] != nil) {
+			for i, ex := range exs {
+				n++
+				if err := c.validate(t, ptr, ex); err != nil {
+					t.Errorf("examples[%d] of %s does not match the schema: %v", i, ptr, err)
+				}
+				if s, ok := ex.(string); ok && (asStr(m["format"]) == "date" || asStr(m["format"]) == "date-time") && s > time.Now().UTC().Format(time.RFC3339) {
+					t.Errorf("examples[%d] of %s (%s) lies in the future, which requests refuse", i, ptr, s)
+				}
 			}
 		}
 		for k, e := range m {

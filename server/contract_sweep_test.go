@@ -290,7 +290,8 @@ func oneParse(t *testing.T, f *fixtures, op *operation, ex map[string]any, sch m
 	}
 }
 
-// queryRules breaks each documented rule of each query parameter.
+// queryRules breaks each documented rule of each query parameter, and
+// sends each empty (name=), which is 400 whatever its rules.
 func queryRules(t *testing.T, f *fixtures, op *operation) {
 	q := f.q
 	for _, raw := range asArr(op.raw["parameters"]) {
@@ -304,8 +305,13 @@ func queryRules(t *testing.T, f *fixtures, op *operation) {
 			r := q.do(t, call{op: op.ID, query: merge(base, map[string]string{name: ""}), want: 400})
 			want400(t, r, name, op.ID+" without "+name)
 		}
+		r := q.do(t, call{op: op.ID, query: merge(base, map[string]string{name: emptyQuery}), want: 400})
+		want400(t, r, name, op.ID+" ?"+name+"= (empty)")
 		for _, bad := range violations(q.c, asMap(p["schema"]), p["example"], true) {
 			v := fmt.Sprint(bad)
+			if v == "" {
+				v = emptyQuery
+			}
 			r := q.do(t, call{op: op.ID, query: merge(base, map[string]string{name: v}), want: 400})
 			want400(t, r, name, op.ID+" ?"+name+"="+v)
 		}

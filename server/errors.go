@@ -43,6 +43,8 @@ func statusOf(code string) int {
 		return http.StatusRequestEntityTooLarge
 	case errUnsupportedType:
 		return http.StatusUnsupportedMediaType
+	case errHeadersTooLarge:
+		return http.StatusRequestHeaderFieldsTooLarge
 	case apperr.ErrIdempotencyReused:
 		return http.StatusUnprocessableEntity
 	case errRateLimited:

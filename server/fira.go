@@ -39,10 +39,27 @@ type firaView struct {
 	Remitter    firaRemitter    `json:"remitter"`
 	Beneficiary firaBeneficiary `json:"beneficiary"`
 	// Network is the Stellar transaction a live payout settled with.
-	Network     *networkTxView `json:"network,omitempty"`
-	Issuer      string         `json:"issuer"`
-	GeneratedAt string         `json:"generatedAt"`
-	DownloadURL string         `json:"downloadUrl"`
+	Network *networkTxView `json:"network,omitempty"`
+	// Deposits are the inward transfers the payout pays out.
+	Deposits    []firaDepositView `json:"deposits"`
+	Issuer      string            `json:"issuer"`
+	GeneratedAt string            `json:"generatedAt"`
+	DownloadURL string            `json:"downloadUrl"`
+}
+
+// firaDepositView is an inward transfer a FIRA cites: the deposit as
+// GET /deposits/{id} shows it, and how the payout was tied to it.
+type firaDepositView struct {
+	depositView
+	MatchedBy string `json:"matchedBy"`
+}
+
+func viewFIRADeposits(list []store.LinkedDeposit) []firaDepositView {
+	out := make([]firaDepositView, 0, len(list))
+	for _, d := range list {
+		out = append(out, firaDepositView{depositView: viewDeposit(d.Movement), MatchedBy: d.MatchedBy})
+	}
+	return out
 }
 
 // firaRemitter is who sent the money, as the payout named them.
@@ -103,7 +120,7 @@ func (s *Server) viewFIRA(f store.FIRA) firaView {
 		invoiceDate = &f.InvoiceDate
 	}
 	return firaView{
-		InvoiceDate: invoiceDate, GST: viewFIRAGST(f.GST),
+		InvoiceDate: invoiceDate, GST: viewFIRAGST(f.GST), Deposits: viewFIRADeposits(f.Deposits),
 		ID: f.ID, PaymentID: f.PaymentID, Status: f.Status, RemittingBank: f.RemittingBank, RemittingCountry: f.RemittingCountry,
 		AmountForeign: amountJSON(f.AmountForeign, f.ForeignCurrency), AmountForeignMinor: f.AmountForeign,
 		ForeignCurrency: f.ForeignCurrency, AmountINR: inr(f.AmountINR), AmountINRPaise: f.AmountINR, SettlementRate: json.Number(f.SettlementRate), PurposeCode: f.PurposeCode,

@@ -38,6 +38,7 @@ type env struct {
 	SQL     *storetest.DB // raw SQL behind the API's back, as an operator with the file could
 	Sealer  *store.Sealer
 	River   *store.RiverClient
+	Server  *server.Server
 	Key     string // all-scopes sandbox key of the default user
 	UserID  string
 	VaultID string // the default USD vault
@@ -118,7 +119,7 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 			t.Fatal(err)
 		}
 	}
-	e := &env{t: t, URL: hs.URL, App: a, DB: a.DB, SQL: storetest.New(a.DB), Sealer: sealer, River: a.River}
+	e := &env{t: t, URL: hs.URL, App: a, DB: a.DB, SQL: storetest.New(a.DB), Sealer: sealer, River: a.River, Server: srv}
 	t.Cleanup(func() {
 		hs.Close()
 		if err := a.Close(); err != nil {

@@ -13,8 +13,9 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleReadyz answers 200 only when the database answers and, after a
-// write failed for lack of space, only once a probe write commits again.
+// handleReadyz answers 200 only when the database answers and writes land
+// (writable.go); after a write failed for lack of space, only once a probe
+// write that needs a fresh page commits again.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.db.Ping(r.Context()); err != nil {
 		w.Header().Set("Retry-After", "5")
@@ -28,6 +29,11 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.storageFull.Store(false)
+	}
+	if why := s.storageWritable(r.Context()); why != "" {
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "storage_unwritable", "reason": why})
+		return
 	}
 	body := map[string]any{"status": "ready"}
 	s.readyRail(r, body)

@@ -21,6 +21,11 @@ const maxBody = 64 << 10
 // readBody reads the whole body under the size limit and checks its media
 // type when it is not empty.
 func readBody(w http.ResponseWriter, r *http.Request, mediaType string) ([]byte, error) {
+	// A compressed body would be refused as malformed JSON (misleading) or
+	// read as plain text (wrong): say what is not supported instead.
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(strings.TrimSpace(ce), "identity") {
+		return nil, apperr.Errorf(errUnsupportedType, "Content-Encoding %q is not supported: send the body uncompressed", ce)
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {

@@ -32,7 +32,10 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
 		created, err := payout.Initiate(tx, s.cfg.Rates, p)
-		return viewPayment(created), err
+		if err != nil {
+			return nil, err
+		}
+		return viewPayment(created), payout.NameDeposits(tx, created, q.DepositIDs)
 	})
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -85,9 +86,16 @@ func (s *Server) handlePaymentSubresource(w http.ResponseWriter, c *call) error 
 	return s.handleForm15CA(w, c, a)
 }
 
+// maxTxnID is the longest txnId a payment can have (the document's
+// maxLength): a longer one is a client's mistake, not an unknown payment.
+const maxTxnID = 128
+
 // handlePaymentStatus looks up by txnId and answers null, not 404, when
 // nothing matches.
 func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID string) error {
+	if utf8.RuneCountInString(txnID) > maxTxnID {
+		return fieldError("txnId", fmt.Sprintf("must be at most %d characters", maxTxnID))
+	}
 	// Stored txnIds are lower case (txnIDFor), so the lookup is too: a client
 	// that sent its Idempotency-Key in upper case still finds its payment.
 	p, err := s.db.FindPaymentByTxnID(c.r.Context(), c.p.UserID, strings.ToLower(txnID))

@@ -22,6 +22,8 @@ func checkQuery(r *http.Request, allowed []string) error {
 			bad[name] = "is not a query parameter of this operation; it takes " + takes(allowed)
 		case len(values) > 1:
 			bad[name] = "is given more than once; send it once"
+		case values[0] == "":
+			bad[name] = "is empty; give a value or leave the parameter out"
 		}
 	}
 	if len(bad) > 0 {

@@ -58,6 +58,7 @@ type Server struct {
 	// storageFull is set when a write failed for lack of space and
 	// cleared by /readyz once a probe write commits again.
 	storageFull atomic.Bool
+	writes      writeWatch // whether writes land, for /readyz
 }
 
 // New builds the HTTP handler.
@@ -103,6 +104,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("duration", d))
 		s.observe(r, rec.status, d)
 	}()
+	if err := requestEdge(r); err != nil {
+		s.writeError(rec, r, err)
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 

@@ -8,11 +8,11 @@ import (
 )
 
 // TestFreeTextRefusesControlsAndBidi: a name, memo or reference holding a
-// NUL, another C0 control or a bidi override/isolate is a 400 naming the
-// field, and so is invalid UTF-8 (never stored as U+FFFD).
+// NUL, another C0 control, DEL, a C1 control or a bidi override/isolate is
+// a 400 naming the field, and so is invalid UTF-8 (never stored as U+FFFD).
 func TestFreeTextRefusesControlsAndBidi(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	e := newEnv(t, func(o *envOpts) { o.noRiver, o.limits = true, map[string]int{"initiate": 1000} })
 	initiate := func(field, value string) string {
 		return `{"amount":"10.00","currency":"USD","destinationAddress":"` + testAddress + `","` + field + `":"` + value + `"}`
 	}
@@ -22,6 +22,9 @@ func TestFreeTextRefusesControlsAndBidi(t *testing.T) {
 		{"MemoNUL", "/api/v1/payments/initiate", "POST", initiate("memo", `a\u0000b`), "memo"},
 		{"MemoBell", "/api/v1/payments/initiate", "POST", initiate("memo", `a\u0007b`), "memo"},
 		{"MemoNewline", "/api/v1/payments/initiate", "POST", initiate("memo", `a\nb`), "memo"},
+		{"MemoDEL", "/api/v1/payments/initiate", "POST", initiate("memo", `a\u007fb`), "memo"},
+		{"MemoNEL", "/api/v1/payments/initiate", "POST", initiate("memo", `a\u0085b`), "memo"},
+		{"CounterpartyNameCSI", "/api/v1/payments/initiate", "POST", initiate("counterpartyName", "Acme \u009b31m"), "counterpartyName"},
 		{"InvoiceRefRLO", "/api/v1/payments/initiate", "POST", initiate("invoiceRef", "INV-\u202e7"), "invoiceRef"},
 		{"InvoiceRefLRE", "/api/v1/payments/initiate", "POST", initiate("invoiceRef", `INV-\u202a7`), "invoiceRef"},
 		{"CounterpartyNameFSI", "/api/v1/payments/initiate", "POST", initiate("counterpartyName", "Acme \u2068Ltd"), "counterpartyName"},

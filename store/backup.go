@@ -12,25 +12,26 @@ import (
 // renamed into place once synced, so dst is either absent or complete.
 // It returns the copy's size.
 func (db *DB) BackupTo(ctx context.Context, dst string) (int64, error) {
+	dst, err := filepath.Abs(dst) // never a file: URI to SQLite
+	if err != nil {
+		return 0, err
+	}
 	partial := dst + ".partial"
 	os.Remove(partial)
 	defer os.Remove(partial)
-	if _, err := db.r.ExecContext(ctx, "VACUUM INTO ?", partial); err != nil {
+	// Created empty and 0600 first (VACUUM INTO fills an empty file), so
+	// the copy is never readable by others, not even while it is written.
+	f, err := os.OpenFile(partial, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
 		return 0, err
 	}
-	f, err := os.OpenFile(partial, os.O_RDWR, 0)
-	if err != nil {
+	defer f.Close()
+	if _, err := db.r.ExecContext(ctx, "VACUUM INTO ?", partial); err != nil {
 		return 0, err
 	}
 	info, err := f.Stat()
 	if err == nil {
-		err = f.Chmod(0o600)
-	}
-	if err == nil {
 		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
 	}
 	if err != nil {
 		return 0, err

@@ -9,6 +9,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
+	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,6 +44,9 @@ type DB struct {
 	// payoutObserver hears of every committed payout move (ObservePayouts).
 	payoutObserver func(PayoutMove)
 	jobs           Inserter
+	reader         jobReader     // River's client on the read pool (river_read.go)
+	completed      completedJobs // jobs completed in their own transactions (river_complete.go)
+	notices        notices       // River's notifications in this process (river_notify.go)
 	eventHook      EventHook
 	// What the committer remembers between batches, all touched only on
 	// its goroutine and forgotten together (forget).
@@ -121,8 +127,27 @@ func (db *DB) NewRiverClient(cfg *river.Config) (*RiverClient, error) {
 	return client, nil
 }
 
+// jobReader is River's client on the read pool, for listing jobs: it
+// starts nothing and inserts nothing (the read pool is query-only).
+type jobReader struct {
+	once   sync.Once
+	client *river.Client[*sql.Tx]
+	err    error
+}
+
+func (db *DB) jobLister() (*river.Client[*sql.Tx], error) {
+	r := &db.reader
+	r.once.Do(func() {
+		r.client, r.err = river.NewClient(riversqlite.New(db.r), &river.Config{
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	})
+	return r.client, r.err
+}
+
 // riverDriver is River's driver on the write connection.
-func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New(db.x.Writer()) }
+func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] {
+	return &riverDriver{Driver: riversqlite.New(db.x.Writer()), done: &db.completed, hub: &db.notices}
+}
 
 // CommitStats is what the group committer has done since the file was
 // opened: how many SQLite transactions (Batches) carried how many logical
@@ -135,8 +160,11 @@ func (db *DB) riverDriver() riverdriver.Driver[*sql.Tx] { return riversqlite.New
 // BatchSize how many transactions each commit carried.
 type CommitStats struct {
 	Batches, Transactions int64
-	Busy, WriterCPU       time.Duration
-	Latency, BatchSize    Histogram
+	// Statements is how many statements the write connection ran, River's,
+	// BEGIN and COMMIT included.
+	Statements         int64
+	Busy, WriterCPU    time.Duration
+	Latency, BatchSize Histogram
 }
 
 // Histogram is a distribution as Prometheus reads one: Counts[i]
@@ -158,7 +186,7 @@ func histogramOf(h *sqlitex.Histogram) Histogram {
 // CommitStats returns the committer's counters so far.
 func (db *DB) CommitStats() CommitStats {
 	s := db.x.Stats()
-	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(),
+	return CommitStats{Batches: s.Batches.Load(), Transactions: s.Transactions.Load(), Statements: db.x.Statements(),
 		Busy: time.Duration(s.BusyNanos.Load()), WriterCPU: time.Duration(s.CPUNanos.Load()),
 		Latency: histogramOf(s.Latency), BatchSize: histogramOf(s.BatchSize)}
 }
@@ -204,6 +232,7 @@ type Tx struct {
 	// payoutObserver is the DB's; moves are what observeMove kept for it.
 	payoutObserver func(PayoutMove)
 	moves          []PayoutMove
+	completed      []int64            // River jobs this transaction completed (CompleteJob)
 	counts         map[countKey]int64 // payment_counts deltas, see counts.go
 	// auditRows and eventRows are written with the batch's (log_rows.go).
 	auditRows, eventRows []any
@@ -221,8 +250,9 @@ type Tx struct {
 // requests) until WithTx has returned.
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
 	var moves []PayoutMove // of the run that committed
+	var completed []int64
 	err := db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
-		moves = nil
+		moves, completed = nil, nil
 		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
 			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts, batch: &db.batch}
 		for _, o := range opts {
@@ -247,10 +277,13 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		ok = true
 		db.accounts.learn(tx.learnt)
 		db.batch.add(tx)
-		moves = tx.moves
+		moves, completed = tx.moves, tx.completed
 		return nil
 	})
 	if err == nil {
+		if len(completed) > 0 {
+			db.completed.add(completed)
+		}
 		for _, m := range moves {
 			db.payoutObserver(m)
 		}

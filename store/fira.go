@@ -64,6 +64,9 @@ type FIRA struct {
 	// time of supply, nil for a payout settled before GST values were kept.
 	InvoiceDate string
 	GST         *GSTValue
+	// Deposits are the transfers into the vault the payout pays out: the
+	// inward remittance as the chain (or the sandbox) recorded it.
+	Deposits []LinkedDeposit
 }
 
 const firaCols = `f.id, f.payment_id, f.user_id, f.livemode, f.status, f.remitting_bank, f.remitting_country, f.amount_foreign,
@@ -168,17 +171,24 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 		map[string]any{"paymentId": p.ID, "amountInr": f.AmountINR, "purposeCode": f.PurposeCode}); err != nil {
 		return FIRA{}, err
 	}
-	return f, tx.emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID})
+	return f, tx.emit(p.UserID, p.Livemode, "fira.generated", f.ID, map[string]any{"firaId": f.ID, "paymentId": p.ID, "version": p.Version})
 }
 
 // firaOf reads the FIRA of a payment in this transaction.
 func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
-	return scanFIRA(tx.queryRow("SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", paymentID))
+	f, err := scanFIRA(tx.queryRow("SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", paymentID))
+	if err == nil {
+		f.Deposits, err = tx.LinkedDeposits(paymentID)
+	}
+	return f, err
 }
 
 // FindFIRA returns the user's FIRA; another user's is not found.
 func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
 	f, err := scanFIRA(db.queryRow(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
+	if err == nil {
+		f.Deposits, err = db.PaymentDeposits(ctx, f.PaymentID)
+	}
 	return f, notFound(err, apperr.ErrFIRANotFound, "FIRA")
 }
 
@@ -238,5 +248,16 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		}
 		out = append(out, fira)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	ids := make([]string, len(out))
+	for i, f := range out {
+		ids[i] = f.PaymentID
+	}
+	deps, err := depositsOf(func(q string, a ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, a...) }, ids)
+	for i := range out {
+		out[i].Deposits = deps[out[i].PaymentID]
+	}
+	return out, total, err
 }

@@ -36,8 +36,22 @@ func (f FIRA) Document() documents.FIRA {
 		AmountINRWords: india.AmountInWordsINR(f.AmountINR), SettlementRate: f.SettlementRate, RateAsOf: f.RateAsOf,
 		GeneratedAt: f.GeneratedAt, SettledAt: f.SettledAt, Livemode: f.Livemode,
 		Ledger: f.Ledger, NetworkFee: fmt.Sprintf("%d.%07d XLM", f.Fee/10_000_000, f.Fee%10_000_000),
-		InvoiceDate: f.InvoiceDate, GST: f.GST.document(),
+		InvoiceDate: f.InvoiceDate, GST: f.GST.document(), Deposits: depositsDocument(f.Deposits),
 	}
+}
+
+// depositsDocument is each deposit as the advice cites it.
+func depositsDocument(list []LinkedDeposit) []documents.FIRADeposit {
+	var out []documents.FIRADeposit
+	for _, d := range list {
+		cur, ok := money.Lookup(d.Currency)
+		if !ok {
+			cur.Exponent = 2
+		}
+		out = append(out, documents.FIRADeposit{From: d.Counterparty, TxHash: d.TxHash, ClosedAt: d.ClosedAt,
+			Amount: d.Currency + " " + money.Format(d.Amount, cur), MatchedBy: d.MatchedBy})
+	}
+	return out
 }
 
 // document is the GST value as the advice prints it; nil stays nil.

@@ -32,23 +32,25 @@ func (db *DB) ReclaimJobs(ctx context.Context) (int, error) {
 	leader, err := exec.LeaderGetElectedLeader(ctx, &riverdriver.LeaderGetElectedLeaderParams{})
 	switch {
 	case err == nil:
-		if _, err := exec.LeaderResign(ctx, &riverdriver.LeaderResignParams{LeaderID: leader.LeaderID}); err != nil {
+		if _, err := exec.LeaderResign(ctx, &riverdriver.LeaderResignParams{LeaderID: leader.LeaderID, ElectedAt: leader.ElectedAt}); err != nil {
 			return 0, fmt.Errorf("end the previous process's leadership: %w", err)
 		}
 	case !errors.Is(err, rivertype.ErrNotFound):
 		return 0, fmt.Errorf("read River's leader: %w", err)
 	}
-	moved := 0
+	moved, last := 0, int64(0)
 	for {
 		now := db.Now().UTC()
-		stuck, err := exec.JobGetStuck(ctx, &riverdriver.JobGetStuckParams{Max: reclaimBatch, StuckHorizon: now.Add(time.Second)})
+		horizon := now.Add(time.Second)
+		stuck, err := exec.JobGetStuck(ctx, &riverdriver.JobGetStuckParams{AfterID: last, Max: reclaimBatch, StuckHorizon: horizon})
 		if err != nil {
 			return moved, fmt.Errorf("read jobs left running: %w", err)
 		}
 		if len(stuck) == 0 {
 			return moved, nil
 		}
-		p := &riverdriver.JobRescueManyParams{}
+		last = stuck[len(stuck)-1].ID // in id order
+		p := &riverdriver.JobRescueManyParams{StuckHorizon: horizon}
 		for _, job := range stuck {
 			why, err := json.Marshal(rivertype.AttemptError{At: now, Attempt: job.Attempt,
 				Error: "the process running this job ended without finishing it; taken over at start"})

@@ -81,7 +81,7 @@ func (fl *FileLock) take() error {
 		return fmt.Errorf("lock database %s: %w", fl.path, err)
 	}
 	if !other {
-		return nil
+		return fl.takeFromOlder()
 	}
 	const why = "SQLite keeps its write-ahead log beside the path it is given, so one file written through two paths is corrupted"
 	hs := fl.l.Holders()
@@ -90,6 +90,26 @@ func (fl *FileLock) take() error {
 			"the process is not visible from here): %s. Use the path the server uses", fl.path, why)
 	}
 	return fmt.Errorf("the database %s is in use through another path, %s: %s. Use that path (-db %s)", fl.path, fl.holders(), why, hs[0].Path)
+}
+
+// takeFromOlder refuses the file when a process that takes no part in
+// these locks (an older release, serving or not, or another program) has
+// it open in SQLite through another name.
+func (fl *FileLock) takeFromOlder() error {
+	elsewhere, err := fl.l.UsedThroughOtherName()
+	if err != nil {
+		return fmt.Errorf("lock database %s: %w", fl.path, err)
+	}
+	if !elsewhere {
+		return nil
+	}
+	const why = "SQLite keeps its write-ahead log beside the path it is given, so one file used through two paths is corrupted or copied stale"
+	if hs := fl.l.Holders(); len(hs) > 0 {
+		return fmt.Errorf("the database %s is open through another path, %s (an older payoutd release or another program): %s. Use that path (-db %s)",
+			fl.path, fl.holders(), why, hs[0].Path)
+	}
+	return fmt.Errorf("the database %s is open through another path by a process not visible from here (an older payoutd release or another program, "+
+		"perhaps in another container): %s. Use the path it uses, or stop it", fl.path, why)
 }
 
 // legacyLockNames are the <db>.lock files the previous release locked:
@@ -146,6 +166,9 @@ func (fl *FileLock) Open(ctx context.Context, schema string) (*DB, error) {
 			db = newDB(fl.path, x)
 		}
 	}
+	if err == nil {
+		err = fl.holdsOpened(db)
+	}
 	if err != nil {
 		if db != nil {
 			db.Close()
@@ -154,6 +177,20 @@ func (fl *FileLock) Open(ctx context.Context, schema string) (*DB, error) {
 	}
 	db.lock = fl
 	return db, nil
+}
+
+// holdsOpened refuses a database SQLite opened from another file than the
+// one locked: the lock would then keep nobody off the file in use.
+func (fl *FileLock) holdsOpened(db *DB) error {
+	file := db.x.File()
+	same, err := fl.l.Holds(file)
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", fl.path, err)
+	}
+	if !same {
+		return fmt.Errorf("open database %s: SQLite opened %s, not the file locked; refusing it", fl.path, file)
+	}
+	return nil
 }
 
 // RequireSchema refuses a file at another schema version than this

@@ -1,6 +1,12 @@
 package store
 
-import "context"
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/riverqueue/river/riverdriver"
+)
 
 // StatusCount is how many payouts of one mode are in one status.
 type StatusCount struct {
@@ -29,27 +35,23 @@ func (db *DB) PayoutCounts(ctx context.Context) ([]StatusCount, error) {
 	return out, rows.Err()
 }
 
-// JobCount is how many background jobs of one kind are in one state.
+// JobCount is how many background jobs are in one state.
 type JobCount struct {
-	Kind, State string
-	N           int64
+	State string
+	N     int64
 }
 
-// JobCounts counts River's jobs by kind and state: what is queued,
-// running, retrying or given up (completed jobs are kept an hour).
+// JobCounts counts River's jobs by state (River's own count): what is
+// queued, running, retrying or given up (completed jobs are kept an hour).
 func (db *DB) JobCounts(ctx context.Context) ([]JobCount, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT kind, state, count(*) FROM river_job GROUP BY kind, state`)
+	byState, err := db.readExecutor().JobCountByAllStates(ctx, &riverdriver.JobCountByAllStatesParams{})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []JobCount
-	for rows.Next() {
-		var c JobCount
-		if err := rows.Scan(&c.Kind, &c.State, &c.N); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
+	out := make([]JobCount, 0, len(byState))
+	for state, n := range byState {
+		out = append(out, JobCount{State: string(state), N: int64(n)})
 	}
-	return out, rows.Err()
+	slices.SortFunc(out, func(a, b JobCount) int { return strings.Compare(a.State, b.State) })
+	return out, nil
 }

@@ -44,7 +44,7 @@ func (tx *Tx) ClearAttention(p *Payment) error {
 }
 
 // owingStatuses are the statuses in which the pipeline owes a payout a
-// step (OwesStep), as SQL.
+// step (OwesStep), as an SQL list.
 var owingStatuses = func() string {
 	var q []string
 	for s := range paymentTransitions {
@@ -55,25 +55,42 @@ var owingStatuses = func() string {
 	return strings.Join(q, ", ")
 }()
 
-// withAlive names (alive) the payouts an advance job will still take: one
-// River holds available, scheduled, running or to retry. A statement that
-// starts with it sees both tables in one snapshot.
-const withAlive = `WITH alive AS (
-		SELECT json_extract(CAST(args AS TEXT), '$.paymentId') AS payment_id FROM river_job
-		WHERE kind = '` + AdvanceJobKind + `' AND state IN ('available', 'pending', 'running', 'retryable', 'scheduled')
-			AND payment_id IS NOT NULL) `
-
-// stalled is the condition on payments of a payout that owes a step but
-// has no job that will run: River discarded it after its last attempt, or
-// a job was never inserted.
-var stalled = `(status IN (` + owingStatuses + `) AND id NOT IN (SELECT payment_id FROM alive))`
-
-var stalledSQL = withAlive + "SELECT " + paymentCols + " FROM payments WHERE " + stalled + " ORDER BY created_at, id"
-
 // StalledPayments lists every payout that owes a step but has no job to
-// take it: nothing will move it until a person does (payoutd payouts retry).
+// take it (River discarded it after its last attempt, or a job was never
+// inserted): nothing will move it until a person does (payoutd payouts
+// retry).
 func (db *DB) StalledPayments(ctx context.Context) ([]Payment, error) {
-	return db.payments(ctx, stalledSQL)
+	return db.owingPayments(ctx, "SELECT "+paymentCols+" FROM payments WHERE status IN ("+owingStatuses+") ORDER BY created_at, id",
+		nil, func(p Payment, alive bool) bool { return !alive }, 0)
+}
+
+// owingPayments reads the payments query selects, and River's live advance
+// jobs, in one snapshot, and keeps those keep accepts (alive: an advance job
+// will still take the payout), at most limit of them (0: all).
+func (db *DB) owingPayments(ctx context.Context, query string, args []any, keep func(p Payment, alive bool) bool, limit int) ([]Payment, error) {
+	out := []Payment{}
+	err := db.Snapshot(ctx, func(s *Snapshot) error {
+		alive, err := db.aliveAdvance(ctx, s.q)
+		if err != nil {
+			return err
+		}
+		rows, err := s.q.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() && (limit == 0 || len(out) < limit) {
+			p, err := scanPayment(rows)
+			if err != nil {
+				return err
+			}
+			if keep(p, alive[p.ID]) {
+				out = append(out, p)
+			}
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 // stalledProblems are check's lines for the stalled payouts.

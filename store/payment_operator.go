@@ -42,10 +42,35 @@ func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment,
 		query = "SELECT " + paymentCols + " FROM payments WHERE livemode = ? AND status = ? ORDER BY updated_at, id LIMIT ?"
 		args = []any{q.Livemode, q.Status, limit}
 	default:
-		query = withAlive + "SELECT " + paymentCols + ` FROM payments WHERE livemode = ?
-			AND (status IN (?, ?) OR attention != '' OR ` + stalled + ` OR (status IN (?, ?)
-			AND vault_id IN (SELECT vault_id FROM vault_quarantines WHERE released_at IS NULL))) ORDER BY updated_at, id LIMIT ?`
-		args = []any{q.Livemode, StatusUnknown, StatusManualReview, StatusComplianceCheck, StatusProcessing, limit}
+		quarantined, err := db.quarantinedVaultIDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return db.owingPayments(ctx, "SELECT "+paymentCols+` FROM payments WHERE livemode = ?
+			AND (status IN (?, ?) OR attention != '' OR status IN (`+owingStatuses+`)) ORDER BY updated_at, id`,
+			[]any{q.Livemode, StatusUnknown, StatusManualReview},
+			func(p Payment, alive bool) bool {
+				waitsInQuarantine := quarantined[p.VaultID] && (p.Status == StatusComplianceCheck || p.Status == StatusProcessing)
+				return p.Status == StatusUnknown || p.Status == StatusManualReview || p.Attention != "" || !alive || waitsInQuarantine
+			}, limit)
 	}
 	return db.payments(ctx, query, args...)
+}
+
+// quarantinedVaultIDs is the set of quarantined vaults.
+func (db *DB) quarantinedVaultIDs(ctx context.Context) (map[string]bool, error) {
+	rows, err := db.query(ctx, "SELECT vault_id FROM vault_quarantines WHERE released_at IS NULL")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

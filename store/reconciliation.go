@@ -106,7 +106,8 @@ func (tx *Tx) Reconcile(p Payment, gst GSTValue, settlement Rate) (Reconciliatio
 		return r, err
 	}
 	if r.Status == PendingReconciliation {
-		return r, tx.emit(p.UserID, p.Livemode, "reconciliation.pending", p.ID, map[string]any{"paymentId": p.ID, "reason": r.Reason})
+		return r, tx.emit(p.UserID, p.Livemode, "reconciliation.pending", p.ID,
+			map[string]any{"paymentId": p.ID, "reason": r.Reason, "version": p.Version})
 	}
 	return r, nil
 }
@@ -178,5 +179,11 @@ func (tx *Tx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, 
 		map[string]any{"invoiceRef": invoiceRef, "note": note, "markAsException": exception}); err != nil {
 		return r, err
 	}
-	return r, tx.emit(userID, r.Livemode, "reconciliation.resolved", paymentID, map[string]any{"paymentId": paymentID, "resolvedBy": "manual"})
+	// The payment's version orders this event among the payment's others.
+	var version int64
+	if err := tx.queryRow("SELECT version FROM payments WHERE id = ?", paymentID).Scan(&version); err != nil {
+		return r, err
+	}
+	return r, tx.emit(userID, r.Livemode, "reconciliation.resolved", paymentID,
+		map[string]any{"paymentId": paymentID, "resolvedBy": "manual", "version": version})
 }

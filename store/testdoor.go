@@ -11,6 +11,7 @@ import (
 // shows do it through store/storetest, which reaches the database here.
 func init() {
 	testdoor.Of = func(db any) testdoor.Conn { return rawSQL{db.(*DB)} }
+	testdoor.TraceWrites = func(db any, fn func(string)) { db.(*DB).x.TraceWrites(fn) }
 }
 
 type rawSQL struct{ db *DB }
@@ -25,6 +26,14 @@ func (r rawSQL) Exec(ctx context.Context, query string, args ...any) (sql.Result
 		return err
 	})
 	return res, err
+}
+
+// Setting runs the statement on the write connection between the
+// committer's batches, outside any transaction: a connection setting that
+// must change even while every write transaction fails (query_only).
+func (r rawSQL) Setting(ctx context.Context, query string) error {
+	_, err := r.db.x.Writer().ExecContext(ctx, query)
+	return err
 }
 
 func (r rawSQL) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {

@@ -36,9 +36,25 @@ func Open(t testing.TB, path string) *DB {
 	return &DB{conn: plain{db}}
 }
 
+// TraceWrites calls fn with the text of every statement db's write
+// connection runs from now on, River's, BEGIN and COMMIT included, until
+// the test ends.
+func TraceWrites(t testing.TB, db *store.DB, fn func(query string)) {
+	testdoor.TraceWrites(db, fn)
+	t.Cleanup(func() { testdoor.TraceWrites(db, nil) })
+}
+
 // Exec runs a statement and commits it.
 func (d *DB) Exec(query string, args ...any) (sql.Result, error) {
 	return d.conn.Exec(context.Background(), query, args...)
+}
+
+// Setting changes a connection setting outside any transaction, on the
+// write connection of a database opened in this process: PRAGMA
+// query_only = 1 makes every write of the store's fail as on a read-only
+// disk, and = 0 (which a write transaction could no longer run) ends it.
+func (d *DB) Setting(query string) error {
+	return d.conn.Setting(context.Background(), query)
 }
 
 // QueryRow runs a query that returns at most one row.
@@ -56,6 +72,11 @@ type plain struct{ db *sql.DB }
 
 func (p plain) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return p.db.ExecContext(ctx, query, args...)
+}
+
+func (p plain) Setting(ctx context.Context, query string) error {
+	_, err := p.db.ExecContext(ctx, query)
+	return err
 }
 
 func (p plain) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {

@@ -66,6 +66,20 @@ func Open(path string, create bool) (*Lock, error) {
 	return &Lock{f: f, path: path, real: real, name: name, slot: slotBase + int64(h.Sum64()%slotCount)}, nil
 }
 
+// Holds reports whether the file at path is the file this lock holds (the
+// same device and inode), whatever its name.
+func (l *Lock) Holds(path string) (bool, error) {
+	held, err := l.f.Stat()
+	if err != nil {
+		return false, err
+	}
+	other, err := os.Stat(path)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(held, other), nil
+}
+
 // Real is the path with symlinks resolved.
 func (l *Lock) Real() string { return l.real }
 

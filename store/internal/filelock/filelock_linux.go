@@ -57,6 +57,48 @@ func (l *Lock) Announce() (otherName bool, err error) {
 	return false, nil
 }
 
+// SQLite's own locks, which every process using the file through SQLite
+// holds whatever release or program it is: in WAL mode each connection
+// holds a shared lock on the database file's SHARED range and on the DMS
+// byte of the index (-shm) beside the name it opened the file by.
+const (
+	sqliteSharedFirst = 0x40000000 + 2 // PENDING_BYTE + 2
+	sqliteSharedSize  = 510
+	sqliteShmDMS      = 128 // UNIX_SHM_DMS: (22+8)*4 + 8
+)
+
+// UsedThroughOtherName reports whether some process has the file open in
+// SQLite through another name than this lock's, while taking no part in
+// these locks (so Announce cannot see it: an older payoutd release,
+// another program). It holds SQLite's shared lock on the file, and nobody
+// holds SQLite's lock on the index beside this name. The index is kept
+// open until Close: closing a descriptor would drop this process's own
+// SQLite locks on it.
+func (l *Lock) UsedThroughOtherName() (bool, error) {
+	if busy, err := l.conflicts(l.f, sqliteSharedFirst, sqliteSharedSize); err != nil || !busy {
+		return false, err
+	}
+	shm, err := os.Open(l.real + "-shm")
+	if errors.Is(err, os.ErrNotExist) {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	l.extra = append(l.extra, shm)
+	here, err := l.conflicts(shm, sqliteShmDMS, 1)
+	return !here && err == nil, err
+}
+
+// conflicts reports whether another descriptor or process holds a lock on
+// f's bytes [start, start+n).
+func (l *Lock) conflicts(f *os.File, start, n int64) (bool, error) {
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: start, Len: n}
+	if err := unix.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk); err != nil {
+		return false, err
+	}
+	return lk.Type != unix.F_UNLCK, nil
+}
+
 // LockBeside takes an exclusive flock on name, created if missing, and
 // holds it until Close.
 func (l *Lock) LockBeside(name string) (busy bool, err error) {

@@ -25,6 +25,9 @@ func (l *Lock) Server() error {
 // Announce reports no other name: this system cannot tell.
 func (l *Lock) Announce() (otherName bool, err error) { return false, nil }
 
+// UsedThroughOtherName reports no other name: this system cannot tell.
+func (l *Lock) UsedThroughOtherName() (bool, error) { return false, nil }
+
 // LockBeside takes an exclusive flock on name, created if missing, and
 // holds it until Close.
 func (l *Lock) LockBeside(name string) (busy bool, err error) {

@@ -84,6 +84,7 @@ type committer struct {
 	// broken is the first failed WAL fsync: every later write fails with
 	// it, see wal_sync.go.
 	broken atomic.Pointer[error]
+	health writeHealth // see health.go
 }
 
 // CommitStats counts group commits: how many SQLite transactions carried how
@@ -162,6 +163,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 	// even if ctx ends: reporting failure for a write that landed would lie.
 	err := <-r.done
 	c.stats.Latency.Observe(seconds(time.Since(start)))
+	c.health.note(err, c.broken.Load() != nil)
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"modernc.org/sqlite"
 )
@@ -14,9 +15,11 @@ import (
 // (and shared with River, which runs its own short transactions on it) and
 // a small read pool.
 type DB struct {
-	w, r  *sql.DB
-	path  string
-	group *committer
+	w, r   *sql.DB
+	path   string
+	file   string // the file SQLite opened, as it reports it
+	group  *committer
+	writes *writeStatements
 }
 
 // Hooks are what the owner of the file does once per batch of
@@ -68,13 +71,42 @@ func dsn(path string, readOnly bool) string {
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", "cache_size(-32768)")
 	}
-	return "file:" + path + "?" + q.Encode()
+	return uri(path, q)
+}
+
+// uri is the SQLite URI that names exactly the file at path, whatever it
+// holds: SQLite decodes %HH in a URI's path and ends the path at ? or #,
+// so a path given as it is could open another file than the one locked
+// (a%41.db opening aA.db). Every byte but the unreserved ones and / is
+// escaped; an absolute path gets an empty authority (file:///…), so one
+// starting with // is not read as a host.
+func uri(path string, q url.Values) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString("file:")
+	if strings.HasPrefix(path, "/") {
+		b.WriteString("//")
+	}
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	b.WriteString("?")
+	b.WriteString(q.Encode())
+	return b.String()
 }
 
 // Open opens (creating if needed) the file at path and starts its
 // committer.
 func Open(ctx context.Context, path string, hooks Hooks) (*DB, error) {
-	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true})
+	writes := &writeStatements{}
+	w := sql.OpenDB(&connector{dsn: dsn(path, false), drv: sqliteDriver, uncancellable: true, writes: writes})
 	// One writer: SQLite serialises writes anyway, and a second writer
 	// connection only turns waiting into SQLITE_BUSY errors.
 	w.SetMaxOpenConns(1)
@@ -101,10 +133,14 @@ func Open(ctx context.Context, path string, hooks Hooks) (*DB, error) {
 	// Busy readers starve the single writer, so the read pool stays small.
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	db := &DB{w: w, r: r, path: path}
+	db := &DB{w: w, r: r, path: path, file: file, writes: writes}
 	db.group = startCommitter(w, hooks, file+"-wal", startCheckpointer(path))
 	return db, nil
 }
+
+// File is the file SQLite opened (symlinks resolved), as SQLite reports
+// it: the one its write-ahead log sits beside.
+func (db *DB) File() string { return db.file }
 
 // Reader is the read pool: queries only, outside any transaction.
 func (db *DB) Reader() *sql.DB { return db.r }

@@ -21,11 +21,12 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	q.Set("mode", "ro")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "temp_store(MEMORY)")
-	r := sql.OpenDB(&connector{dsn: "file:" + path + "?" + q.Encode(), drv: sqliteDriver})
+	r := sql.OpenDB(&connector{dsn: uri(path, q), drv: sqliteDriver})
 	r.SetMaxOpenConns(2)
-	if err := r.PingContext(ctx); err != nil {
+	var file string
+	if err := r.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &DB{r: r, path: path}, nil
+	return &DB{r: r, path: path, file: file}, nil
 }

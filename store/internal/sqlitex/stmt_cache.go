@@ -38,6 +38,7 @@ type connector struct {
 	dsn           string
 	drv           driver.Driver
 	uncancellable bool
+	writes        *writeStatements // the write connection's count
 }
 
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -45,7 +46,7 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}, uncancellable: c.uncancellable}, nil
+	return &cachingConn{Conn: conn, stmts: map[string]*cachedStmt{}, uncancellable: c.uncancellable, writes: c.writes}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return c.drv }
@@ -65,6 +66,7 @@ type cachingConn struct {
 	stmts         map[string]*cachedStmt
 	order         []string // cached queries, oldest first
 	uncancellable bool
+	writes        *writeStatements // nil but on the write connection
 }
 
 // stmt returns the cached statement for query (and variant, see
@@ -139,6 +141,7 @@ func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driv
 	if c.uncancellable && ctx.Done() != nil {
 		ctx = context.WithoutCancel(ctx)
 	}
+	c.writes.note(query)
 	s, err := c.stmt(ctx, query, "")
 	if err != nil {
 		return nil, err
@@ -158,6 +161,7 @@ func (c *cachingConn) QueryContext(ctx context.Context, query string, args []dri
 			ctx = context.WithoutCancel(ctx)
 		}
 	}
+	c.writes.note(query)
 	s, err := c.stmt(ctx, query, variantKey(query, args))
 	if err != nil {
 		return nil, err
@@ -178,7 +182,7 @@ func (c *cachingConn) PrepareContext(ctx context.Context, query string) (driver.
 }
 
 func (c *cachingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	return c.Conn.(driver.ConnBeginTx).BeginTx(ctx, opts)
+	return c.beginCounted(ctx, opts)
 }
 
 func (c *cachingConn) Ping(ctx context.Context) error {

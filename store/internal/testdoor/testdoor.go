@@ -12,6 +12,9 @@ import (
 type Conn interface {
 	// Exec runs a statement in a write transaction of its own.
 	Exec(ctx context.Context, query string, args ...any) (sql.Result, error)
+	// Setting runs a statement outside any transaction, on the write
+	// connection where there is one.
+	Setting(ctx context.Context, query string) error
 	// QueryRow and Query read outside any transaction.
 	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
 	Query(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -19,3 +22,7 @@ type Conn interface {
 
 // Of returns the raw SQL of db, which must be a *store.DB.
 var Of func(db any) Conn
+
+// TraceWrites calls fn with every statement the write connection of db (a
+// *store.DB) runs from now on; nil stops it.
+var TraceWrites func(db any, fn func(query string))
