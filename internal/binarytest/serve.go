@@ -51,26 +51,36 @@ func StartDB(t testing.TB, dir, db string, args ...string) *Proc {
 	p := &Proc{Cmd: cmd, Stdout: out, Stderr: log, exited: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.exited) }()
 	t.Cleanup(func() {
-		p.Cmd.Process.Kill()
-		<-p.exited
+		p.kill()
 		if bad := log.notJSON(); bad != "" {
 			t.Errorf("payoutd wrote a stderr line that is not a JSON log record: %q", bad)
 		}
 	})
+	// A start that fails kills the process before the test ends: the
+	// test's own defers (a fake network's Close) run before its cleanups
+	// and would wait for the connections of a server still running.
 	select {
 	case addr := <-out.listening:
 		p.URL = "http://" + addr
 	case <-p.exited:
 		t.Fatalf("payoutd exited before listening (%v):\n%s", p.err, log)
 	case <-time.After(30 * time.Second):
+		p.kill()
 		t.Fatalf("payoutd did not listen within 30s:\n%s", log)
 	}
 	// It accepts connections from the moment it listens; /readyz answers
 	// once it serves.
 	if status, err := p.Status("/readyz"); err != nil || status != http.StatusOK {
+		p.kill()
 		t.Fatalf("payoutd listens on %s but /readyz answers %d %v:\n%s", p.URL, status, err, log)
 	}
 	return p
+}
+
+// kill ends the process and waits until it has.
+func (p *Proc) kill() {
+	p.Cmd.Process.Kill()
+	<-p.exited
 }
 
 // Wait waits for the process to exit and returns its exit status.
