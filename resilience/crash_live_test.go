@@ -138,8 +138,11 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 			t.Fatalf("crash %d: no send to interrupt", c)
 		}
 		cur.Wait()
+		// Started outside the lock: the new server's sends reach OnSend,
+		// which takes it, while Start still waits for /readyz.
+		next := start(t, dir, args...)
 		mu.Lock()
-		cur = start(t, dir, args...)
+		cur = next
 		mu.Unlock()
 	}
 	batch(cycles)
