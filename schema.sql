@@ -32,8 +32,106 @@ CREATE TABLE IF NOT EXISTS profiles (
   address         TEXT NOT NULL DEFAULT '', -- postal address, printed on FIRAs (version 5)
   -- 1 when the user supplies from a special-category State, where the GST
   -- registration threshold is ₹10 lakh instead of ₹20 lakh (version 7).
-  gst_special_category INTEGER NOT NULL DEFAULT 0
+  gst_special_category INTEGER NOT NULL DEFAULT 0,
+  -- The GST state code (01-38, 97) of the principal place of business,
+  -- '' when not given: a GSTIN's first two digits take its place (version 11).
+  state_code      TEXT NOT NULL DEFAULT '',
+  -- The date GST registration took effect, YYYY-MM-DD or '' (version 11).
+  gst_registered_from TEXT NOT NULL DEFAULT ''
 );
+
+-- Letters of Undertaking (Form GST RFD-11) as furnished on the GST portal:
+-- one per financial year in use, with the ARN the portal generated and the
+-- date it was furnished (docs/tax.md, "LUTs").
+CREATE TABLE IF NOT EXISTS luts (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL,
+  livemode     INTEGER NOT NULL,
+  arn          TEXT NOT NULL,
+  fy           TEXT NOT NULL,     -- the financial year it covers, YYYY-YY
+  furnished_on TEXT NOT NULL,     -- YYYY-MM-DD, IST
+  created_at   INTEGER NOT NULL,
+  withdrawn_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS luts_user_fy ON luts (user_id, fy) WHERE withdrawn_at IS NULL;
+
+-- Export invoices (CGST Rules r.46) as issued: the supplier and recipient
+-- are frozen in the row, the number is the next of the user's series for
+-- the financial year (r.46(b)), the INR value is at the rate of the invoice
+-- date (r.34), and lut_arn is the LUT it was issued under ('' = with IGST).
+CREATE TABLE IF NOT EXISTS invoices (
+  id                TEXT PRIMARY KEY,
+  user_id           TEXT NOT NULL,
+  livemode          INTEGER NOT NULL,
+  fy                TEXT NOT NULL,
+  seq               INTEGER NOT NULL,
+  number            TEXT NOT NULL,
+  date              TEXT NOT NULL,    -- YYYY-MM-DD, IST
+  currency          TEXT NOT NULL,
+  lines             TEXT NOT NULL,    -- JSON: [{description, sac, amount (minor units)}]
+  total             INTEGER NOT NULL, -- minor units of currency
+  rate              TEXT NOT NULL,    -- INR per unit of currency
+  rate_date         TEXT NOT NULL,
+  rate_basis        TEXT NOT NULL,    -- given, recorded or table
+  value_inr         INTEGER NOT NULL, -- paise
+  igst              INTEGER NOT NULL, -- paise; 0 under a LUT
+  lut_arn           TEXT NOT NULL,
+  supplier_name     TEXT NOT NULL,
+  supplier_address  TEXT NOT NULL,
+  supplier_gstin    TEXT NOT NULL,
+  supplier_state    TEXT NOT NULL,
+  recipient_name    TEXT NOT NULL,
+  recipient_address TEXT NOT NULL,
+  recipient_country TEXT NOT NULL,
+  client_id         TEXT NOT NULL DEFAULT '',
+  created_at        INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS invoices_number ON invoices (user_id, fy, seq);
+CREATE INDEX IF NOT EXISTS invoices_user_date ON invoices (user_id, date);
+-- The LUT invoices rule 96A's watch job reads, every user's, by date.
+CREATE INDEX IF NOT EXISTS invoices_lut_date ON invoices (date) WHERE lut_arn != '';
+
+-- Rule 96A's flag of a LUT invoice not fully paid in foreign exchange,
+-- written with its invoice.realisation_due event by the realisation_watch
+-- job: one row per invoice, so the event is emitted once. The figures are
+-- those the event announced (paise).
+CREATE TABLE IF NOT EXISTS invoice_realisation_flags (
+  invoice_id    TEXT PRIMARY KEY REFERENCES invoices(id),
+  user_id       TEXT NOT NULL,
+  flagged_on    TEXT NOT NULL,    -- YYYY-MM-DD, IST
+  taxable_value INTEGER NOT NULL,
+  igst          INTEGER NOT NULL,
+  interest      INTEGER NOT NULL,
+  created_at    INTEGER NOT NULL
+);
+
+-- Credit notes (r.53) against an invoice, in their own series per year.
+CREATE TABLE IF NOT EXISTS credit_notes (
+  id         TEXT PRIMARY KEY,
+  invoice_id TEXT NOT NULL REFERENCES invoices(id),
+  user_id    TEXT NOT NULL,
+  livemode   INTEGER NOT NULL,
+  fy         TEXT NOT NULL,
+  seq        INTEGER NOT NULL,
+  number     TEXT NOT NULL,
+  date       TEXT NOT NULL,
+  amount     INTEGER NOT NULL, -- minor units of the invoice's currency
+  value_inr  INTEGER NOT NULL, -- paise, at the invoice's rate
+  igst       INTEGER NOT NULL, -- paise
+  reason     TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS credit_notes_number ON credit_notes (user_id, fy, seq);
+CREATE INDEX IF NOT EXISTS credit_notes_invoice ON credit_notes (invoice_id);
+CREATE INDEX IF NOT EXISTS credit_notes_user_date ON credit_notes (user_id, date);
+
+-- The invoice a payout collects (initiate's invoiceId).
+CREATE TABLE IF NOT EXISTS payment_invoices (
+  payment_id TEXT PRIMARY KEY,
+  invoice_id TEXT NOT NULL REFERENCES invoices(id),
+  user_id    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS payment_invoices_invoice ON payment_invoices (invoice_id);
 
 CREATE TABLE IF NOT EXISTS kyc (
   user_id     TEXT PRIMARY KEY REFERENCES users(id),
@@ -180,10 +278,35 @@ CREATE TABLE IF NOT EXISTS payments (
   -- every move of the payout clears both (version 8).
   attention            TEXT NOT NULL DEFAULT '',
   attention_at         INTEGER,
+  -- The client (clients.id) the payout was made for, '' when none was
+  -- named (version 11).
+  client_id            TEXT NOT NULL DEFAULT '',
   UNIQUE (user_id, txn_id)
 );
 CREATE INDEX IF NOT EXISTS payments_user_created ON payments (user_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, created_at DESC, id DESC);
+-- The console's payouts sorted by amount, and a client's payouts; the
+-- second holds only payouts that name a client.
+CREATE INDEX IF NOT EXISTS payments_user_amount ON payments (user_id, amount DESC, id DESC);
+CREATE INDEX IF NOT EXISTS payments_user_client ON payments (user_id, client_id, created_at DESC, id DESC) WHERE client_id != '';
+
+-- The people and companies a user is paid by: chosen when paying, their
+-- name and country become the payout's counterparty (the FIRA's remitter).
+CREATE TABLE IF NOT EXISTS clients (
+  id           TEXT PRIMARY KEY,
+  user_id      TEXT NOT NULL REFERENCES users(id),
+  livemode     INTEGER NOT NULL,
+  name         TEXT NOT NULL,
+  country      TEXT NOT NULL DEFAULT '',
+  address      TEXT NOT NULL DEFAULT '',
+  email        TEXT NOT NULL DEFAULT '',
+  purpose_code TEXT NOT NULL DEFAULT '',
+  currency     TEXT NOT NULL DEFAULT '',  -- the currency they usually pay in
+  notes        TEXT NOT NULL DEFAULT '',
+  created_at   INTEGER NOT NULL,
+  updated_at   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS clients_user_name ON clients (user_id, name COLLATE NOCASE, id);
 -- Older files carry two partial indexes of payouts in flight; nothing reads
 -- them, and each cost an insert and a delete on every payout.
 DROP INDEX IF EXISTS payments_in_flight;
@@ -785,3 +908,35 @@ CREATE TABLE IF NOT EXISTS settlement_rates (
   as_of      INTEGER NOT NULL,
   created_at INTEGER NOT NULL
 );
+
+-- Notices: what the console's notice list shows and e-mail sends
+-- (jobs/notify_*.go). One per user per occasion (an event's id, or a date
+-- such as an advance-tax instalment), so the periodic job that looks for
+-- dated occasions may find the same one at every run.
+CREATE TABLE IF NOT EXISTS notices (
+  id         TEXT PRIMARY KEY,
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  livemode   INTEGER NOT NULL,
+  kind       TEXT NOT NULL,
+  occasion   TEXT NOT NULL,
+  title      TEXT NOT NULL,
+  body       TEXT NOT NULL DEFAULT '',
+  link       TEXT NOT NULL DEFAULT '',  -- a console path
+  created_at INTEGER NOT NULL,
+  read_at    INTEGER,
+  mailed_at  INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS notices_occasion ON notices (user_id, occasion);
+-- newest first by rowid within a user (an index's entries of one key are in
+-- rowid order)
+CREATE INDEX IF NOT EXISTS notices_user ON notices (user_id);
+CREATE INDEX IF NOT EXISTS notices_unread ON notices (user_id) WHERE read_at IS NULL;
+
+-- The notice kinds a user does not want by e-mail (Settings); the console
+-- lists every notice.
+CREATE TABLE IF NOT EXISTS notice_mail_off (
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  kind       TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (user_id, kind)
+) WITHOUT ROWID;

@@ -14,13 +14,16 @@ import (
 )
 
 // consolePaths are the console's pages, timed like the API's read paths
-// (docs/performance.md, "Console"); :latest is the user's newest payout.
+// (docs/performance.md, "Console"); :latest is the user's newest payout
+// and :oldest its oldest, whose audit rows are the furthest back in the
+// user's log.
 var consolePaths = []string{
 	"/console/",
 	"/console/payouts",
 	"/console/payouts?status=COMPLETED",
 	"/console/payouts/:latest",
-	"/console/payouts/new",
+	"/console/payouts/:oldest",
+	"/console/payouts/new?key=3f0c8a52-8a51-4c3e-9a0e-2f1d7c9b6a01",
 	"/console/firas",
 	"/console/tax",
 	"/console/settings",
@@ -63,14 +66,22 @@ func consoleClient(ctx context.Context, base http.RoundTripper, t *Target, u sto
 }
 
 // measureConsole times each console page for the user at this size.
-func measureConsole(ctx context.Context, c *http.Client, t *Target, userID string, size, samples int) ([]ReadResult, error) {
+func measureConsole(ctx context.Context, c *http.Client, t *Target, userID string, size, samples int, history bool) ([]ReadResult, error) {
 	latest, _, err := t.DB.ListPayments(ctx, store.PaymentFilter{UserID: userID, Page: 1, Limit: 1})
 	if err != nil || len(latest) == 0 {
 		return nil, fmt.Errorf("console pages: no payout to show (%v)", err)
 	}
+	oldest, err := t.DB.FindPaymentByTxnID(ctx, userID, store.SeedTxnID(size-1))
+	if err != nil {
+		return nil, fmt.Errorf("console pages: the oldest payout: %w", err)
+	}
 	var out []ReadResult
 	for _, p := range consolePaths {
-		r, err := timeGET(ctx, c, t.URL+strings.Replace(p, ":latest", latest[0].ID, 1), "", samples)
+		if strings.HasSuffix(p, ":oldest") && !history {
+			continue // its payouts have no audit rows to read
+		}
+		path := strings.NewReplacer(":latest", latest[0].ID, ":oldest", oldest.ID).Replace(p)
+		r, err := timeGET(ctx, c, t.URL+path, "", samples)
 		if err != nil {
 			return nil, err
 		}
@@ -78,8 +89,14 @@ func measureConsole(ctx context.Context, c *http.Client, t *Target, userID strin
 		if strings.Contains(p, "status=") {
 			r.Path = "/console/payouts?status"
 		}
+		if strings.HasPrefix(p, "/console/payouts/new") {
+			r.Path = "/console/payouts/new" // its form's key is no part of the page's name
+		}
 		if strings.HasSuffix(p, ":latest") {
 			r.Path = "/console/payouts/:id"
+		}
+		if strings.HasSuffix(p, ":oldest") {
+			r.Path = "/console/payouts/:id (oldest)"
 		}
 		out = append(out, r)
 	}

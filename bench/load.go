@@ -176,7 +176,7 @@ func initiate(ctx context.Context, c *http.Client, base string, users []benchUse
 		}
 		u := users[int(i)%len(users)]
 		amount := fmt.Sprintf("%d.%02d", 1+i%50, []int{0, 10, 20, 50}[i%4]) // no sandbox trigger
-		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(i) + `","counterpartyCountry":"US","purposeCode":"P0802"}`)
+		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(i) + `","counterpartyName":"Bench Client","counterpartyCountry":"US","purposeCode":"P0802"}`)
 		t0 := time.Now()
 		status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body)
 		took, ok := time.Since(t0), err == nil && status == http.StatusCreated

@@ -32,6 +32,7 @@ var (
 	startDB       = binarytest.StartDB
 	cli           = binarytest.Run
 	runBinary     = binarytest.Exec
+	runBinaryEnv  = binarytest.ExecEnv
 	logText       = binarytest.LogText
 	liveCall      = binarytest.Call
 	get           = binarytest.Get

@@ -22,7 +22,11 @@ var schemaSQL string
 func Main(ctx context.Context, schema string, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	schemaSQL = schema
 	paceGC(getenv)
-	if err := run(ctx, args, getenv, stdout, stderr); err != nil {
+	err := checkEnvNames(environ())
+	if err == nil {
+		err = run(ctx, args, getenv, stdout, stderr)
+	}
+	if err != nil {
 		slog.New(slog.NewJSONHandler(stderr, nil)).Error("command failed", "command", commandName(args), "error", err.Error())
 		return 1
 	}

@@ -31,7 +31,7 @@ func backupCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err := checkBackupTarget(*out); err != nil {
 		return err
 	}
-	a, _, err := c.open(ctx, store.Read, false)
+	a, _, err := c.open(ctx, store.Copy, false)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 	c.register(cmd.FlagSet, getenv, false)
 	email := cmd.String("email", "", "the user's e-mail (required)")
 	live := envFlag(cmd, "sandbox", "sandbox or production: which of the e-mail's users signs in")
-	baseURL := cmd.String("base-url", envOr(getenv, "PAYOUTD_BASE_URL", "http://localhost:8080"), "the server's public base URL (env PAYOUTD_BASE_URL)")
+	baseURL := cmd.String("base-url", envOr(getenv, "PAYOUTD_BASE_URL", ""), "the server's public base URL, as serve's -base-url (required; env PAYOUTD_BASE_URL)")
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
@@ -31,6 +31,11 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 	env, livemode, err := live()
 	if err != nil {
 		return err
+	}
+	if *baseURL == "" {
+		// Only the server knows where it listens; a guessed localhost:8080
+		// would hand out a link that reaches nothing.
+		return fmt.Errorf("console-link: the link needs the server's public base URL: pass --base-url URL or set PAYOUTD_BASE_URL (the value serve uses; without one, serve uses http://localhost and its -addr port)")
 	}
 	if !strings.HasPrefix(*baseURL, "http://") && !strings.HasPrefix(*baseURL, "https://") {
 		return fmt.Errorf("console-link: --base-url must start with http:// or https://, not %q", *baseURL)

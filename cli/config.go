@@ -112,6 +112,11 @@ func (c *common) openApp(ctx context.Context, access store.Access, withKey bool,
 	if !exists && access != store.Serve {
 		return nil, nil, c.noDB()
 	}
+	if withKey || !exists {
+		if err := store.CheckMasterKey(c.keyPath()); err != nil {
+			return nil, nil, err
+		}
+	}
 	lock, err := store.Lock(c.db, access)
 	if err != nil {
 		return nil, nil, err

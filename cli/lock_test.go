@@ -105,7 +105,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 		{"review", "approve", "pay_none"},
 		{"kyc", "list", "-master-key", masterKey},
 		{"kyc", "approve", "link@example.com", "-master-key", masterKey},
-		{"console-link", "--email", "link@example.com"},
+		{"console-link", "--email", "link@example.com", "--base-url", "http://localhost:8080"},
 		{"payouts", "list"},
 		{"payouts", "retry", "pay_none"},
 		{"vaults", "release", "vlt_none", "--note", "checked"},
@@ -166,6 +166,21 @@ func TestCheckAndBackupLeaveFileUnchanged(t *testing.T) {
 	is.Equal(fileSum(t, db), before)
 }
 
+// holdOlderLock takes the lock the previous release's server held,
+// <db>.lock, until the test ends or the file is closed.
+func holdOlderLock(t *testing.T, db string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(db+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
 // TestOldReleaseLockBlocksServe: the previous release locked <db>.lock
 // (a flock on a file named after the path); a process holding it keeps
 // this release's server off the file, and nothing is created.
@@ -175,10 +190,7 @@ func TestOldReleaseLockBlocksServe(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
 	cli(t, dir, "migrate")
-	f, err := os.OpenFile(db+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	is.NoErr(err)
-	defer f.Close()
-	is.NoErr(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	f := holdOlderLock(t, db)
 	_, errOut, code := runBinary(t, dir, "serve", "-db", db, "-addr", "127.0.0.1:0")
 	is.True(code != 0)
 	is.True(strings.Contains(errOut, "an older payoutd server is using the database "+db))
@@ -199,12 +211,9 @@ func TestHardLinkBackupRefusedBesideOlderRelease(t *testing.T) {
 	db := filepath.Join(dir, "payoutd.db")
 	cli(t, dir, "migrate")
 	// The older server: its lock file, and the file open in SQLite.
-	f, err := os.OpenFile(db+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	is.NoErr(err)
-	defer f.Close()
-	is.NoErr(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	holdOlderLock(t, db)
 	older := storetest.Open(t, db)
-	_, err = older.Exec("INSERT INTO storage_probe (id, at) VALUES (1, 1)")
+	_, err := older.Exec("INSERT INTO storage_probe (id, at) VALUES (1, 1)")
 	is.NoErr(err)
 
 	linkDir := t.TempDir()

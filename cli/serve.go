@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"strings"
 	"syscall"
 	"time"
@@ -41,6 +40,8 @@ type serveConfig struct {
 	sandboxPrivateWebhooks bool
 	trustedProxies         string
 	metricsAddr            string
+	smtpURL, smtpFrom      string
+	smtp                   *jobs.SMTP // read from smtpURL and smtpFrom by check
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -69,6 +70,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50,auth-failures=50 (env PAYOUTD_RATE_LIMITS)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", getenv("PAYOUTD_TRUSTED_PROXIES"),
 		"reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client, for the limit on failed authentications (env PAYOUTD_TRUSTED_PROXIES)")
+	fs.StringVar(&c.smtpURL, "smtp-url", getenv("PAYOUTD_SMTP_URL"),
+		"mail server for notices by e-mail, smtp://user:password@host:587 (STARTTLS, required with a password) or smtps://…:465; off when empty (env PAYOUTD_SMTP_URL)")
+	fs.StringVar(&c.smtpFrom, "smtp-from", getenv("PAYOUTD_SMTP_FROM"),
+		"From address of notice e-mails, e.g. payoutd@example.com; required with -smtp-url (env PAYOUTD_SMTP_FROM)")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", durationEnv(getenv, "PAYOUTD_JOB_TIMEOUT", 20*time.Second),
@@ -83,11 +88,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := checkEnvFlags(fs, getenv); err != nil {
 		return err
 	}
-	if c.jobTimeout < time.Second {
-		return fmt.Errorf("-job-timeout %s: at least 1s", c.jobTimeout)
-	}
-	if c.mode != "sandbox" && c.mode != "live" {
-		return fmt.Errorf("-mode must be sandbox or live, not %q", c.mode)
+	if err := c.check(); err != nil {
+		return err
 	}
 	log, err := logger(c.logLevel, stderr)
 	if err != nil {
@@ -110,14 +112,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	if c.mode == "live" {
-		if err := c.liveRates.check(); err != nil {
-			return err
-		}
-		if err := c.stellar.check(); err != nil {
-			return err
-		}
-	}
 	// The ports are taken before the database and its key are touched, so
 	// a port in use leaves nothing behind.
 	ln, err := listen(c.addr, "-addr")
@@ -136,15 +130,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	cfg := app.Config{Log: log, Workers: c.workers, JobTimeout: c.jobTimeout, Rates: rateTable,
 		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks,
-		Metrics: m}
+		Metrics: m, SMTP: c.smtp}
 	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log,
-		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies, metrics: m}
+		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies, metrics: m, mail: c.smtp != nil}
 	var live *liveRates
 	if c.mode == "live" {
 		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
 			return err
 		}
 		cfg.Pipeline.LiveRate, hc.rateStatus = live.Rate, live.Status
+		cfg.Pipeline.LiveUnknownAfter = min(liveUnknownAfter, 5*c.stellar.syncInterval)
 		cfg.StellarSync = c.stellar.syncInterval
 		if c.stellar.rpc != "" {
 			cfg.Live = func(db *store.DB, sealer *store.Sealer) (*stellar.Rail, error) {
@@ -152,6 +147,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			}
 		}
 	}
+	if c.baseURL == "" {
+		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
+	}
+	hc.baseURL = strings.TrimRight(c.baseURL, "/")
+	cfg.BaseURL = hc.baseURL
 	a, sealer, err := c.openApp(ctx, store.Serve, true, cfg)
 	if err != nil {
 		return err
@@ -166,10 +166,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		live.Keep(func(q map[string]rates.Quote) { keepRates(ctx, a.DB, q, log) })
 	}
-	if c.baseURL == "" {
-		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
-	}
-	hc.baseURL = strings.TrimRight(c.baseURL, "/")
 	srv, err := newServer(ctx, a, sealer, hc)
 	if err != nil {
 		return err
@@ -189,6 +185,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		go serveMetrics(mln, m, log)
 		log.Info("metrics", "addr", mln.Addr().String())
 		fmt.Fprintf(stdout, "payoutd metrics on %s\n", mln.Addr())
+	}
+	if c.smtp != nil {
+		log.Info("notices by e-mail", "server", c.smtp.Addr(), "from", c.smtp.From)
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stdout, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)
@@ -244,40 +243,6 @@ func loadRates(v string) (rates.Table, error) {
 	return t, nil
 }
 
-func parseLimits(s string) (map[string]int, error) {
-	out := map[string]int{}
-	for _, kv := range strings.Split(s, ",") {
-		if kv = strings.TrimSpace(kv); kv == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		var n int
-		if _, err := fmt.Sscanf(v, "%d", &n); !ok || err != nil || n < 1 {
-			return nil, fmt.Errorf("-rate-limits: bad entry %q", kv)
-		}
-		out[k] = n
-	}
-	return out, nil
-}
-
-// parsePrefixes reads a comma-separated list of addresses and CIDRs.
-func parsePrefixes(s string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(v); err == nil {
-			out = append(out, p.Masked())
-		} else if a, err := netip.ParseAddr(v); err == nil {
-			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-		} else {
-			return nil, fmt.Errorf("%q is neither an address nor a CIDR", v)
-		}
-	}
-	return out, nil
-}
-
 // ensureDemoUser makes `go run .` usable at once: on an empty database it
 // creates a sandbox user and prints its key and a console sign-in link, once.
 func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, baseURL string, stdout io.Writer) error {
@@ -305,3 +270,9 @@ func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, bas
 		console.SignInURL(baseURL, token))
 	return nil
 }
+
+// liveUnknownAfter is how long a live payout stays SUBMITTED without an
+// outcome before it is UNKNOWN (or five chain syncs, if sooner): a
+// transaction applies within a few ledgers (about 5 s each), so one that
+// has not after half a minute is worth a person's notice.
+const liveUnknownAfter = 30 * time.Second

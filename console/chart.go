@@ -9,38 +9,26 @@ import (
 
 // month is one bar of the receipts chart.
 type month struct {
-	Label  string // "Apr"
-	Name   string // "April 2026"
-	Paise  int64
-	Count  int64
-	X, Y   int // the bar's top-left corner in the SVG's user units
-	Height int
-	LabelX int
+	Label string // "Apr"
+	Name  string // "April 2026"
+	Paise int64
+	Count int64
+	Width int // the bar's length, percent of the largest month's
 }
 
-// chart is the financial year's receipts by IST month, drawn as an inline
-// SVG by the server (no script): integer geometry, one bar per month.
+// chart is the financial year's receipts by IST month: a list whose every
+// row says its month and amount as text, beside a bar the server draws (no
+// script), so the figures read the same at any width and need no hover.
 type chart struct {
 	Months []month
 	Max    int64
-	Width  int
-	Height int
-	Base   int // the y of the axis
 }
-
-const (
-	chartWidth  = 640
-	chartHeight = 220
-	chartTop    = 24
-	chartBase   = 190
-	barGap      = 12
-)
 
 // receiptsChart groups the year's reconciled receipts (the same tax_days the
 // liability sums) by IST month. It only draws: the year's total shown beside
 // it is the liability's gross receipts, the API's figure.
 func receiptsChart(fy india.FY, days []store.TaxDay) chart {
-	ch := chart{Width: chartWidth, Height: chartHeight, Base: chartBase}
+	var ch chart
 	start := fy.Start().In(india.IST)
 	index := map[string]int{}
 	for i := 0; i < 12; i++ {
@@ -57,23 +45,17 @@ func receiptsChart(fy india.FY, days []store.TaxDay) chart {
 	for _, m := range ch.Months {
 		ch.Max = max(ch.Max, m.Paise)
 	}
-	slot := chartWidth / 12
 	for i := range ch.Months {
 		m := &ch.Months[i]
-		m.X, m.LabelX = i*slot+barGap/2, i*slot+slot/2
 		if ch.Max > 0 {
-			m.Height = int(m.Paise * (chartBase - chartTop) / ch.Max)
+			m.Width = int(m.Paise * 100 / ch.Max)
 		}
-		if m.Paise > 0 && m.Height == 0 {
-			m.Height = 1 // a receipt is never drawn as nothing
+		if m.Paise > 0 && m.Width == 0 {
+			m.Width = 1 // a receipt is never drawn as nothing
 		}
-		m.Y = chartBase - m.Height
 	}
 	return ch
 }
-
-// BarWidth is each bar's width in user units.
-func (chart) BarWidth() int { return chartWidth/12 - barGap }
 
 // monthsSoFar are the GST months (YYYY-MM) of the year up to now.
 func monthsSoFar(fy india.FY, now time.Time) []string {

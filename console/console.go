@@ -44,6 +44,9 @@ type Config struct {
 	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
 	// link-local addresses (jobs.RuleFor).
 	SandboxPrivateWebhooks bool
+	// Mail: notices are also e-mailed (serve -smtp-url), which Settings
+	// says beside the choice of kinds.
+	Mail bool
 }
 
 // Console is the console's HTTP handler.
@@ -105,15 +108,24 @@ func (c *Console) routes() {
 	m.Handle("GET /console/{$}", c.page(c.handleHome))
 
 	m.Handle("GET /console/payouts", c.page(c.handlePayouts))
+	m.Handle("GET /console/payouts.csv", c.page(c.handlePayoutsCSV))
 	m.Handle("GET /console/payouts/new", c.page(c.handleNewPayout))
 	m.Handle("POST /console/payouts/new", c.form(c.handleInitiate))
 	m.Handle("GET /console/payouts/{id}", c.page(c.handlePayout))
 	m.Handle("GET /console/payouts/{id}/confirm", c.page(c.handleConfirmPage))
 	m.Handle("POST /console/payouts/{id}/confirm", c.form(c.handleConfirm))
 	m.Handle("POST /console/payouts/{id}/retry", c.form(c.handleRetry))
+	m.Handle("POST /console/payouts/{id}/cancel", c.form(c.handleCancel))
 	m.Handle("POST /console/payouts/{id}/review", c.form(c.handleReview))
 
+	m.Handle("GET /console/clients", c.page(c.handleClients))
+	m.Handle("POST /console/clients", c.form(c.handleClientCreate))
+	m.Handle("GET /console/clients/{id}", c.page(c.handleClient))
+	m.Handle("POST /console/clients/{id}", c.form(c.handleClientUpdate))
+
 	m.Handle("GET /console/firas", c.page(c.handleFIRAs))
+	m.Handle("GET /console/firas.csv", c.page(c.handleFIRAsCSV))
+	m.Handle("GET /console/firas.zip", c.page(c.handleFIRAsZip))
 	m.Handle("GET /console/firas/{id}", c.page(c.handleFIRA))
 	m.Handle("GET /console/firas/{id}/pdf", c.page(c.handleFIRAPDF))
 
@@ -121,6 +133,8 @@ func (c *Console) routes() {
 	m.Handle("POST /console/tax/payments", c.form(c.handleTaxPayment))
 	m.Handle("POST /console/tax/payments/{id}/reverse", c.form(c.handleTaxReverse))
 	m.Handle("GET /console/tax/gstr3b", c.page(c.handleGSTR3B))
+	m.Handle("GET /console/tax/payments.csv", c.page(c.handleTaxPaymentsCSV))
+	m.Handle("GET /console/tax/gstr1", c.page(c.handleGSTR1))
 	m.Handle("GET /console/tax/itr4", c.page(c.handleITR4))
 
 	m.Handle("GET /console/settings", c.page(c.handleSettings))
@@ -133,6 +147,10 @@ func (c *Console) routes() {
 	m.Handle("POST /console/settings/keys", c.form(c.handleKeyCreate))
 	m.Handle("POST /console/settings/keys/{id}/rotate", c.form(c.handleKeyRotate))
 	m.Handle("POST /console/settings/keys/{id}/revoke", c.form(c.handleKeyRevoke))
+
+	m.Handle("GET /console/notices", c.page(c.handleNotices))
+	m.Handle("POST /console/notices/read", c.form(c.handleNoticesRead))
+	m.Handle("POST /console/settings/notices", c.form(c.handleNoticeMail))
 
 	m.HandleFunc("/console/", c.handleNotFound)
 }

@@ -15,6 +15,8 @@ type firasData struct {
 	Total int
 	Next  string
 	First bool
+	Years []string // the financial years the export form offers, newest first
+	FY    string   // the one it starts with: this year
 }
 
 // handleFIRAs lists the user's FIRAs newest first, a page at a time.
@@ -28,7 +30,11 @@ func (c *Console) handleFIRAs(w http.ResponseWriter, r *http.Request, u user) {
 		c.fail(w, r, err)
 		return
 	}
-	d := firasData{Total: total, First: after != ""}
+	d := firasData{Total: total, First: after != "", FY: india.FYOf(c.db.Now()).String()}
+	first, last := india.SupportedYears(c.db.Now())
+	for y := last.StartYear; y >= first.StartYear; y-- {
+		d.Years = append(d.Years, india.FY{StartYear: y}.String())
+	}
 	if len(items) > pageSize {
 		items = items[:pageSize]
 		d.Next = items[len(items)-1].ID

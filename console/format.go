@@ -3,6 +3,7 @@ package console
 import (
 	"html/template"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,11 @@ func funcs(cssVersion string) template.FuncMap {
 		"field":     field,
 		"paise":     func(v documents.INR) int64 { return int64(v) },
 		"has":       func(list []string, v string) bool { return slices.Contains(list, v) },
+		"count":     count,
+		"int":       func(n int64) int { return int(n) },
+		"payoutOf":  payoutOf,
+		"statusOf":  statusOf,
+		"helpOn":    help,
 	}
 }
 
@@ -129,6 +135,7 @@ var labels = map[string]string{
 	"eventTypes": "Events", "name": "Name", "email": "E-mail", "phone": "Phone", "pan": "PAN", "gstin": "GSTIN",
 	"lutNumber": "LUT number", "lutValidUntil": "LUT valid until", "address": "Address", "scopes": "Scopes",
 	"decision": "Decision", "reason": "Reason", "countryCode": "Country", "homeCurrency": "Home currency",
+	"country": "Country", "notes": "Notes", "clientId": "Client", "q": "Search", "sort": "Order",
 }
 
 func labelOf(field string) string {
@@ -136,4 +143,13 @@ func labelOf(field string) string {
 		return l
 	}
 	return strings.ToUpper(field[:min(1, len(field))]) + field[min(1, len(field)):]
+}
+
+// count writes a number with the noun that agrees with it: "1 payout
+// matches", "2 payouts match".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

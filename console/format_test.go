@@ -43,9 +43,9 @@ func TestReceiptsChart(t *testing.T) {
 	is.Equal(ch.Months[0].Label, "Apr")
 	is.Equal(ch.Months[0].Paise, int64(150_000_00))
 	is.Equal(ch.Months[0].Count, int64(3))
-	is.Equal(ch.Months[0].Height, chartBase-chartTop)
+	is.Equal(ch.Months[0].Width, 100)
 	is.Equal(ch.Months[11].Name, "March 2027")
-	is.Equal(ch.Months[11].Height, 1)
-	is.Equal(ch.Months[5].Height, 0)
+	is.Equal(ch.Months[11].Width, 1)
+	is.Equal(ch.Months[5].Width, 0)
 	is.Equal(monthsSoFar(fy, time.Date(2026, 6, 30, 19, 0, 0, 0, time.UTC)), []string{"2026-04", "2026-05", "2026-06", "2026-07"})
 }

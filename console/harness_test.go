@@ -256,12 +256,15 @@ var (
 	labelFor  = regexp.MustCompile(`<label[^>]*\sfor="([^"]+)"`)
 	postForm  = regexp.MustCompile(`(?s)<form[^>]*method="post"[^>]*>.*?</form>`)
 	csrfInput = regexp.MustCompile(`<input type="hidden" name="csrf" value="[A-Za-z0-9_-]{43}">`)
+	cardTable = regexp.MustCompile(`(?s)<table class="cards">.*?</table>`)
+	cell      = regexp.MustCompile(`<td[^>]*>`)
 )
 
 // checkMarkup holds every console page to what a browser needs of it: ids
 // are unique (a label, a summary link or aria-describedby then points at
 // the one element meant), every label names an element on the page, and
-// every form that posts carries the session's CSRF token.
+// every form that posts carries the session's CSRF token, and every cell
+// of a table that a phone shows as cards says its column.
 func checkMarkup(t *testing.T, what, page string) {
 	t.Helper()
 	ids := map[string]bool{}
@@ -274,6 +277,13 @@ func checkMarkup(t *testing.T, what, page string) {
 	for _, m := range labelFor.FindAllStringSubmatch(page, -1) {
 		if !ids[m[1]] {
 			t.Errorf("%s: a label is for %q, which no element has", what, m[1])
+		}
+	}
+	for _, tbl := range cardTable.FindAllString(page, -1) {
+		for _, td := range cell.FindAllString(tbl, -1) {
+			if !strings.Contains(td, "data-label=") && !strings.Contains(td, "colspan=") {
+				t.Errorf("%s: a cell of a table shown as cards on a phone has no data-label: %s", what, td)
+			}
 		}
 	}
 	for _, f := range postForm.FindAllString(page, -1) {

@@ -4,17 +4,20 @@ import (
 	"net/http"
 
 	"github.com/payoutd/payoutd/india"
-	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/taxes"
 )
 
-// attention is a kind of payout that needs the user, with the newest few.
+// attention is a kind of payout that waits for the user, with the newest
+// few and what to do about each.
 type attention struct {
-	Status string
-	Note   string
-	Total  int
-	Items  []store.Payment
+	Status    string
+	Note      string
+	Action    string // the link's words
+	Path      string // after the payout's address: "/confirm", or "" for its page
+	Retryable bool   // FAILED ones a retry can send, never cancelled ones
+	Total     int
+	Items     []store.Payment
 }
 
 type homeData struct {
@@ -24,6 +27,8 @@ type homeData struct {
 	Chart     chart
 	Next      *india.InstalmentPaid // the next advance-tax instalment not yet past
 	Attention []attention
+	// Realisation lists the LUT invoices rule 96A is watching today.
+	Realisation []taxes.Watch
 }
 
 // attentionShown is how many payouts of each kind Home lists.
@@ -57,6 +62,10 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 	}
 	d.Reserve = reserve.Balance
 	d.Chart = receiptsChart(fy, d.Year.Days)
+	if d.Realisation, err = taxes.RealisationDue(ctx, c.db, u.ID); err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	if d.Attention, err = c.attention(r, u); err != nil {
 		c.fail(w, r, err)
 		return
@@ -64,31 +73,25 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 	c.render(w, r, http.StatusOK, "home", page{Title: "Home", Nav: "home", Data: d})
 }
 
-// attention lists the payouts waiting for someone: in review, parked
-// PENDING, UNKNOWN, and FAILED ones a retry can still send.
+// attention lists what waits for the user: payouts to confirm, in review,
+// parked PENDING, UNKNOWN, and FAILED ones a retry can still send (a
+// cancelled one never counts: nothing of it can be sent).
 func (c *Console) attention(r *http.Request, u user) ([]attention, error) {
 	kinds := []attention{
-		{Status: store.StatusManualReview, Note: "held for compliance review"},
-		{Status: store.StatusPending, Note: "submission failed for now; retry sends it again"},
-		{Status: store.StatusUnknown, Note: "the network has not said yet; payoutd keeps asking"},
-		{Status: store.StatusFailed, Note: "failed; a retry can send it again"},
+		{Status: store.StatusInitiated, Note: "to confirm: nothing moves until you do", Action: "Review and confirm", Path: "/confirm"},
+		{Status: store.StatusManualReview, Note: "held for compliance review", Action: "Open"},
+		{Status: store.StatusPending, Note: "submission failed for now; a retry sends it again", Action: "Open and retry"},
+		{Status: store.StatusUnknown, Note: "the network has not said yet; payoutd keeps asking", Action: "Open"},
+		{Status: store.StatusFailed, Note: "failed; a retry can send it again", Action: "Open and retry", Retryable: true},
 	}
 	var out []attention
 	for _, k := range kinds {
-		limit := attentionShown
-		if k.Status == store.StatusFailed {
-			limit = 4 * attentionShown // some FAILED ones cannot be retried
-		}
-		ps, total, err := c.db.ListPayments(r.Context(), store.PaymentFilter{UserID: u.ID, Status: k.Status, Page: 1, Limit: limit})
+		ps, total, err := c.db.ListPayments(r.Context(), store.PaymentFilter{UserID: u.ID, Status: k.Status,
+			Retryable: k.Retryable, Page: 1, Limit: attentionShown})
 		if err != nil {
 			return nil, err
 		}
-		k.Total = total
-		for _, p := range ps {
-			if len(k.Items) < attentionShown && (k.Status != store.StatusFailed || payout.CanRetry(p)) {
-				k.Items = append(k.Items, p)
-			}
-		}
+		k.Total, k.Items = total, ps[:min(len(ps), attentionShown)]
 		if len(k.Items) > 0 {
 			out = append(out, k)
 		}

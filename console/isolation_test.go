@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/india"
@@ -20,7 +21,7 @@ import (
 // from the confirmation step it lands on.
 func (b *browser) initiate(amount, country string) string {
 	b.t.Helper()
-	b.get("/console/payouts/new")
+	b.get("/console/payouts/new?key=" + uuid.NewString())
 	form := url.Values{"idempotencyKey": {b.hidden("idempotencyKey")}, "amount": {amount}, "currency": {"USD"},
 		"destinationAddress": {testAddress}, "counterpartyCountry": {country}}
 	if country != "" {
@@ -102,7 +103,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	challan := challans[0].ID
 	a.get("/console/settings")
 	a.post("/console/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/payoutd"}})
-	is.Equal(a.status, http.StatusCreated)
+	is.Equal(a.status, http.StatusSeeOther)
 	endpoints, err := h.db.ListWebhookEndpoints(ctx, asha.ID)
 	is.NoErr(err)
 	endpoint := endpoints[0].ID
@@ -126,7 +127,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/console/", "/console/payouts", "/console/payouts?status=FAILED", "/console/firas",
-		"/console/tax", "/console/settings", "/console/payouts/new"} {
+		"/console/tax", "/console/settings", "/console/payouts/new?key=3f0c8a52-8a51-4c3e-9a0e-2f1d7c9b6a01"} {
 		is.Equal(r.get(path), http.StatusOK)
 		sees(path)
 	}

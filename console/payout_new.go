@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -34,6 +35,10 @@ type newPayoutData struct {
 	Form       input.Initiate
 	Key        string // this rendering's Idempotency-Key
 	Currencies []string
+	Clients    []store.Client
+	// Sent is where this form's key already led: the form was sent, and
+	// the page offers that payout instead of the form again.
+	Sent string
 }
 
 // initiateFields orders the form's fields in its error summary.
@@ -46,7 +51,12 @@ func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, 
 		c.fail(w, r, verr)
 		return
 	}
-	d := newPayoutData{Form: f, Key: key}
+	clients, verr := c.db.ListClients(r.Context(), u.ID)
+	if verr != nil {
+		c.fail(w, r, verr)
+		return
+	}
+	d := newPayoutData{Form: f, Key: key, Clients: clients}
 	for _, v := range vaults {
 		if !strings.Contains(strings.Join(d.Currencies, ","), v.Currency) {
 			d.Currencies = append(d.Currencies, v.Currency)
@@ -60,10 +70,40 @@ func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, 
 	c.render(w, r, status, "payout_new", p)
 }
 
-// handleNewPayout shows the first step of a payout with a fresh
-// Idempotency-Key: submitting the same rendered form twice makes one payout.
+// handleNewPayout shows the first step of a payout under an
+// Idempotency-Key that is part of its address (a fresh one when the
+// address has none): submitting the form twice makes one payout, and
+// going Back to it after sending shows what it made instead of a form
+// that would make a second.
 func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user) {
-	c.newPayoutPage(w, r, u, http.StatusOK, input.Initiate{}, uuid.NewString(), nil)
+	q := r.URL.Query()
+	key, clientID := q.Get("key"), q.Get("client")
+	if uuid.Validate(key) != nil {
+		q.Set("key", uuid.NewString())
+		http.Redirect(w, r, listURL("payouts/new", q), http.StatusSeeOther)
+		return
+	}
+	sent, err := c.sentBefore(r, u, "initiate", key)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	if sent != "" {
+		c.render(w, r, http.StatusOK, "payout_new", page{Title: "New payout", Nav: "new", Data: newPayoutData{Key: key, Sent: sent}})
+		return
+	}
+	var form input.Initiate
+	if clientID != "" {
+		// Pay with this client: its currency to start with, and its
+		// details taken at submit for what the form leaves empty.
+		cl, err := c.db.FindClient(r.Context(), u.ID, clientID)
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		form.ClientID, form.Currency = cl.ID, cl.Currency
+	}
+	c.newPayoutPage(w, r, u, http.StatusOK, form, key, nil)
 }
 
 // handleInitiate records the payout INITIATED (payout.Initiate, as POST
@@ -75,35 +115,50 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		DestinationAddress: strings.TrimSpace(f.Get("destinationAddress")), Memo: f.Get("memo"),
 		PurposeCode: strings.ToUpper(strings.TrimSpace(f.Get("purposeCode"))), InvoiceRef: strings.TrimSpace(f.Get("invoiceRef")),
 		CounterpartyName: strings.TrimSpace(f.Get("counterpartyName")), CounterpartyCountry: strings.ToUpper(strings.TrimSpace(f.Get("counterpartyCountry"))),
-		CounterpartyBank: strings.TrimSpace(f.Get("counterpartyBank")), InvoiceDate: strings.TrimSpace(f.Get("invoiceDate"))}
+		CounterpartyBank: strings.TrimSpace(f.Get("counterpartyBank")), InvoiceDate: strings.TrimSpace(f.Get("invoiceDate")),
+		ClientID: f.Get("clientId")}
 	key := f.Get("idempotencyKey")
 	if uuid.Validate(key) != nil {
 		c.problem(w, r, http.StatusBadRequest, "Form expired", "This form has no valid key, so nothing was sent. Open New payout again.")
 		return
 	}
-	minor, err := q.Validate(c.db.Now())
+	typed := q // shown again as typed, not as the client filled it
+	err := c.useClient(r, u, &q)
+	var minor int64
+	if err == nil {
+		minor, err = q.Validate(c.db.Now())
+	}
 	if err == nil {
 		err = textFields(map[string]string{"memo": q.Memo, "invoiceRef": q.InvoiceRef, "counterpartyName": q.CounterpartyName,
 			"counterpartyBank": q.CounterpartyBank})
 	}
 	if err != nil {
-		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
+		c.newPayoutPage(w, r, u, http.StatusBadRequest, typed, key, err)
 		return
 	}
 	p := store.Payment{UserID: u.ID, Livemode: u.Livemode, TxnID: strings.ToLower(key), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
-		InvoiceDate: q.InvoiceDate}
-	target, err := c.once(r, u, "initiate", key, func(tx *store.Tx) (string, error) {
+		InvoiceDate: q.InvoiceDate, ClientID: q.ClientID}
+	details := []string{strconv.FormatInt(p.Amount, 10), p.Currency, p.DestinationAddress, p.Memo, p.PurposeCode, p.InvoiceRef,
+		p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, p.InvoiceDate, p.ClientID}
+	target, err := c.once(r, u, "initiate", key, details, func(tx *store.Tx) (string, error) {
 		created, err := payout.Initiate(tx, c.cfg.Rates, p)
 		return Prefix + "payouts/" + created.ID + "/confirm", err
 	})
+	if reused := (*formReused)(nil); errors.As(err, &reused) {
+		// The details shown stay as typed under a fresh key: sending
+		// them again is a deliberate second payout.
+		c.newPayoutPage(w, r, u, http.StatusConflict, typed, uuid.NewString(), apperr.Errorf(apperr.ErrIdempotencyReused,
+			"This form was already sent as payout %s with other details, so nothing was sent now. Check the details and continue to make a second payout", payoutOf(reused.Target)))
+		return
+	}
 	var e *apperr.Error
 	if errors.As(err, &e) {
 		if e.Code == apperr.ErrKYCRequired {
 			err = input.FieldError("counterpartyCountry", e.Message+"; start verification under Settings")
 		}
-		c.newPayoutPage(w, r, u, http.StatusBadRequest, q, key, err)
+		c.newPayoutPage(w, r, u, http.StatusBadRequest, typed, key, err)
 		return
 	}
 	if err != nil {
@@ -111,6 +166,23 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		return
 	}
 	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// useClient makes the payout one for the client chosen in the form, as
+// the API's clientId does.
+func (c *Console) useClient(r *http.Request, u user, q *input.Initiate) error {
+	if q.ClientID == "" {
+		return nil
+	}
+	cl, err := c.db.FindClient(r.Context(), u.ID, q.ClientID)
+	if apperr.Code(err) == apperr.ErrNotFound {
+		return input.FieldError("clientId", "is not one of your clients")
+	}
+	if err != nil {
+		return err
+	}
+	q.UseClient(cl)
+	return nil
 }
 
 // textFields applies the API's text rule (no control or bidi characters)
@@ -196,7 +268,7 @@ func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) 
 	}
 	var target string
 	if err == nil {
-		target, err = c.once(r, u, "confirm", key, func(tx *store.Tx) (string, error) {
+		target, err = c.once(r, u, "confirm", key, []string{q.VaultID}, func(tx *store.Tx) (string, error) {
 			in.Sealer = c.cfg.Sealer
 			_, err := payout.Confirm(tx, u.ID, in)
 			return Prefix + "payouts/" + p.ID, err
@@ -218,29 +290,8 @@ func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) 
 	http.Redirect(w, r, target, http.StatusSeeOther)
 }
 
-// once runs a write whose form carried an Idempotency-Key: the first submit
-// runs fn and stores where it led in the same transaction (the API's
-// idempotency table, under the user's console scope), and any repeat, even
-// one racing the first, is sent to the same place without running it
-// again.
-func (c *Console) once(r *http.Request, u user, op, key string, fn func(tx *store.Tx) (string, error)) (string, error) {
-	ctx := r.Context()
-	scope, key := "console:"+u.ID, op+":"+strings.ToLower(key)
-	if prev, found, err := c.db.FindIdempotent(ctx, scope, key); err != nil || found {
-		return string(prev.Body), err
-	}
-	var target string
-	err := c.db.WithTx(ctx, func(tx *store.Tx) (err error) {
-		if target, err = fn(tx); err != nil {
-			return err
-		}
-		return tx.SaveIdempotent(scope, key, store.IdempotentResponse{RequestHash: []byte(op), Status: http.StatusSeeOther, Body: []byte(target)})
-	}, c.txOpts(r, u))
-	if err != nil {
-		// A twin submit that committed first wins; this one follows it.
-		if prev, found, ferr := c.db.FindIdempotent(ctx, scope, key); ferr == nil && found {
-			return string(prev.Body), nil
-		}
-	}
-	return target, err
+// payoutOf is the payout id in a console address of a payout.
+func payoutOf(target string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(target, Prefix+"payouts/"), "/")
+	return id
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/india"
@@ -24,27 +25,43 @@ var statuses = []string{store.StatusInitiated, store.StatusComplianceCheck, stor
 	store.StatusSubmitted, store.StatusConfirmed, store.StatusCompleted, store.StatusManualReview,
 	store.StatusFailed, store.StatusPending, store.StatusUnknown}
 
+// payoutFilter is the Payouts list's query, as typed.
 type payoutFilter struct {
-	Status, Currency, From, To, InvoiceRef string
+	Status, Currency, From, To, Search, Client, Sort string
+}
+
+// values are the filter's query parameters, empty ones left out.
+func (f payoutFilter) values() url.Values {
+	q := url.Values{}
+	for k, v := range map[string]string{"status": f.Status, "currency": f.Currency, "from": f.From, "to": f.To,
+		"q": f.Search, "client": f.Client, "sort": f.Sort} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q
 }
 
 type payoutsData struct {
 	Filter   payoutFilter
 	Statuses []string
+	Clients  []store.Client
 	Items    []store.Payment
 	Total    int
-	Next     string // the query of the next page, "" on the last
-	First    string // the query of the first page, "" on it
+	// Next, Prev and First are the addresses of those pages, "" when
+	// there is none; whole URLs, so the template writes them as they are
+	// rather than escaping a query into the path.
+	Next, Prev, First string
+	Export            string // the CSV of every payout the filter matches
 }
 
-// handlePayouts lists the user's payouts newest first, filtered, one page at
-// a time (cursor: the last id shown).
-func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) {
-	q := r.URL.Query()
+// readPayoutFilter reads the list's query into the store's filter, with
+// the fields it refuses.
+func readPayoutFilter(q url.Values, userID string) (payoutFilter, store.PaymentFilter, map[string]string) {
 	f := payoutFilter{Status: q.Get("status"), Currency: strings.ToUpper(strings.TrimSpace(q.Get("currency"))),
-		From: q.Get("from"), To: q.Get("to"), InvoiceRef: strings.TrimSpace(q.Get("invoiceRef"))}
-	sf := store.PaymentFilter{UserID: u.ID, Status: f.Status, Currency: f.Currency, InvoiceRef: f.InvoiceRef,
-		After: q.Get("after"), Page: 1, Limit: pageSize}
+		From: q.Get("from"), To: q.Get("to"), Search: strings.TrimSpace(q.Get("q")), Client: q.Get("client"), Sort: q.Get("sort")}
+	sf := store.PaymentFilter{UserID: userID, Status: f.Status, Currency: f.Currency, Search: f.Search, ClientID: f.Client,
+		Sort: f.Sort, Page: 1, Limit: pageSize}
 	fields := map[string]string{}
 	if f.Status != "" && !slices.Contains(statuses, f.Status) {
 		fields["status"] = "must be one of " + strings.Join(statuses, ", ")
@@ -52,8 +69,11 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 	if _, ok := money.Lookup(f.Currency); f.Currency != "" && !ok {
 		fields["currency"] = "must be an ISO 4217 currency code"
 	}
-	if len(f.InvoiceRef) > 128 {
-		fields["invoiceRef"] = "must be at most 128 characters"
+	if utf8.RuneCountInString(f.Search) > 128 {
+		fields["q"] = "must be at most 128 characters"
+	}
+	if f.Sort != "" && f.Sort != store.SortDate && f.Sort != store.SortAmount {
+		fields["sort"] = "must be date or amount"
 	}
 	var err error
 	if sf.From, err = istDay(f.From, false); err != nil {
@@ -62,11 +82,27 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 	if sf.To, err = istDay(f.To, true); err != nil {
 		fields["to"] = err.Error()
 	}
-	if sf.After != "" && (!strings.HasPrefix(sf.After, "pay_") || len(sf.After) > 64) {
-		sf.After = ""
+	sf.Amounts = input.AmountsOf(f.Search, f.Currency)
+	return f, sf, fields
+}
+
+// handlePayouts lists the user's payouts, newest (or largest) first,
+// filtered and searched, a page at a time with a keyset cursor both ways.
+func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) {
+	q := r.URL.Query()
+	f, sf, fields := readPayoutFilter(q, u.ID)
+	if id := q.Get("after"); validCursor(id) {
+		sf.After = id
+	} else if id := q.Get("before"); validCursor(id) {
+		sf.Before = id
+	}
+	clients, err := c.db.ListClients(r.Context(), u.ID)
+	if err != nil {
+		c.fail(w, r, err)
+		return
 	}
 	p := page{Title: "Payouts", Nav: "payouts"}
-	d := payoutsData{Filter: f, Statuses: statuses}
+	d := payoutsData{Filter: f, Statuses: statuses, Clients: clients}
 	if len(fields) > 0 {
 		p.setErrors(input.Invalid(fields))
 		p.Data = d
@@ -74,32 +110,49 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 		return
 	}
 	items, total, err := c.db.ListPayments(r.Context(), sf)
+	if apperr.Code(err) == apperr.ErrValidation {
+		sf.After, sf.Before = "", "" // a cursor of another list: start at its top
+		items, total, err = c.db.ListPayments(r.Context(), sf)
+	}
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	d.Total = total
-	base := url.Values{}
-	for k, v := range map[string]string{"status": f.Status, "currency": f.Currency, "from": f.From, "to": f.To, "invoiceRef": f.InvoiceRef} {
-		if v != "" {
-			base.Set(k, v)
-		}
+	base := f.values()
+	more := len(items) > pageSize
+	items = items[:min(len(items), pageSize)]
+	if len(items) > 0 && (more || sf.Before != "") {
+		d.Next = listURL("payouts", with(base, "after", items[len(items)-1].ID))
 	}
-	if len(items) > pageSize {
-		items = items[:pageSize]
-		next := url.Values{}
-		for k, v := range base {
-			next[k] = v
-		}
-		next.Set("after", items[len(items)-1].ID)
-		d.Next = next.Encode()
+	if len(items) > 0 && (sf.After != "" || (sf.Before != "" && more)) {
+		d.Prev = listURL("payouts", with(base, "before", items[0].ID))
 	}
-	if sf.After != "" {
-		d.First = "?" + base.Encode()
+	if sf.After != "" || sf.Before != "" {
+		d.First = listURL("payouts", base)
 	}
-	d.Items = items
+	d.Items, d.Total, d.Export = items, total, listURL("payouts.csv", base)
 	p.Data = d
 	c.render(w, r, http.StatusOK, "payouts", p)
+}
+
+// validCursor: a payout id as a list's cursor.
+func validCursor(id string) bool { return strings.HasPrefix(id, "pay_") && len(id) <= 64 }
+
+// with is q and one more parameter.
+func with(q url.Values, k, v string) url.Values {
+	out := url.Values{k: {v}}
+	for key, vs := range q {
+		out[key] = vs
+	}
+	return out
+}
+
+// listURL is the address of a console list with its query.
+func listURL(list string, q url.Values) string {
+	if len(q) == 0 {
+		return Prefix + list
+	}
+	return Prefix + list + "?" + q.Encode()
 }
 
 // istDay reads a date filter (YYYY-MM-DD, an IST day) as the first or last
@@ -132,10 +185,11 @@ type timelineEntry struct {
 
 type payoutData struct {
 	P          store.Payment
+	Words      payoutWords
 	FIRA       *store.FIRA
 	RateAsOf   time.Time
 	Timeline   []timelineEntry
-	CanConfirm bool
+	CanConfirm bool // and cancel: both only before anything moved
 	CanRetry   bool
 	CanReview  bool
 	Reason     string // a refused review's reason, as typed
@@ -158,15 +212,15 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 		c.fail(w, r, err)
 		return
 	}
-	d := payoutData{P: p, CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
+	d := payoutData{P: p, Words: wordsOf(p), CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
 		CanReview: p.Status == store.StatusManualReview && !p.Livemode, Reason: r.PostForm.Get("reason")}
-	rows, _, err := c.db.ListAudit(ctx, store.AuditFilter{UserID: u.ID, ResourceID: p.ID, Page: 1, Limit: 100})
+	rows, err := c.db.ResourceAudit(ctx, u.ID, p.ID, 100)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	for i := len(rows) - 1; i >= 0; i-- {
-		d.Timeline = append(d.Timeline, timelineOf(rows[i]))
+	for _, a := range rows {
+		d.Timeline = append(d.Timeline, timelineOf(a))
 	}
 	firas, _, err := c.db.ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, PaymentID: p.ID, Page: 1, Limit: 1})
 	if err != nil {
@@ -195,7 +249,7 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 }
 
 // timelineOf reads an audit row of a payout: its action names the status
-// it moved to.
+// it moved to; a cancel is shown as what it was, not as a failure.
 func timelineOf(a store.AuditRow) timelineEntry {
 	e := timelineEntry{At: a.At, Actor: actorName(a.Actor),
 		Status: strings.ToUpper(strings.TrimPrefix(a.Action, "payment."))}
@@ -205,7 +259,22 @@ func timelineOf(a store.AuditRow) timelineEntry {
 	if json.Unmarshal(a.Changes, &ch) == nil {
 		e.Reason = ch.FailedReason
 	}
+	if e.Status == store.StatusFailed && e.Reason == payout.CancelledReason {
+		e.Status, e.Reason = statusCancelled, ""
+	}
 	return e
+}
+
+// statusCancelled is how the console shows a payout cancelled before it
+// was confirmed: the API's FAILED with failedReason CANCELLED.
+const statusCancelled = "CANCELLED"
+
+// statusOf is the status the console shows for p.
+func statusOf(p store.Payment) string {
+	if payout.IsCancelled(p) {
+		return statusCancelled
+	}
+	return p.Status
 }
 
 // actorName says who an audit actor is in words.
@@ -239,6 +308,22 @@ func (c *Console) handleRetry(w http.ResponseWriter, r *http.Request, u user) {
 		return
 	}
 	c.flash(r, "Retry started: the payout is PROCESSING again.")
+	http.Redirect(w, r, Prefix+"payouts/"+id, http.StatusSeeOther)
+}
+
+// handleCancel ends an INITIATED payout before anything moved
+// (payout.Cancel, as POST /payments/{id}/cancel).
+func (c *Console) handleCancel(w http.ResponseWriter, r *http.Request, u user) {
+	id := r.PathValue("id")
+	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
+		_, err := payout.Cancel(tx, u.ID, id)
+		return err
+	}, c.txOpts(r, u))
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.flash(r, "Payout cancelled: nothing was sent.")
 	http.Redirect(w, r, Prefix+"payouts/"+id, http.StatusSeeOther)
 }
 

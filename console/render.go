@@ -13,7 +13,10 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/kycpage"
@@ -68,6 +71,7 @@ type page struct {
 	Title     string
 	Nav       string // the section the page belongs to
 	User      *user
+	Unread    string // the user's unread notices, "" when none, "99+" beyond
 	CSRF      string
 	Flash     string
 	Errors    map[string]string
@@ -100,12 +104,33 @@ func (p *page) setErrors(err error, ids ...map[string]string) {
 				id = v
 			}
 		}
-		p.Errors[id] = e.Fields[f]
-		p.ErrorList = append(p.ErrorList, fieldProblem{id, labelOf(f) + " " + e.Fields[f]})
+		msg := formWords(f, e.Fields[f])
+		p.Errors[id] = msg
+		p.ErrorList = append(p.ErrorList, fieldProblem{id, summaryLine(labelOf(f), msg)})
 	}
 	if len(e.Fields) == 0 {
 		p.ErrorList = append(p.ErrorList, fieldProblem{"", e.Message})
 	}
+}
+
+// formWords says an API field message in a form's terms: the API's amount
+// can be sent two ways, the form's one.
+func formWords(field, msg string) string {
+	if field == "amount" && strings.Contains(msg, "amountMinor") {
+		return "is required: enter the amount in the currency's units, like 250.00"
+	}
+	return msg
+}
+
+// summaryLine leads a field's message with its label, unless the message
+// names the field already ("vault vlt_… has insufficient…", "invalid
+// GSTIN…"), which then stands alone, capitalised.
+func summaryLine(label, msg string) string {
+	if strings.Contains(strings.ToLower(msg), strings.ToLower(label)) {
+		r, n := utf8.DecodeRuneInString(msg)
+		return string(unicode.ToUpper(r)) + msg[n:]
+	}
+	return label + " " + msg
 }
 
 // headers are set on every console response: nothing from elsewhere may
@@ -126,6 +151,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 	ctx := r.Context()
 	if u, ok := c.currentUser(ctx); ok {
 		p.User = &u
+		p.Unread = c.unread(r, u)
 		if p.Flash == "" {
 			p.Flash = c.sessions.PopString(ctx, keyFlash)
 		}
@@ -152,6 +178,22 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 	w.Write(buf.Bytes())
 }
 
+// unread is the header's count of unread notices; a failure to count
+// shows none rather than no page.
+func (c *Console) unread(r *http.Request, u user) string {
+	n, err := c.db.UnreadNotices(r.Context(), u.ID, unreadCap)
+	switch {
+	case err != nil:
+		c.log.ErrorContext(r.Context(), "console: unread notices", slog.String("error", err.Error()))
+		return ""
+	case n == 0:
+		return ""
+	case n >= unreadCap:
+		return strconv.Itoa(unreadCap-1) + "+"
+	}
+	return strconv.Itoa(n)
+}
+
 // problem shows a page that says what went wrong and what to do.
 func (c *Console) problem(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
 	c.render(w, r, status, "problem", page{Title: title, Message: msg})
@@ -166,6 +208,11 @@ func (c *Console) internalError(w http.ResponseWriter, r *http.Request, err erro
 // fail shows err: a known condition as its own page with its message, and
 // anything else as an internal error.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if reused := (*formReused)(nil); errors.As(err, &reused) {
+		c.problem(w, r, http.StatusConflict, "Already sent",
+			"This form was already sent with other details. What it did the first time stands, and nothing was sent now.")
+		return
+	}
 	var e *apperr.Error
 	if !errors.As(err, &e) {
 		c.internalError(w, r, err)

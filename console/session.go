@@ -22,6 +22,8 @@ const (
 	keySession  = "sid" // the console session's id, the audit actor
 	keyCSRF     = "csrf"
 	keyFlash    = "flash"
+	keySecret   = "secret"   // a new secret, for the one page that shows it
+	keySecretOf = "secretOf" // what that secret belongs to
 	cookieName  = "payoutd_console"
 	maxFormSize = 64 << 10
 )
@@ -35,7 +37,10 @@ func (c *Console) newSessions() *scs.SessionManager {
 	sm.Cookie.Name = cookieName
 	sm.Cookie.Path = "/console"
 	sm.Cookie.HttpOnly = true
-	sm.Cookie.SameSite = http.SameSiteStrictMode
+	// Lax: a link from mail or chat opens the console signed in. A form
+	// from another site still arrives without the cookie, and the CSRF
+	// token refuses it anyway.
+	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Secure = strings.HasPrefix(c.cfg.BaseURL, "https://")
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) { c.internalError(w, r, err) }
 	return sm

@@ -23,8 +23,8 @@ func (b *browser) sessionCookie() *http.Cookie {
 	return nil
 }
 
-// TestSessionCookie: the sign-in cookie is HttpOnly, SameSite=Strict and
-// scoped to /console, and Secure exactly when the base URL is https (a
+// TestSessionCookie: the sign-in cookie is HttpOnly, SameSite=Lax (a link
+// from mail or chat opens the console signed in) and scoped to /console, and Secure exactly when the base URL is https (a
 // browser then never sends it over plain HTTP).
 func TestSessionCookie(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,7 +45,7 @@ func TestSessionCookie(t *testing.T) {
 			c := b.sessionCookie()
 			is.Equal(c.Secure, tc.secure)
 			is.True(c.HttpOnly)
-			is.Equal(c.SameSite, http.SameSiteStrictMode)
+			is.Equal(c.SameSite, http.SameSiteLaxMode)
 			is.Equal(c.Path, "/console")
 		})
 	}
@@ -165,7 +165,7 @@ func TestLiveBanner(t *testing.T) {
 	live, _ := h.newUser("asha@example.com", true)
 	sandbox, _ := h.newUser("asha@example.com", false)
 	lb, sb := h.signIn(live), h.signIn(sandbox)
-	for _, path := range []string{"/console/", "/console/payouts", "/console/payouts/new", "/console/firas", "/console/tax", "/console/settings", "/console/nowhere"} {
+	for _, path := range []string{"/console/", "/console/payouts", "/console/payouts/new?key=3f0c8a52-8a51-4c3e-9a0e-2f1d7c9b6a01", "/console/firas", "/console/tax", "/console/settings", "/console/nowhere"} {
 		lb.get(path)
 		is.True(strings.Contains(lb.page, `<p class="mode mode-live"><span class="visually-hidden">Mode: </span>LIVE</p>`))
 		is.True(lb.has("<strong>Live.</strong> Payouts here move real money"))

@@ -42,7 +42,7 @@ func (c *Console) handleWebhookCreate(w http.ResponseWriter, r *http.Request, u 
 		c.fail(w, r, err)
 		return
 	}
-	c.settingsPage(w, r, u, http.StatusCreated, settingsData{Secret: secret, SecretOf: "webhook endpoint " + ep.URL}, nil)
+	c.secretOnce(w, r, secret, "webhook endpoint "+ep.URL, "#webhooks")
 }
 
 // handleWebhookRotate issues a new signing secret (the old one signs 24 h
@@ -58,8 +58,7 @@ func (c *Console) handleWebhookRotate(w http.ResponseWriter, r *http.Request, u 
 		c.fail(w, r, err)
 		return
 	}
-	c.settingsPage(w, r, u, http.StatusOK, settingsData{Secret: secret, SecretOf: "webhook endpoint " + ep.URL +
-		" (the previous secret also signs for 24 hours)"}, nil)
+	c.secretOnce(w, r, secret, "webhook endpoint "+ep.URL+" (the previous secret also signs for 24 hours)", "#webhooks")
 }
 
 func (c *Console) handleWebhookDelete(w http.ResponseWriter, r *http.Request, u user) {
@@ -120,7 +119,7 @@ func (c *Console) handleKeyCreate(w http.ResponseWriter, r *http.Request, u user
 		c.fail(w, r, err)
 		return
 	}
-	c.settingsPage(w, r, u, http.StatusCreated, settingsData{Secret: secret, SecretOf: "API key " + q.Name}, nil)
+	c.secretOnce(w, r, secret, "API key "+q.Name, "#keys")
 }
 
 // ownKey refuses a key of another user as not found, like the API.
@@ -147,8 +146,17 @@ func (c *Console) handleKeyRotate(w http.ResponseWriter, r *http.Request, u user
 		c.fail(w, r, err)
 		return
 	}
-	c.settingsPage(w, r, u, http.StatusOK, settingsData{Secret: secret, SecretOf: "the replacement of API key " + k.ID +
-		" (the old key works 24 hours more)"}, nil)
+	c.secretOnce(w, r, secret, "the replacement of API key "+k.ID+" (the old key works 24 hours more)", "#keys")
+}
+
+// secretOnce keeps a new secret in the session for the one Settings page
+// that follows and sends the browser there: a reload of that page neither
+// repeats the write nor shows the secret again, and the secret never
+// appears in an address.
+func (c *Console) secretOnce(w http.ResponseWriter, r *http.Request, secret, of, anchor string) {
+	c.sessions.Put(r.Context(), keySecret, secret)
+	c.sessions.Put(r.Context(), keySecretOf, of)
+	http.Redirect(w, r, Prefix+"settings"+anchor, http.StatusSeeOther)
 }
 
 // handleKeyRevoke invalidates a key at once.

@@ -61,7 +61,10 @@ func TestWebhookAddRotateDelete(t *testing.T) {
 	is.Equal(b.secret(), "")
 
 	is.Equal(b.post("/console/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/payoutd"}, "description": {"Books"},
-		"eventTypes": {"payout.completed", "payout.failed"}}), http.StatusCreated)
+		"eventTypes": {"payout.completed", "payout.failed"}}), http.StatusSeeOther)
+	is.Equal(b.location(), "/console/settings#webhooks")
+	is.Equal(b.secret(), "") // not in the redirect
+	b.follow()
 	first := b.secret()
 	is.True(strings.HasPrefix(first, "whsec_"))
 	eps, err := h.db.ListWebhookEndpoints(context.Background(), u.ID)
@@ -78,7 +81,8 @@ func TestWebhookAddRotateDelete(t *testing.T) {
 	is.True(!b.has(first)) // shown once
 	is.Equal(b.secret(), "")
 
-	is.Equal(b.post("/console/settings/webhooks/"+id+"/rotate", url.Values{}), http.StatusOK)
+	is.Equal(b.post("/console/settings/webhooks/"+id+"/rotate", url.Values{}), http.StatusSeeOther)
+	b.follow()
 	second := b.secret()
 	is.True(strings.HasPrefix(second, "whsec_") && second != first)
 	is.True(b.has("the previous secret also signs for 24 hours"))
@@ -124,7 +128,8 @@ func TestAPIKeyCreateRotateRevoke(t *testing.T) {
 	is.Equal(b.post("/console/settings/keys", url.Values{"name": {"accounting-sync"}}), http.StatusBadRequest)
 	is.Equal(b.errorNextTo("scopes"), "choose at least one scope")
 
-	is.Equal(b.post("/console/settings/keys", url.Values{"name": {"accounting-sync"}, "scopes": {"payments:read"}}), http.StatusCreated)
+	is.Equal(b.post("/console/settings/keys", url.Values{"name": {"accounting-sync"}, "scopes": {"payments:read"}}), http.StatusSeeOther)
+	b.follow()
 	first := b.secret()
 	is.True(strings.HasPrefix(first, "sk_sandbox_"))
 	k, err := h.db.FindAPIKeyBySecret(context.Background(), first)
@@ -139,7 +144,8 @@ func TestAPIKeyCreateRotateRevoke(t *testing.T) {
 	is.True(b.has("accounting-sync"))
 	is.True(!b.has(first))
 
-	is.Equal(b.post("/console/settings/keys/"+k.ID+"/rotate", url.Values{}), http.StatusOK)
+	is.Equal(b.post("/console/settings/keys/"+k.ID+"/rotate", url.Values{}), http.StatusSeeOther)
+	b.follow()
 	second := b.secret()
 	is.True(strings.HasPrefix(second, "sk_sandbox_") && second != first)
 	for _, secret := range []string{first, second} {
@@ -166,4 +172,54 @@ func TestAPIKeyCreateRotateRevoke(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSettingsReloadRepeatsNothing: every Settings form that writes answers
+// with a redirect, so reloading the page it lands on (as a browser's
+// reload does, a GET) writes nothing again: one endpoint, one key, one
+// rotation each; the secret is on that page once and in no address.
+func TestSettingsReloadRepeatsNothing(t *testing.T) {
+	is := is.New(t)
+	h := newHarness(t, harnessOpts{})
+	u, _ := h.newUser("asha@example.com", false)
+	b := h.signIn(u)
+	ctx := context.Background()
+
+	submit := func(path string, form url.Values) string {
+		t.Helper()
+		b.get("/console/settings")
+		is.Equal(b.post(path, form), http.StatusSeeOther)
+		is.True(!strings.Contains(b.location(), "whsec_") && !strings.Contains(b.location(), "sk_"))
+		landing := b.location()
+		b.follow()
+		secret := b.secret()
+		for range 2 { // reload the page the form led to
+			is.Equal(b.get(landing), http.StatusOK)
+			is.Equal(b.secret(), "")
+		}
+		return secret
+	}
+	is.True(submit("/console/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/payoutd"}}) != "")
+	eps, err := h.db.ListWebhookEndpoints(ctx, u.ID)
+	is.NoErr(err)
+	is.Equal(len(eps), 1)
+	is.True(submit("/console/settings/webhooks/"+eps[0].ID+"/rotate", url.Values{}) != "")
+	is.True(submit("/console/settings/keys", url.Values{"name": {"books"}, "scopes": {"payments:read"}}) != "")
+	keys, err := h.db.ListAPIKeys(ctx, u.ID)
+	is.NoErr(err)
+	is.Equal(len(keys), 2) // the harness's and the one made here
+	submit("/console/settings/keys/"+keys[0].ID+"/rotate", url.Values{})
+	submit("/console/settings/profile", url.Values{"name": {"Asha Rao"}})
+
+	count := func(action string) int {
+		rows, _, err := h.db.ListAudit(ctx, store.AuditFilter{UserID: u.ID, Action: action, Page: 1, Limit: 50})
+		is.NoErr(err)
+		return len(rows)
+	}
+	is.Equal(count("webhook.created"), 1)
+	is.Equal(count("webhook.secret_rotated"), 1)
+	is.Equal(count("api_key.rotated"), 1)
+	keys, err = h.db.ListAPIKeys(ctx, u.ID)
+	is.NoErr(err)
+	is.Equal(len(keys), 3) // + the rotation's replacement
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -35,6 +36,8 @@ type taxData struct {
 	ITR4Why  string // why it does not
 	Form     input.TaxPayment
 	Key      string
+	// Realisation lists the LUT invoices rule 96A is watching today.
+	Realisation []taxes.Watch
 }
 
 // handleTax is the year's tax: the liability (taxes.ReadYear, as GET
@@ -83,6 +86,10 @@ func (c *Console) taxPage(w http.ResponseWriter, r *http.Request, u user, status
 		d.GSTIN = b.GSTIN
 		d.GST = append(d.GST, gstMonth{Period: period, Name: day(period + "-01")[2:], B: b})
 	}
+	if d.Realisation, err = taxes.RealisationDue(ctx, c.db, u.ID); err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	_, err = taxes.ITR4Of(ctx, c.db, u.ID, fy, "")
 	var e *apperr.Error
 	switch {
@@ -123,7 +130,8 @@ func (c *Console) handleTaxPayment(w http.ResponseWriter, r *http.Request, u use
 	if err == nil {
 		p := store.TaxPayment{UserID: u.ID, Livemode: u.Livemode, FY: q.FY, Kind: q.Kind, Amount: paise, PaidOn: q.PaidOn,
 			BSRCode: q.BSRCode, ChallanSerial: q.ChallanSerial, FromReserve: q.FromReserve, Note: q.Note}
-		_, err = c.once(r, u, "tax_payment", key, func(tx *store.Tx) (string, error) {
+		details := []string{p.FY, p.Kind, strconv.FormatInt(p.Amount, 10), p.PaidOn, p.BSRCode, p.ChallanSerial, strconv.FormatBool(p.FromReserve), p.Note}
+		_, err = c.once(r, u, "tax_payment", key, details, func(tx *store.Tx) (string, error) {
 			_, err := tx.RecordTaxPayment(p)
 			return Prefix + "tax?fy=" + q.FY, err
 		})
@@ -165,16 +173,29 @@ func (c *Console) handleTaxReverse(w http.ResponseWriter, r *http.Request, u use
 func (c *Console) handleGSTR3B(w http.ResponseWriter, r *http.Request, u user) {
 	period := r.URL.Query().Get("period")
 	b, err := taxes.GST3B(r.Context(), c.db, u.ID, period)
+	c.downloadJSON(w, r, "GSTR-3B-"+period+".json", b, err)
+}
+
+// downloadJSON sends v as an indented JSON file, or the error that
+// stopped it being made.
+func (c *Console) downloadJSON(w http.ResponseWriter, r *http.Request, name string, v any, err error) {
+	var body []byte
+	if err == nil {
+		body, err = json.MarshalIndent(v, "", "  ")
+	}
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	body, err := json.MarshalIndent(b, "", "  ")
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	download(w, "application/json", "GSTR-3B-"+period+".json", append(body, '\n'))
+	download(w, "application/json", name, append(body, '\n'))
+}
+
+// handleGSTR1 downloads a month's (or quarter's) GSTR-1, the API's
+// GET /tax/exports/gstr1 body.
+func (c *Console) handleGSTR1(w http.ResponseWriter, r *http.Request, u user) {
+	period := r.URL.Query().Get("period")
+	b, err := taxes.GSTR1(r.Context(), c.db, u.ID, period)
+	c.downloadJSON(w, r, "GSTR-1-"+period+".json", b, err)
 }
 
 // handleITR4 downloads the year's ITR-4 file, or says why ITR-4 does not

@@ -130,7 +130,7 @@ func TestChallanRecordAndReverse(t *testing.T) {
 	is.Equal(b.location(), "/console/tax?fy="+fy+"#challans")
 	b.follow()
 	is.True(b.has("Challan 00017 reversed."))
-	is.True(regexp.MustCompile(`<td>reversed \d+ \w+ \d{4}, \d\d:\d\d IST</td>`).MatchString(b.page))
+	is.True(regexp.MustCompile(`<td data-label="State">reversed \d+ \w+ \d{4}, \d\d:\d\d IST</td>`).MatchString(b.page))
 	is.True(!b.has(`action="` + reverse + `"`))
 	is.Equal(h.reserve(u.ID), full)
 	_, body = h.api("GET", "/api/v1/tax/payments/"+ps[0].ID, key, "")

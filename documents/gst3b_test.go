@@ -19,12 +19,14 @@ func testGST3BInput() GST3BInput {
 		ByInvoiceDate:    3,
 		BySettlementDate: 1,
 		GeneratedAt:      time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
-		Registration: GSTRegistration{Registered: true, Threshold: 2000000_00, Turnover: 38963090, OwesGST: true,
-			Message: "Registered for GST"},
+		Registration: GSTRegistration{Registered: true, State: &GSTState{Code: "27", Name: "Maharashtra"}, Threshold: 2000000_00,
+			ThresholdRule: "₹20 lakh", Turnover: 38963090, LiableFrom: ptr("2026-04-01"), OwesGST: true, Message: "Registered for GST"},
 		Rates: []GSTRate{{Currency: "USD", Rate: "83.25", RateDate: "2026-10-01", TimeOfSupplyFrom: "2026-10-01",
 			TimeOfSupplyTo: "2026-10-03", Receipts: 4, InvoiceValue: "4500.00", InvoiceValueMinor: 450000, TaxableValue: 37463040, Basis: "latestEarlier"}},
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func TestBuildGST3B(t *testing.T) {
 	t.Run("Golden", func(t *testing.T) {
@@ -45,8 +47,9 @@ func TestBuildGST3B(t *testing.T) {
 			`"sup_details":{"osup_zero":{"txval":374630.40,"iamt":0.00,"csamt":0.00},`+
 			`"osup_nil_exmp":{"txval":15000.50}},`+
 			`"timeOfSupply":{"byInvoiceDate":3,"bySettlementDate":1,"rule":"`+india.GSTTimeOfSupplyRule+`"},`+
-			`"registration":{"registered":true,"specialCategoryState":false,"threshold":2000000.00,"aggregateTurnover":389630.90,`+
-			`"crossedOn":null,"registerBy":null,"owesGst":true,"message":"Registered for GST","thresholdPaise":200000000,"aggregateTurnoverPaise":38963090},`+
+			`"registration":{"registered":true,"specialCategoryState":false,"state":{"code":"27","name":"Maharashtra","specialCategory":false},`+
+			`"threshold":2000000.00,"thresholdRule":"₹20 lakh","aggregateTurnover":389630.90,"crossedOn":null,"registerBy":null,`+
+			`"registeredFrom":null,"liableFrom":"2026-04-01","liableFromAssumed":false,"priorYearCrossedOn":null,"owesGst":true,"message":"Registered for GST","thresholdPaise":200000000,"aggregateTurnoverPaise":38963090},`+
 			`"rates":[{"currency":"USD","rate":83.25,"rateDate":"2026-10-01","timeOfSupplyFrom":"2026-10-01",`+
 			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"invoiceValueMinor":450000,"taxableValue":374630.40,"basis":"latestEarlier","taxableValuePaise":37463040}]}`)
 	})

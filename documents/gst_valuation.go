@@ -27,12 +27,34 @@ type GSTRate struct {
 // GSTRegistration is the registration position of the financial year up to
 // the figures' last day.
 type GSTRegistration struct {
-	Registered      bool    `json:"registered"`
-	SpecialCategory bool    `json:"specialCategoryState"`
-	Threshold       INR     `json:"threshold"`
-	Turnover        INR     `json:"aggregateTurnover"`
-	CrossedOn       *string `json:"crossedOn"`
-	RegisterBy      *string `json:"registerBy"`
-	OwesGST         bool    `json:"owesGst"`
-	Message         string  `json:"message"`
+	Registered      bool `json:"registered"`
+	SpecialCategory bool `json:"specialCategoryState"`
+	// State is the State of the principal place of business the threshold
+	// follows (null when neither a GSTIN nor a State is on the profile), and
+	// ThresholdRule the limit with the provision it comes from.
+	State         *GSTState `json:"state"`
+	Threshold     INR       `json:"threshold"`
+	ThresholdRule string    `json:"thresholdRule"`
+	Turnover      INR       `json:"aggregateTurnover"`
+	CrossedOn     *string   `json:"crossedOn"`
+	RegisterBy    *string   `json:"registerBy"`
+	// RegisteredFrom is the profile's date registration took effect;
+	// LiableFrom the first day of the year whose supplies are taxable
+	// (CGST s.22(1), s.25(1), rule 10(2)). Null when none.
+	RegisteredFrom *string `json:"registeredFrom"`
+	LiableFrom     *string `json:"liableFrom"`
+	// LiableFromAssumed: a GSTIN without gstRegisteredFrom, so LiableFrom
+	// is payoutd's assumption (the message says which); PriorYearCrossedOn
+	// the previous year's crossing that dated it, null when none.
+	LiableFromAssumed  bool    `json:"liableFromAssumed"`
+	PriorYearCrossedOn *string `json:"priorYearCrossedOn"`
+	OwesGST            bool    `json:"owesGst"`
+	Message            string  `json:"message"`
+}
+
+// GSTState is a State by its GST state code.
+type GSTState struct {
+	Code            string `json:"code"`
+	Name            string `json:"name"`
+	SpecialCategory bool   `json:"specialCategory"`
 }

@@ -59,7 +59,8 @@ func itr4Rounding(a india.Act) string {
 	return "amounts in ITR are whole rupees: gross receipts rounded half-up; presumptive income 50% of that, " +
 		"rounded up so it is never below half; total income rounded to ₹10 (" + a.Rounding + "); each tax line as the liability " +
 		"endpoint states it; the tax payable rounded to ₹10 (" + a.Rounding + ") is taxDue in exactFigures; interest and " +
-		"taxes paid are whole rupees, and BalTaxPayable (or Refund.RefundDue) is TotTaxPlusIntrstPay less TotalTaxesPaid"
+		"taxes paid are whole rupees, and BalTaxPayable (or Refund.RefundDue) is TotTaxPlusIntrstPay less TotalTaxesPaid " +
+		"rounded to the nearest ₹10 (" + a.Rounding + " rounds any amount payable and any refund due)"
 }
 
 // itr4FixedGaps are always left out: payoutd never holds this information.

@@ -96,8 +96,8 @@ func checkITR4TaxesPaid(tp *ITR4TaxesPaid) error {
 // itr4AddTaxPaid fills TaxPaid, Refund and Schedule IT from the liability's
 // taxes paid. Every line is whole rupees (challans are), and BalTaxPayable
 // (or Refund.RefundDue) is the tax (TotTaxPlusIntrstPay, or NetTaxLiability
-// without interest) less TotalTaxesPaid, so the lines add up exactly and
-// agree with GET /tax/liability. A challan recorded with paise before they
+// without interest) less TotalTaxesPaid rounded to the nearest ₹10 (s.288B;
+// 2025 Act s.516), so it agrees with GET /tax/liability. A challan recorded with paise before they
 // were refused is rounded on its own in Schedule IT; if the rows then add
 // up to another rupee than the lines, a warning says so.
 func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
@@ -109,9 +109,9 @@ func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
 	total := itr4TotalTax(ret.TaxComputation)
 	ret.TaxPaid = &itr4TaxPaid{
 		TaxesPaid:     itr4TaxesPaidLines{AdvanceTax: adv, SelfAssessmentTax: self, TotalTaxesPaid: adv + self},
-		BalTaxPayable: max(total-adv-self, 0),
+		BalTaxPayable: roundPayableRupees(max(total-adv-self, 0)),
 	}
-	if refund := adv + self - total; refund > 0 {
+	if refund := roundPayableRupees(max(adv+self-total, 0)); refund > 0 {
 		ret.Refund = &itr4Refund{RefundDue: refund}
 	}
 	if len(tp.Challans) > 0 {
@@ -144,3 +144,7 @@ func itr4AddTaxPaid(ret *itr4Return, notes *ITR4Notes, in ITR4Input) {
 			fmt.Sprintf("taxes paid exceed the tax and interest by ₹%s (Refund.RefundDue); claim it with the refund bank account", FormatINR(ret.Refund.RefundDue))})
 	}
 }
+
+// roundPayableRupees rounds whole rupees payable or refundable to the
+// nearest ₹10, as india.RoundPayable rounds paise.
+func roundPayableRupees(rupees int64) int64 { return india.RoundPayable(rupees*100) / 100 }

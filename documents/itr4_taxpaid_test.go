@@ -67,7 +67,7 @@ func TestBuildITR4TaxPaid(t *testing.T) {
 		in.TaxesPaid = &ITR4TaxesPaid{BalanceDue: 17110700}
 		r, _ := decodeITR4(t, in)
 		is.Equal(path(r, "TaxPaid", "TaxesPaid", "TotalTaxesPaid"), float64(0))
-		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(171107)) // NetTaxLiability: no interest given
+		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(171110)) // NetTaxLiability ₹1,71,107 (no interest given) to ₹10
 		is.Equal(r["ScheduleIT"], nil)
 	})
 
@@ -78,7 +78,7 @@ func TestBuildITR4TaxPaid(t *testing.T) {
 			Challans: []ITR4Challan{{BSRCode: "0510002", PaidOn: "2026-03-01", Serial: "12345", Amount: 20000000}}}
 		r, notes := decodeITR4(t, in)
 		is.Equal(path(r, "TaxPaid", "BalTaxPayable"), float64(0))
-		is.Equal(path(r, "Refund", "RefundDue"), float64(28893))
+		is.Equal(path(r, "Refund", "RefundDue"), float64(28890)) // ₹28,893 to the nearest ₹10
 		is.Equal(path(notes, "exactFigures", "refundDue"), 28893.0)
 		found := false
 		for _, g := range notes["leftForFiler"].([]any) {

@@ -61,7 +61,8 @@ func (l Liability) InterestNote() string {
 	}
 	return fmt.Sprintf("Interest for deferment (%s) and for default (%s) is worked out from the recorded challans, supposing the "+
 		"balance is paid on payOn; the amount interest runs on is rounded down to a multiple of ₹100 and a part of a month counts "+
-		"as a month (%s).", a.InterestDeferment, a.InterestDefault, a.InterestBase)
+		"as a month (%s); a self-assessment payment goes to the interest accrued by its date first, then to the tax (%s).",
+		a.InterestDeferment, a.InterestDefault, a.InterestBase, a.InterestFirst)
 }
 
 // ProvisionalNote labels figures computed from an earlier year's table; ""
@@ -81,8 +82,9 @@ func ProvisionalNote(fy, table FY) string {
 		ActOf(fy).Label(fy), ActOf(table).Label(table), fy)
 }
 
-// rupeeText formats paise as "₹12,34,567" (whole rupees, Indian grouping,
-// paise dropped) for messages.
+// rupeeText formats paise as "₹12,34,567" for messages: Indian grouping,
+// with the paise when there are any ("₹75,00,000.83"), so a sentence never
+// states an amount other than the one it compares.
 func rupeeText(paise int64) string {
 	s := strconv.FormatInt(paise/paisePerRupee, 10)
 	if len(s) > 3 {
@@ -95,6 +97,9 @@ func rupeeText(paise int64) string {
 			b.WriteRune(c)
 		}
 		s = b.String() + "," + tail
+	}
+	if p := paise % paisePerRupee; p != 0 {
+		s += fmt.Sprintf(".%02d", p)
 	}
 	return "₹" + s
 }

@@ -1,10 +1,5 @@
 package india
 
-import (
-	"fmt"
-	"time"
-)
-
 // IGSTPercent is the IGST rate a cross-border service receipt attracts when
 // no valid LUT covers it. 18% for IT and consulting is an assumption, not a
 // confirmed rate (facts §3: "UNCONFIRMED").
@@ -13,34 +8,6 @@ const IGSTPercent = 18
 // IGST is the IGST on one receipt's taxable value (paise), half-up to the
 // paisa: each receipt is its own invoice.
 func IGST(value int64) int64 { return percentHalfUp(value, IGSTPercent) }
-
-// LUT is the span of IST days a Letter of Undertaking covers, both
-// inclusive: a LUT is valid for one financial year and does not roll over
-// (facts §3), so it covers the year that contains its validUntil date, from
-// 1 April up to validUntil. The zero value covers nothing.
-type LUT struct {
-	From, Until string // YYYY-MM-DD
-}
-
-// LUTOf reads the profile's LUT; one without a number or without a
-// readable validUntil date covers nothing.
-func LUTOf(number, validUntil string) LUT {
-	until, err := time.ParseInLocation(time.DateOnly, validUntil, IST)
-	if number == "" || err != nil {
-		return LUT{}
-	}
-	return LUT{From: DateOf(FYOf(until).Start()), Until: validUntil}
-}
-
-// Covers reports whether the LUT is valid on an IST day.
-func (l LUT) Covers(day string) bool {
-	return l.Until != "" && day >= l.From && day <= l.Until
-}
-
-// FiledFor reports whether the LUT is the one for fy.
-func (l LUT) FiledFor(fy FY) bool {
-	return l.Until != "" && l.From == DateOf(fy.Start())
-}
 
 // ReceiptDay is a group of receipts of one kind on one day, as the store
 // keeps them: Day is the settlement day for income tax, the time of supply
@@ -52,6 +19,10 @@ type ReceiptDay struct {
 	AmountINR   int64
 	IGST        int64
 	ByInvoice   int64 // of Count, the receipts placed on Day by their invoice date
+	// SupplyDay, when set, is the day that classifies the row instead of
+	// Day: a credit note counts in its own month but reverses a supply of
+	// its invoice's date.
+	SupplyDay string
 }
 
 // ReceiptTotal is a count and sum of receipts with the IGST they carry.
@@ -69,15 +40,17 @@ func (t *ReceiptTotal) add(d ReceiptDay) {
 
 // ReceiptSplit is the one classification of receipts every figure uses:
 // All of them (income tax); Domestic ones, which GST figures leave
-// unclassified; cross-border ones (exports of services) ZeroRated when a
-// LUT covers their day and Liable to IGST otherwise, or Unregistered when
-// the supplier has no GSTIN and the year's turnover had not yet crossed the
-// registration threshold on their day (no GST at all). ByInvoiceDate and
-// BySettlementDate count the cross-border receipts placed each way.
+// unclassified; cross-border ones (exports of services) Unregistered
+// (not taxable: made before the supplier became liable to register or was
+// registered), ZeroRated when the year's LUT covers them (ExPostFacto, a
+// part of ZeroRated, those made before it was furnished), and Liable to IGST
+// otherwise. ByInvoiceDate and BySettlementDate count the cross-border
+// receipts placed each way.
 type ReceiptSplit struct {
 	All          ReceiptTotal
 	Domestic     ReceiptTotal
 	ZeroRated    ReceiptTotal
+	ExPostFacto  ReceiptTotal
 	Liable       ReceiptTotal
 	Unregistered ReceiptTotal
 
@@ -85,23 +58,31 @@ type ReceiptSplit struct {
 	BySettlementDate int64
 }
 
-// SplitReceipts classifies days against a LUT and, for GST, a registration
-// position (nil for income tax, where only All and Domestic matter). A
-// registered supplier is classified by the LUT alone; an unregistered one
-// owes nothing on the days before its turnover crossed the threshold and,
-// from that day, IGST on every export (a LUT needs a registration).
-func SplitReceipts(days []ReceiptDay, lut LUT, reg *Registration) ReceiptSplit {
+// SplitReceipts classifies days against the supplier's LUTs and, for GST,
+// its registration position (nil for income tax, where only All and
+// Domestic matter). Exports before the registration's LiableFrom owe
+// nothing; after it an unregistered supplier owes IGST on every export (a
+// LUT needs a registration), a registered one on those no LUT of their year
+// covers.
+func SplitReceipts(days []ReceiptDay, luts LUTs, reg *Registration) ReceiptSplit {
 	var s ReceiptSplit
-	unregistered := reg != nil && !reg.Registered
 	for _, d := range days {
 		s.All.add(d)
+		day := d.Day
+		if d.SupplyDay != "" {
+			day = d.SupplyDay
+		}
+		lut, covered := luts.Cover(day)
 		switch {
 		case !d.CrossBorder:
 			s.Domestic.add(d)
-		case unregistered && (reg.CrossedOn == "" || d.Day < reg.CrossedOn):
+		case reg != nil && (reg.LiableFrom == "" || day < reg.LiableFrom):
 			s.Unregistered.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
-		case !unregistered && lut.Covers(d.Day):
+		case (reg == nil || reg.Registered) && covered:
 			s.ZeroRated.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
+			if lut.ExPostFacto(day) {
+				s.ExPostFacto.add(ReceiptDay{Count: d.Count, AmountINR: d.AmountINR})
+			}
 		default:
 			s.Liable.add(d)
 		}
@@ -111,76 +92,6 @@ func SplitReceipts(days []ReceiptDay, lut LUT, reg *Registration) ReceiptSplit {
 		}
 	}
 	return s
-}
-
-// GST registration thresholds (CGST s.22, facts §3): a supplier of services
-// must register once aggregate turnover in a financial year exceeds ₹20 lakh,
-// ₹10 lakh in a special-category State; IGST Notification 10/2017 exempts
-// inter-State suppliers of services within those limits from s.24(i), and
-// registration is applied for within 30 days of becoming liable (s.25(1)).
-const (
-	RegistrationThreshold                = 20 * lakh
-	RegistrationThresholdSpecialCategory = 10 * lakh
-	registrationDays                     = 30
-)
-
-// Registration is the registration position of a year. Amounts are paise.
-type Registration struct {
-	Registered      bool // a GSTIN is on the profile
-	SpecialCategory bool
-	Threshold       int64
-	Turnover        int64 // aggregate turnover: every receipt of the year, exports included
-	// CrossedOn is the day (time of supply) the year's turnover first
-	// exceeded Threshold, and RegisterBy 30 days after it; "" when it has
-	// not (or the supplier is registered).
-	CrossedOn  string
-	RegisterBy string
-	// OwesGST is false for an unregistered supplier within the threshold.
-	OwesGST bool
-	Message string
-}
-
-// RegistrationOf is the threshold test of a supplier with or without a
-// GSTIN, in a special-category State or not, over the financial year's
-// days so far (in day order, by time of supply, every receipt at its GST
-// value: exports count in aggregate turnover).
-func RegistrationOf(gstin string, specialCategory bool, days []ReceiptDay) *Registration {
-	r := &Registration{Registered: gstin != "", SpecialCategory: specialCategory, Threshold: RegistrationThreshold}
-	if specialCategory {
-		r.Threshold = RegistrationThresholdSpecialCategory
-	}
-	for _, d := range days {
-		if r.Turnover += d.AmountINR; r.CrossedOn == "" && !r.Registered && r.Turnover > r.Threshold {
-			r.CrossedOn = d.Day
-		}
-	}
-	r.settle()
-	return r
-}
-
-// settle fills the dates, OwesGST and the message once the turnover is known.
-func (r *Registration) settle() {
-	where := "₹20 lakh"
-	if r.SpecialCategory {
-		where = "₹10 lakh, the limit in a special-category State"
-	}
-	switch {
-	case r.Registered:
-		r.OwesGST = true
-		r.Message = "Registered for GST (GSTIN on the profile): exports are zero-rated under a valid LUT, else IGST is payable."
-	case r.CrossedOn == "":
-		r.Message = fmt.Sprintf("Not registered for GST (no GSTIN on the profile) and aggregate turnover of %s is within %s: "+
-			"no registration is needed and no GST is owed (CGST s.22; IGST Notification 10/2017 exempts inter-State "+
-			"supplies of services within the limit from s.24(i)).", rupeeText(r.Turnover), where)
-	default:
-		on, _ := time.Parse(time.DateOnly, r.CrossedOn)
-		r.RegisterBy = on.AddDate(0, 0, registrationDays).Format(time.DateOnly)
-		r.OwesGST = true
-		r.Message = fmt.Sprintf("Registration required: aggregate turnover of %s crossed %s on %s, so GST registration "+
-			"must be applied for within 30 days, by %s (CGST s.22 and s.25(1)). Until a GSTIN is on the profile, "+
-			"exports from that day on are shown as liable to IGST; no LUT applies without a registration.",
-			rupeeText(r.Turnover), where, r.CrossedOn, r.RegisterBy)
-	}
 }
 
 // RateBasis says how the date of a GST rate relates to the times of supply

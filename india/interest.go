@@ -17,10 +17,14 @@ import (
 //     of the assessed tax, 1% for every month or part of a month from
 //     1 April after the year until the tax is paid, on the shortfall;
 //   - rule 119A: the amount interest runs on is rounded down to a multiple
-//     of ₹100, and a part of a month counts as a whole month.
+//     of ₹100, and a part of a month counts as a whole month;
+//   - Explanation to s.140A(1) (2025 Act s.266(3)): a self-assessment
+//     payment short of the tax and interest goes to the interest first.
 //
 // Sources: cabkgoyal.com (s.425) ; aubsp.com ; eztax.in/income-tax-act-2025/
-// section-425 ; caclubindia.com (s.424) ; rule 119A (third-party copies).
+// section-425 ; caclubindia.com (s.424) ; rule 119A (third-party copies);
+// actsofindia.in (text of s.140A) ; ai.jamku.app/incometax2025/act/266.html
+// (text of s.266).
 // Like the rest of the liability, the assessed tax is the estimate payoutd
 // makes (no TDS, no other income).
 
@@ -111,7 +115,7 @@ func ComputeInterest(fy FY, tax int64, presumptive bool, schedule []Instalment, 
 	}
 	if in.AdvancePaid*100 < tax*defaultPaidBelowPercent {
 		in.DefaultApplies = true
-		in.Periods = defaultPeriods(fy, tax-in.AdvancePaid, all)
+		in.Periods = defaultPeriods(fy, tax-in.AdvancePaid, in.Deferment, all)
 		for _, p := range in.Periods {
 			in.Default += p.Interest
 		}
@@ -145,10 +149,13 @@ func deferment(s Instalment, tax int64, presumptive bool, payments []TaxPayment)
 
 // defaultPeriods splits the time from 1 April after the year into stretches
 // ended by each self-assessment payment: the shortfall runs until the month
-// of a payment (a part of a month counting whole), then the smaller one
+// of a payment (a part of a month counting whole), then what is still short
 // from the next month on, as the department's utility counts it, so no
-// month is charged twice.
-func defaultPeriods(fy FY, shortfall int64, payments []TaxPayment) []DefaultPeriod {
+// month is charged twice. A payment goes first to the interest accrued by
+// its date (the deferment interest and the default interest so far) and
+// only the rest to the tax (Explanation to s.140A(1); 2025 Act s.266(3)),
+// so a payment made after interest accrued leaves more tax short.
+func defaultPeriods(fy FY, shortfall, deferment int64, payments []TaxPayment) []DefaultPeriod {
 	var after []TaxPayment
 	for _, p := range payments {
 		if p.Kind == PaymentSelfAssessment {
@@ -157,6 +164,7 @@ func defaultPeriods(fy FY, shortfall int64, payments []TaxPayment) []DefaultPeri
 	}
 	sortPayments(after)
 	start := time.Date(fy.StartYear+1, time.April, 1, 0, 0, 0, 0, time.UTC)
+	interestOwed := deferment
 	var out []DefaultPeriod
 	for _, p := range after {
 		if shortfall <= 0 {
@@ -166,11 +174,15 @@ func defaultPeriods(fy FY, shortfall int64, payments []TaxPayment) []DefaultPeri
 		months := monthsInclusive(start, on)
 		if months > 0 {
 			base := floorHundredRupees(shortfall)
-			out = append(out, DefaultPeriod{From: start.Format(time.DateOnly), To: p.PaidOn, Months: months, Base: base,
-				Interest: base * defaultMonthlyPercent * months / 100})
+			period := DefaultPeriod{From: start.Format(time.DateOnly), To: p.PaidOn, Months: months, Base: base,
+				Interest: base * defaultMonthlyPercent * months / 100}
+			out = append(out, period)
+			interestOwed += period.Interest
 			start = time.Date(on.Year(), on.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 		}
-		shortfall -= p.Amount
+		toInterest := min(p.Amount, interestOwed)
+		interestOwed -= toInterest
+		shortfall -= p.Amount - toInterest
 	}
 	return out
 }

@@ -49,11 +49,24 @@ func TestComputeInterest(t *testing.T) {
 		// The balance not yet paid is paid on payOn: 1 April is one month.
 		{"BalancePaidOnFirstApril", rs(52_000), true, march(rs(52_000)), nil, "2026-04-01",
 			[]int64{rs(520)}, rs(520), []int64{1}},
-		// Rule 119A: ₹52,345 runs interest on ₹52,300. A part payment in May
-		// ends the first stretch; the rest runs from June to August.
+		// Rule 119A: ₹12,345 short runs interest on ₹12,300. A part payment
+		// in May ends the first stretch and goes first to the ₹369 of
+		// interest accrued (₹123 + ₹246: Explanation to s.140A(1)), so
+		// ₹7,714 of tax stays short and runs from June to August on ₹7,700.
 		{"RoundedDownAndSplit", rs(52_345), true, march(rs(52_345)),
 			[]india.TaxPayment{adv("2026-03-01", rs(40_000)), sat("2026-05-10", rs(5_000))}, "2026-08-20",
-			[]int64{rs(123)}, rs(246 + 219), []int64{2, 3}},
+			[]int64{rs(123)}, rs(246 + 231), []int64{2, 3}},
+		// ₹30,000 on 15 July after ₹2,600 of interest accrued (₹520 for
+		// March, ₹2,080 for April to July): ₹27,400 reaches the tax, so
+		// ₹24,600 runs August and September, ₹492; ₹2,572 in all, where
+		// applying it all to tax would leave ₹22,000 and ₹2,520.
+		{"SelfAssessmentInterestFirst", rs(52_000), true, march(rs(52_000)),
+			[]india.TaxPayment{sat("2026-07-15", rs(30_000))}, "2026-09-10",
+			[]int64{rs(520)}, rs(2_572), []int64{4, 2}},
+		// A payment smaller than the interest accrued reaches no tax.
+		{"SelfAssessmentAllToInterest", rs(52_000), true, march(rs(52_000)),
+			[]india.TaxPayment{sat("2026-04-20", rs(1_000))}, "2026-05-10",
+			[]int64{rs(520)}, rs(520 + 520), []int64{1, 1}},
 		// 90% paid as advance tax: no default interest, deferment only.
 		{"NinetyPercentPaid", rs(50_000), true, march(rs(50_000)),
 			[]india.TaxPayment{adv("2026-03-31", rs(45_000))}, "2026-06-01",
@@ -96,8 +109,8 @@ func TestComputeInterest(t *testing.T) {
 	})
 }
 
-// TestComputePosition: the balance is tax plus interest less taxes paid, so
-// the lines add up to the rupee whatever is paid.
+// TestComputePosition: the balance is tax plus interest less taxes paid,
+// payable rounded to ₹10.
 func TestComputePosition(t *testing.T) {
 	is := is.New(t)
 	l, err := india.ComputeLiability(india.FY{StartYear: 2025}, rs(24_60_000))
@@ -105,6 +118,7 @@ func TestComputePosition(t *testing.T) {
 	p, err := india.ComputePosition(l, []india.TaxPayment{sat("2026-09-10", rs(10_000))}, "2026-10-05")
 	is.NoErr(err)
 	is.True(p.Interest.Total > 0)
-	is.Equal(p.Paid.BalanceDue, l.NetTax+p.Interest.Total-rs(10_000))
+	is.Equal(p.Paid.Shortfall, l.NetTax+p.Interest.Total-rs(10_000))
+	is.Equal(p.Paid.BalanceDue, india.RoundPayable(p.Paid.Shortfall))
 	is.Equal(p.Paid.RefundDue, int64(0))
 }

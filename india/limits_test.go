@@ -206,3 +206,14 @@ func TestTaxTablesContiguous(t *testing.T) {
 		is.True(r.PresumptivePercent == 50 && r.CessPercent == 4)
 	}
 }
+
+// TestMessagesKeepPaise: a sentence states the amount it compares, paise
+// and all: ₹75,00,000.83 of receipts exceed the ₹75,00,000 limit.
+func TestMessagesKeepPaise(t *testing.T) {
+	is := is.New(t)
+	l, err := india.ComputeLiability(india.FY{StartYear: 2025}, rs(75_00_000)+83)
+	is.NoErr(err)
+	is.True(!l.Presumptive)
+	msg := l.PresumptiveUnavailable()
+	is.True(strings.Contains(msg, "gross receipts of ₹75,00,000.83 exceed ₹75,00,000,")) // the paise that make the difference
+}

@@ -54,3 +54,9 @@ func roundToTenRupees(amount int64) int64 {
 	}
 	return rupees * paisePerRupee
 }
+
+// RoundPayable is an amount payable or a refund due (paise, ≥ 0) as s.288B
+// of the 1961 Act and s.516 of the 2025 Act round it: to the nearest ₹10
+// (roundToTenRupees), so ₹9,984 is payable as ₹9,980 and a refund of
+// ₹4,748 is ₹4,750.
+func RoundPayable(amount int64) int64 { return roundToTenRupees(amount) }

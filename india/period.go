@@ -44,3 +44,24 @@ func DateOf(t time.Time) string {
 const GSTTimeOfSupplyRule = "A receipt falls in the GST month of its invoice date when the payment carries invoiceDate, " +
 	"else of its settlement date in IST: the time of supply of a service is normally the date of the invoice issued " +
 	"for it (s.13 CGST Act, applied to IGST by s.20 IGST Act). Give invoiceDate so the month matches GSTR-1."
+
+// ParseDay reads an IST calendar date "YYYY-MM-DD" as its first instant.
+func ParseDay(day string) (time.Time, error) { return time.ParseInLocation(time.DateOnly, day, IST) }
+
+// ParseReturnPeriod parses a GSTR-1 return period: a month "YYYY-MM", or a
+// quarter "YYYY-Qn" of a filer under the QRMP scheme, whose quarters are
+// the calendar's (Q2 is April to June). It returns the IST span as [start,
+// end) in UTC and the portal's "fp" (MMYYYY of the period's last month).
+func ParseReturnPeriod(s string) (start, end time.Time, fp string, err error) {
+	if len(s) == 7 && s[4] == '-' && s[5] == 'Q' {
+		year, ok1 := parseDigits(s[:4])
+		q, ok2 := parseDigits(s[6:])
+		if !ok1 || !ok2 || q < 1 || q > 4 {
+			return time.Time{}, time.Time{}, "", fmt.Errorf("%w: %q is not YYYY-Qn", ErrInvalidPeriod, s)
+		}
+		first := time.Date(year, time.Month(3*q-2), 1, 0, 0, 0, 0, IST)
+		return first.UTC(), first.AddDate(0, 3, 0).UTC(), first.AddDate(0, 2, 0).Format("012006"), nil
+	}
+	start, end, err = ParsePeriod(s)
+	return start, end, start.In(IST).Format("012006"), err
+}

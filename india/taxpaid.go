@@ -41,9 +41,15 @@ type TaxPaid struct {
 	Advance        int64
 	SelfAssessment int64
 	Total          int64
-	BalanceDue     int64 // tax due less taxes paid, never negative
-	RefundDue      int64 // taxes paid beyond the tax due
-	Instalments    []InstalmentPaid
+	// BalanceDue is the tax due less taxes paid, never negative, and
+	// RefundDue the taxes paid beyond it, each rounded to the nearest ₹10 as
+	// s.288B (2025 Act: s.516) rounds any amount payable and any refund due;
+	// Shortfall and Excess are the same differences before that rounding.
+	BalanceDue  int64
+	RefundDue   int64
+	Shortfall   int64
+	Excess      int64
+	Instalments []InstalmentPaid
 }
 
 // ApplyTaxPaid sets the year's payments against taxDue and its advance-tax
@@ -66,8 +72,8 @@ func ApplyTaxPaid(taxDue int64, schedule []Instalment, payments []TaxPayment) (T
 		}
 	}
 	t.Total = t.Advance + t.SelfAssessment
-	t.BalanceDue = max(taxDue-t.Total, 0)
-	t.RefundDue = max(t.Total-taxDue, 0)
+	t.Shortfall, t.Excess = max(taxDue-t.Total, 0), max(t.Total-taxDue, 0)
+	t.BalanceDue, t.RefundDue = RoundPayable(t.Shortfall), RoundPayable(t.Excess)
 	t.Instalments = make([]InstalmentPaid, 0, len(schedule))
 	for _, in := range schedule {
 		var by int64

@@ -16,6 +16,35 @@ func sat(on string, paise int64) india.TaxPayment {
 	return india.TaxPayment{Kind: india.PaymentSelfAssessment, PaidOn: on, Amount: paise}
 }
 
+// TestRoundPayable: the balance payable and the refund due go to the
+// nearest ₹10 (s.288B; s.516), paise ignored, 5 rounding up.
+func TestRoundPayable(t *testing.T) {
+	march := []india.Instalment{{DueDate: "2026-03-15", PercentDue: 100, Amount: rs(20_000)}}
+	cases := []struct {
+		name            string
+		due             int64
+		paid            int64
+		balance, refund int64
+	}{
+		{"Balance9984", rs(29_984), rs(20_000), rs(9_980), 0},
+		{"Balance9985", rs(29_985), rs(20_000), rs(9_990), 0},
+		{"Balance9984AndPaise", rs(29_984) + 99, rs(20_000), rs(9_980), 0},
+		{"Refund4748", rs(15_252), rs(20_000), 0, rs(4_750)},
+		{"Refund4744", rs(15_256), rs(20_000), 0, rs(4_740)},
+		{"Exact", rs(20_000), rs(20_000), 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			got, err := india.ApplyTaxPaid(c.due, march, []india.TaxPayment{adv("2026-03-01", c.paid)})
+			is.NoErr(err)
+			is.Equal(got.BalanceDue, c.balance)
+			is.Equal(got.RefundDue, c.refund)
+			is.Equal(got.Shortfall-got.Excess, c.due-c.paid) // the exact difference is kept beside
+		})
+	}
+}
+
 // TestApplyTaxPaid: the 44ADA schedule (all of it by 15 March) and the
 // four-instalment one, against payments before, on and after each date.
 func TestApplyTaxPaid(t *testing.T) {
@@ -70,8 +99,10 @@ func TestApplyTaxPaid(t *testing.T) {
 			is.Equal(got.Advance, c.advance)
 			is.Equal(got.SelfAssessment, c.self)
 			is.Equal(got.Total, c.total)
-			is.Equal(got.BalanceDue, c.balance)
-			is.Equal(got.RefundDue, c.refund)
+			is.Equal(got.Shortfall, c.balance)
+			is.Equal(got.Excess, c.refund)
+			is.Equal(got.BalanceDue, india.RoundPayable(c.balance))
+			is.Equal(got.RefundDue, india.RoundPayable(c.refund))
 			is.Equal(len(got.Instalments), len(c.schedule))
 			for i, in := range got.Instalments {
 				is.Equal(in.Instalment, c.schedule[i])

@@ -25,6 +25,9 @@ type Initiate struct {
 	CounterpartyCountry string      `json:"counterpartyCountry"`
 	CounterpartyBank    string      `json:"counterpartyBank"`
 	InvoiceDate         string      `json:"invoiceDate"`
+	// ClientID names a client on record (UseClient fills what the payout
+	// leaves out from it).
+	ClientID string `json:"clientId"`
 	// InvoiceAmount is the invoice's value in the payment's currency when
 	// it differs from the amount paid: GST values the invoice, not the
 	// payment (docs/tax.md). Validate parses it into InvoiceMinor.
@@ -34,6 +37,10 @@ type Initiate struct {
 	// DepositIDs name the deposits the payout pays out (its FIRA cites
 	// them as the inward remittance).
 	DepositIDs []string `json:"depositIds"`
+	// InvoiceID names the payoutd invoice (inv_…) the payout collects: its
+	// number becomes invoiceRef and its date invoiceDate (docs/tax.md,
+	// "Invoices").
+	InvoiceID string `json:"invoiceId"`
 }
 
 // depositIDRule accepts a deposit id (dep_…).
@@ -100,13 +107,21 @@ func (q *Initiate) Validate(now time.Time) (int64, error) {
 		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
 		validation.Field(&q.PurposeCode, IsPurposeCode),
 		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
-		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256)),
+		validation.Field(&q.InvoiceID, validation.RuneLength(0, 64)),
+		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256), validation.When(q.crossBorder(),
+			validation.Required.Error("is required for a cross-border payout: the FIRA names the client as remitter"))),
 		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), IsCountry),
 		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
 		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
 		validation.Field(&q.InvoiceAmount, AmountRule(q.Currency, &q.invoiceMinor)),
 		validation.Field(&q.DepositIDs, validation.Length(0, 20), validation.Each(depositIDRule)),
+		validation.Field(&q.ClientID, validation.RuneLength(0, 64)),
 	)...))
+}
+
+// crossBorder: the client is abroad (store.Payment.CrossBorder's rule).
+func (q *Initiate) crossBorder() bool {
+	return q.CounterpartyCountry != "" && q.CounterpartyCountry != "IN"
 }
 
 // InvoiceMinor is the validated invoice amount in minor units, 0 when none

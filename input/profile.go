@@ -29,6 +29,12 @@ type ProfilePatch struct {
 	// GSTSpecialCategoryState: the user supplies from a special-category
 	// State, where the GST registration threshold is ₹10 lakh.
 	GSTSpecialCategoryState *bool `json:"gstSpecialCategoryState"`
+	// StateCode is the GST state code of the principal place of business
+	// (a GSTIN's first two digits say it when there is one): it decides
+	// the registration threshold.
+	StateCode *string `json:"stateCode"`
+	// GSTRegisteredFrom is the date GST registration took effect.
+	GSTRegisteredFrom *string `json:"gstRegisteredFrom"`
 }
 
 // maxAddressRunes bounds the postal address; the FIRA's worst-case test
@@ -88,6 +94,8 @@ func (q *ProfilePatch) Validate() (store.ProfilePatch, error) {
 	check("lutNumber", q.LUTNumber, validation.RuneLength(0, 50), validation.Match(lutRE).Error("must be upper-case letters, digits, / and - only"))
 	check("lutValidUntil", q.LUTValidUntil, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
 	check("address", q.Address, validation.RuneLength(0, maxAddressRunes))
+	check("stateCode", q.StateCode, checked(isGSTState))
+	check("gstRegisteredFrom", q.GSTRegisteredFrom, validation.Date("2006-01-02").Error("must be a date in the form YYYY-MM-DD"))
 	if len(fields) > 0 {
 		return store.ProfilePatch{}, Invalid(fields)
 	}
@@ -97,5 +105,13 @@ func (q *ProfilePatch) Validate() (store.ProfilePatch, error) {
 	}
 	return store.ProfilePatch{Name: q.Name, Email: q.Email, Phone: q.Phone, CountryCode: q.CountryCode, HomeCurrency: q.HomeCurrency,
 		GSTIN: q.GSTIN, PAN: q.PAN, LUTNumber: q.LUTNumber, LUTValidUntil: q.LUTValidUntil, Address: q.Address,
-		GSTSpecialCategory: q.GSTSpecialCategoryState}, nil
+		GSTSpecialCategory: q.GSTSpecialCategoryState, StateCode: q.StateCode, GSTRegisteredFrom: q.GSTRegisteredFrom}, nil
+}
+
+// isGSTState accepts a GST state code of india.States.
+func isGSTState(code string) error {
+	if _, ok := india.StateOf(code); !ok {
+		return errors.New("must be a GST state code (two digits, 01-38 or 97), e.g. 27 for Maharashtra")
+	}
+	return nil
 }

@@ -259,6 +259,9 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 		if p.Status == store.StatusUnknown && out.State == Unknown {
 			return step{snooze: true}, nil
 		}
+		if p.Status == store.StatusSubmitted && out.State == Unknown && p.Livemode && pl.DB.Now().Before(p.UpdatedAt.Add(pl.LiveUnknownAfter)) {
+			return step{snooze: true}, nil // on its way: not unknown yet
+		}
 		actor := "system:settlement"
 		if p.Status == store.StatusUnknown {
 			actor = "system:reconciliation"

@@ -37,17 +37,8 @@ func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
 // vault whose memo is its invoice reference (a client paying an invoice
 // sends its number as the memo), so its FIRA cites the inward remittance.
 func matchDeposits(tx *store.Tx, p store.Payment) error {
-	linked, err := tx.LinkedDeposits(p.ID)
-	if err != nil || len(linked) > 0 || p.InvoiceRef == "" || p.VaultID == "" {
-		return err
+	if p.InvoiceRef == "" || p.VaultID == "" {
+		return nil
 	}
-	found, err := tx.DepositsByMemo(p.VaultID, p.InvoiceRef)
-	if err != nil || len(found) == 0 {
-		return err
-	}
-	ids := make([]string, len(found))
-	for i, d := range found {
-		ids[i] = d.ID
-	}
-	return tx.LinkDeposits(p.ID, ids, store.DepositInvoiceRef)
+	return tx.LinkDepositsByMemo(p.ID, p.VaultID, p.InvoiceRef)
 }

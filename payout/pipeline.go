@@ -31,6 +31,11 @@ type Pipeline struct {
 	SubmitBackoff  time.Duration
 	// UnknownPoll is how often an UNKNOWN payout is asked about again.
 	UnknownPoll time.Duration
+	// LiveUnknownAfter is how long a live payout stays SUBMITTED while the
+	// network has no outcome for it before it is UNKNOWN (and
+	// payout.unknown is sent): a transaction takes a few ledgers to apply,
+	// and one that does has not been unknown to anyone. 0: at once.
+	LiveUnknownAfter time.Duration
 	// LivePoll is how often a live payout waiting on the network (its
 	// vault's previous transaction, the outcome of its own) looks again;
 	// 0 means DefaultLivePoll.

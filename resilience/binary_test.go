@@ -18,6 +18,7 @@ var (
 	start         = binarytest.Start
 	cli           = binarytest.Run
 	runBinary     = binarytest.Exec
+	runBinaryEnv  = binarytest.ExecEnv
 	logText       = binarytest.LogText
 	liveCall      = binarytest.Call
 	post          = binarytest.Post

@@ -26,10 +26,7 @@ const authFailuresLimit = "auth-failures"
 // authenticateLimited is authenticate behind the per-address limit on
 // failures.
 func (s *Server) authenticateLimited(w http.ResponseWriter, r *http.Request, auth func() (principal, error)) (principal, error) {
-	limit := limitAuthFailures
-	if n, ok := s.cfg.Limits[authFailuresLimit]; ok {
-		limit = n
-	}
+	limit := s.authFailLimit()
 	key := "authfail|" + s.clientAddr(r)
 	now := time.Now()
 	if over, reset := s.authFails.over(key, limit, now); over {
@@ -42,6 +39,45 @@ func (s *Server) authenticateLimited(w http.ResponseWriter, r *http.Request, aut
 		s.authFails.allow(key, limit, now)
 	}
 	return p, err
+}
+
+// A page whose URL or form carries a secret the client could guess (the
+// hosted KYC page's session id, the console's one-time sign-in link) is an
+// authentication too: answered 401 (a refused link) or 404 (no such link)
+// it counts as a failure toward the same per-address limit as a bad API
+// key, and once the address is over it the page is refused with 429
+// before the token is looked at.
+func tokenPage(path string) bool {
+	return path == "/console/signin" || strings.HasPrefix(path, "/verify/") && !strings.HasPrefix(path, "/verify/assets/")
+}
+
+// tokenPageRefused answers 429 when the client's address is over the limit
+// on failed authentications.
+func (s *Server) tokenPageRefused(w http.ResponseWriter, r *http.Request) bool {
+	limit, key := s.authFailLimit(), "authfail|"+s.clientAddr(r)
+	over, reset := s.authFails.over(key, limit, time.Now())
+	if !over {
+		return false
+	}
+	setRateHeaders(w, limit, 0, reset, true)
+	s.refused(authFailuresLimit)
+	s.writeError(w, r, apperr.Errorf(errRateLimited, "too many failed authentications from this address (%d per minute); wait Retry-After seconds", limit))
+	return true
+}
+
+// tokenPageAnswered counts a token page's refusal as a failed
+// authentication.
+func (s *Server) tokenPageAnswered(r *http.Request, status int) {
+	if status == http.StatusUnauthorized || status == http.StatusNotFound {
+		s.authFails.allow("authfail|"+s.clientAddr(r), s.authFailLimit(), time.Now())
+	}
+}
+
+func (s *Server) authFailLimit() int {
+	if n, ok := s.cfg.Limits[authFailuresLimit]; ok {
+		return n
+	}
+	return limitAuthFailures
 }
 
 // clientAddr is the address a request came from: the peer, or, when the

@@ -132,6 +132,8 @@ type sweepFixtures struct {
 	otherPay, otherTxn, otherFIRA, otherSettle, otherVault, otherWebhook, otherEvent string
 
 	taxPay, reversedTaxPay, otherTaxPay string // tax payments (tax_payments_sweep_test.go)
+	lut, withdrawnLUT, otherLUT         string // LUTs (tax_luts_sweep_test.go)
+	invoice, otherInvoice               string // invoices (invoices_sweep_test.go)
 	deposit, otherDeposit               string // sandbox deposits
 
 	text    map[string]string // hostile but valid free text stored on firaPay
@@ -190,7 +192,7 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 	}
 
 	r = e.reqAs(fx.otherKey, "POST", "/api/v1/payments/initiate", map[string]any{"amount": json.Number("20.00"), "currency": "USD",
-		"destinationAddress": testAddress, "counterpartyCountry": "GB"})
+		"destinationAddress": testAddress, "counterpartyCountry": "GB", "counterpartyName": "Acme Ltd"})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("other initiate: %d %s", r.Status, r.Body)
 	}
@@ -225,6 +227,8 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 		}
 	}
 	sweepTaxPaymentSetup(t, e, fx)
+	sweepLUTSetup(t, e, fx)
+	sweepInvoiceSetup(t, e, fx)
 	dep := map[string]any{"amount": "1.00", "from": "Sweep Co", "memo": "INV-1"}
 	fx.deposit = sweepID(t, e.reqAs(fx.key, "POST", "/api/v1/sandbox/vaults/"+fx.vault+"/deposits", dep), http.StatusCreated)
 	fx.otherDeposit = sweepID(t, e.reqAs(fx.otherKey, "POST", "/api/v1/sandbox/vaults/"+fx.otherVault+"/deposits", dep), http.StatusCreated)
@@ -1251,6 +1255,8 @@ func sweepSpecs(t *testing.T, fx *sweepFixtures) []*sweepSpec {
 			{name: "Oversized", body: []byte("grant_type=client_credentials&x=" + strings.Repeat("A", 100<<10)), ctype: form, want: []int{413}},
 		}})
 	sweepTaxPaymentSpecs(fx, add, pagingStrict, fyStrict)
+	sweepLUTSpecs(fx, add)
+	sweepInvoiceSpecs(fx, add)
 	return specs
 }
 
@@ -1505,8 +1511,9 @@ var sweepFPNames = []string{"payments", "payments.updated_at", "audit_log", "led
 	"kyc", "kyc_sessions", "webhook_endpoints", "webhook_secrets", "sequestration_policies", "reconciliations", "firas", "river_job", "api_keys", "tax_payments"}
 
 // sweepFingerprint summarises every table a request could write. River's
-// periodic purge of expired idempotency keys is the server's own job,
-// queued at start whenever River's leader gets to it, so it is not counted.
+// periodic jobs (the purge of expired idempotency keys, rule 96A's watch,
+// the look for dated notices) are the server's own, queued at start
+// whenever River's leader gets to them, so they are not counted.
 func sweepFingerprint(t *testing.T, e *env) []string {
 	t.Helper()
 	out := make([]string, len(sweepFPNames))
@@ -1529,7 +1536,7 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 		(SELECT count(*) || ':' || coalesce(sum(updated_at), 0) FROM sequestration_policies),
 		(SELECT count(*) || ':' || coalesce(sum(status = 'RECONCILED'), 0) FROM reconciliations),
 		(SELECT count(*) FROM firas),
-		(SELECT count(*) FROM river_job WHERE kind != 'idempotency_purge'),
+		(SELECT count(*) FROM river_job WHERE kind NOT IN ('idempotency_purge', 'realisation_watch', 'notice_dates')),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(revoked_at, 0) + coalesce(expires_at, 0)), 0) FROM api_keys),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(reversed_at, 0)), 0) FROM tax_payments)`).Scan(dest...)
 	if err != nil {

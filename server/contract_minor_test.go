@@ -16,6 +16,7 @@ var nonAmountNumbers = map[string]string{
 	"FIRA/properties/settlementRate":    "a rate: INR per unit of the foreign currency",
 	"FIRAGST/properties/rate":           "a rate: INR per unit of the payout's currency",
 	"GSTRate/properties/rate":           "a rate: INR per unit of currency",
+	"Invoice/properties/inrRate":        "a rate: INR per unit of the invoice currency",
 }
 
 // TestContractMinorCompanions: every amount of money the document

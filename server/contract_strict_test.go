@@ -54,6 +54,9 @@ func strictQuery(t *testing.T, f *fixtures) {
 		// Every parameter the document lists is one the server takes:
 		// sent with its example, none is refused as unknown.
 		r = q.do(t, call{op: id, path: f.realPath(op), query: f.baseQuery(op)})
+		if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			continue // a file (an export): nothing was refused
+		}
 		for name, msg := range asMap(asMap(r.value(t)["error"])["fields"]) {
 			if strings.Contains(asStr(msg), "not a query parameter") {
 				t.Fatalf("%s: documented parameter %s refused as unknown", id, name)

@@ -94,7 +94,8 @@ func TestGSTRegistrationThreshold(t *testing.T) {
 		{gst, "registration.threshold", "2000000.00"}, {gst, "registration.aggregateTurnover", "999000.00"},
 		{gst, "registration.crossedOn", "null"}, {gst, "notRegistered.transactionCount", "1"},
 		{gst, "notRegistered.totalInr", "999000.00"}, {gst, "liable.gstDue", "0.00"}, {gst, "liable.transactionCount", "0"},
-		{apr, "gstin", ""}, {apr, "registration.registered", "false"}, {apr, "outwardSupplies.zeroRated.taxableValue", "999000.00"},
+		// Exports before the supplier became liable are no taxable supply: GSTR-3B never shows them.
+		{apr, "gstin", ""}, {apr, "registration.registered", "false"}, {apr, "outwardSupplies.zeroRated.taxableValue", "0.00"},
 		{apr, "outwardSupplies.zeroRated.igst", "0.00"}, {apr, "sup_details.osup_zero.iamt", "0.00"},
 	})
 	is := is.New(t)
@@ -112,18 +113,33 @@ func TestGSTRegistrationThreshold(t *testing.T) {
 	})
 	is.True(strings.Contains(at(e.getExact(gst), "warnings.0"), "within 30 days, by 2026-06-09"))
 
-	// A special-category State halves the threshold (a profile field).
+	// A special-category State halves the threshold: the profile's older
+	// yes/no while no State is known.
 	if r := e.req("PATCH", "/api/v1/profile", map[string]any{"gstSpecialCategoryState": true}); r.Status != 200 {
 		t.Fatalf("PATCH /profile: %d %s", r.Status, r.Body)
 	}
 	e.checkFigures(t, "special category", []figure{
 		{gst, "registration.specialCategoryState", "true"}, {gst, "registration.threshold", "1000000.00"},
-		{gst, "registration.crossedOn", "2026-05-10"},
+		{gst, "registration.crossedOn", "2026-05-10"}, {gst, "registration.state", "null"},
 	})
-	// With a GSTIN, the LUT decides as before: no LUT, both are liable.
+	// A GSTIN (Maharashtra) sets the State, so ₹20 lakh again; without the
+	// date registration took effect, supplies are taxable from the day the
+	// threshold was crossed, as before the GSTIN: the April export is not.
 	e.setTaxProfile("", "")
 	e.checkFigures(t, "registered", []figure{
-		{gst, "registration.registered", "true"}, {gst, "liable.transactionCount", "2"}, {gst, "notRegistered.transactionCount", "0"},
+		{gst, "registration.registered", "true"}, {gst, "registration.state.name", "Maharashtra"},
+		{gst, "registration.threshold", "2000000.00"}, {gst, "registration.liableFrom", "2026-05-10"},
+		{gst, "liable.transactionCount", "1"}, {gst, "notRegistered.transactionCount", "1"},
 		{may, "outwardSupplies.zeroRated.igst", "194805.00"},
+		{apr, "outwardSupplies.zeroRated.taxableValue", "0.00"},
+	})
+	// Registered voluntarily from 1 April: both are liable.
+	if r := e.req("PATCH", "/api/v1/profile", map[string]any{"gstRegisteredFrom": "2026-04-01"}); r.Status != 200 {
+		t.Fatalf("PATCH /profile: %d %s", r.Status, r.Body)
+	}
+	e.checkFigures(t, "registered from 1 April", []figure{
+		{gst, "registration.registeredFrom", "2026-04-01"}, {gst, "registration.liableFrom", "2026-04-01"},
+		{gst, "liable.transactionCount", "2"}, {gst, "notRegistered.transactionCount", "0"},
+		{apr, "outwardSupplies.zeroRated.taxableValue", "999000.00"},
 	})
 }

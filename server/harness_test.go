@@ -250,15 +250,24 @@ func (e *env) reqAs(key, method, path string, body any, headers ...string) resp 
 // initiate starts a payout of amount USD and returns its id.
 func (e *env) initiate(amount string, extra map[string]any) string {
 	e.t.Helper()
-	body := map[string]any{"amount": json.Number(amount), "currency": "USD", "destinationAddress": testAddress}
-	for k, v := range extra {
-		body[k] = v
-	}
+	body := withRemitter(map[string]any{"amount": json.Number(amount), "currency": "USD", "destinationAddress": testAddress}, extra)
 	r := e.req("POST", "/api/v1/payments/initiate", body)
 	if r.Status != http.StatusCreated {
 		e.t.Fatalf("initiate %s: %d %s", amount, r.Status, r.Body)
 	}
 	return r.JSON(e.t)["id"].(string)
+}
+
+// withRemitter adds extra to body and, for a client abroad named nowhere
+// in it, the client's name a cross-border payout needs.
+func withRemitter(body, extra map[string]any) map[string]any {
+	for k, v := range extra {
+		body[k] = v
+	}
+	if c, _ := body["counterpartyCountry"].(string); c != "" && c != "IN" && body["counterpartyName"] == nil {
+		body["counterpartyName"] = "Acme Inc"
+	}
+	return body
 }
 
 // confirm confirms an initiated USD payout against the default vault.

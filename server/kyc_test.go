@@ -307,7 +307,7 @@ func TestSandboxKYCRules(t *testing.T) {
 	})
 	t.Run("ApprovedUnlocksCrossBorder", func(t *testing.T) {
 		is := is.New(t)
-		cross := map[string]any{"amount": "10.00", "currency": "USD", "destinationAddress": testAddress, "counterpartyCountry": "US"}
+		cross := map[string]any{"amount": "10.00", "currency": "USD", "destinationAddress": testAddress, "counterpartyCountry": "US", "counterpartyName": "Acme Inc"}
 		is.Equal(e.req("POST", "/api/v1/payments/initiate", cross).Status, http.StatusForbidden)
 		is.Equal(e.req("POST", "/api/v1/sandbox/kyc/approve", nil).Status, http.StatusOK)
 		is.Equal(e.req("POST", "/api/v1/payments/initiate", cross).Status, http.StatusCreated)

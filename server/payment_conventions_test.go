@@ -46,10 +46,7 @@ func exactINR(t *testing.T, obj map[string]any, name string) int64 {
 // payIn initiates and confirms a payout in any currency from vault.
 func (e *env) payIn(currency, vault, amount string, extra map[string]any) string {
 	e.t.Helper()
-	body := map[string]any{"amount": amount, "currency": currency, "destinationAddress": testAddress}
-	for k, v := range extra {
-		body[k] = v
-	}
+	body := withRemitter(map[string]any{"amount": amount, "currency": currency, "destinationAddress": testAddress}, extra)
 	r := e.req("POST", "/api/v1/payments/initiate", body)
 	if r.Status != http.StatusCreated {
 		e.t.Fatalf("initiate %s %s: %d %s", currency, amount, r.Status, r.Body)

@@ -36,6 +36,7 @@ type paymentView struct {
 	CounterpartyName    string            `json:"counterpartyName,omitempty"`
 	CounterpartyCountry string            `json:"counterpartyCountry,omitempty"`
 	CounterpartyBank    string            `json:"counterpartyBank,omitempty"`
+	ClientID            string            `json:"clientId,omitempty"`
 	VaultID             string            `json:"vaultId,omitempty"`
 	FailedReason        string            `json:"failedReason,omitempty"`
 	ReviewReason        string            `json:"reviewReason,omitempty"`
@@ -110,7 +111,7 @@ func viewPayment(p store.Payment) paymentView {
 		Currency: p.Currency, Status: p.Status, Type: p.Type, DestinationAddress: p.DestinationAddress, Memo: p.Memo,
 		MemoType:    payout.MemoTypeOf(p.Memo, p.MemoType),
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, InvoiceDate: p.InvoiceDate, CounterpartyName: p.CounterpartyName,
-		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, VaultID: p.VaultID,
+		CounterpartyCountry: p.CounterpartyCountry, CounterpartyBank: p.CounterpartyBank, ClientID: p.ClientID, VaultID: p.VaultID,
 		SettlementRef: p.SettlementRef, SettlementRate: json.Number(p.SettlementRate), FiraID: p.FiraID, Metadata: p.Metadata,
 		Version: p.Version, Livemode: p.Livemode, CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt),
 	}

@@ -15,6 +15,9 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
 	}
+	if err := s.useClient(c, &q); err != nil {
+		return err
+	}
 	minor, err := q.Validate(s.db.Now())
 	if err != nil {
 		return err
@@ -27,11 +30,18 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		UserID: c.p.UserID, Livemode: c.p.Livemode, TxnID: txnIDFor(c), Amount: minor, Currency: q.Currency,
 		DestinationAddress: q.DestinationAddress, Memo: q.Memo, MemoType: q.MemoType, PurposeCode: q.PurposeCode, InvoiceRef: q.InvoiceRef,
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
-		InvoiceDate: q.InvoiceDate, InvoiceAmount: q.InvoiceMinor(),
+		InvoiceDate: q.InvoiceDate, InvoiceAmount: q.InvoiceMinor(), ClientID: q.ClientID,
 		Metadata: metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
+		p, inv, err := collectsInvoice(tx, p, q.InvoiceID)
+		if err != nil {
+			return nil, err
+		}
 		created, err := payout.Initiate(tx, s.cfg.Rates, p)
+		if err == nil && inv != nil {
+			err = tx.LinkPayment(created.ID, *inv)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -70,6 +70,24 @@ func TestInitiateFieldRules(t *testing.T) {
 			is.True(r.field(t, c.field) != "") // the field is named
 		})
 	}
+	// A cross-border payout names its client: the FIRA prints the remitter.
+	t.Run("ErrCrossBorderWithoutRemitter", func(t *testing.T) {
+		is := is.New(t)
+		for _, name := range []any{nil, ""} {
+			body := base()
+			body["counterpartyCountry"] = "US"
+			if name != nil {
+				body["counterpartyName"] = name
+			}
+			r := e.req("POST", "/api/v1/payments/initiate", body)
+			is.Equal(r.Status, http.StatusBadRequest)
+			is.Equal(r.errCode(t), "ERR_VALIDATION")
+			is.True(strings.Contains(r.field(t, "counterpartyName"), "cross-border"))
+		}
+		body := base()
+		body["counterpartyCountry"] = "IN" // a client at home needs no name
+		is.Equal(e.req("POST", "/api/v1/payments/initiate", body).Status, http.StatusCreated)
+	})
 	t.Run("LimitsAreInclusive", func(t *testing.T) {
 		is := is.New(t)
 		body := base()
@@ -204,7 +222,7 @@ func TestConfirmRules(t *testing.T) {
 	})
 	t.Run("ErrKYCRequiredForCrossBorder", func(t *testing.T) {
 		is := is.New(t)
-		r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress, "counterpartyCountry": "US"})
+		r := e.req("POST", "/api/v1/payments/initiate", map[string]any{"amount": 5, "currency": "USD", "destinationAddress": testAddress, "counterpartyCountry": "US", "counterpartyName": "Acme Inc"})
 		is.Equal(r.Status, http.StatusForbidden)
 		is.Equal(r.errCode(t), "ERR_KYC_REQUIRED")
 		// Domestic payouts need no KYC.

@@ -6,6 +6,7 @@ import (
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/store"
 )
@@ -101,18 +102,45 @@ type profileRecord struct {
 	Address       string `json:"address"`
 	// GSTSpecialCategory: the user supplies from a special-category State
 	// (GST registration threshold ₹10 lakh instead of ₹20 lakh).
-	GSTSpecialCategory bool   `json:"gst_special_category_state"`
-	WalletAddress      string `json:"wallet_address"`
-	WalletProvider     string `json:"wallet_provider"`
-	SetupCompleted     bool   `json:"setup_completed"`
-	CreatedAt          string `json:"created_at"`
-	UpdatedAt          string `json:"updated_at"`
+	GSTSpecialCategory bool `json:"gst_special_category_state"`
+	// StateCode is the State of the principal place of business as given;
+	// GSTState is the one the registration threshold follows (the GSTIN's
+	// first, else stateCode), with its name.
+	StateCode         string        `json:"state_code"`
+	GSTState          *gstStateView `json:"gst_state"`
+	GSTRegisteredFrom string        `json:"gst_registered_from"`
+	WalletAddress     string        `json:"wallet_address"`
+	WalletProvider    string        `json:"wallet_provider"`
+	SetupCompleted    bool          `json:"setup_completed"`
+	CreatedAt         string        `json:"created_at"`
+	UpdatedAt         string        `json:"updated_at"`
+}
+
+// gstStateView is a State by its GST state code.
+type gstStateView struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+	// SpecialCategory: the ₹10 lakh registration threshold applies (CGST
+	// s.22(1) as amended: Manipur, Mizoram, Nagaland and Tripura).
+	SpecialCategory bool `json:"specialCategory"`
+}
+
+func viewGSTState(s india.State, ok bool) *gstStateView {
+	if !ok {
+		return nil
+	}
+	return &gstStateView{Code: s.Code, Name: s.Name, SpecialCategory: s.SpecialCategory}
 }
 
 func recordOf(p store.Profile) profileRecord {
+	state, ok := india.StateOfGSTIN(p.GSTIN)
+	if !ok {
+		state, ok = india.StateOf(p.StateCode)
+	}
 	return profileRecord{ID: p.UserID, Email: p.Email, Name: p.Name, Phone: p.Phone, CountryCode: p.CountryCode,
 		HomeCurrency: p.HomeCurrency, GSTIN: p.GSTIN, PAN: p.PAN, LUTNumber: p.LUTNumber, LUTValidUntil: p.LUTValidUntil,
-		Address: p.Address, GSTSpecialCategory: p.GSTSpecialCategory, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
+		Address: p.Address, GSTSpecialCategory: p.GSTSpecialCategory, StateCode: p.StateCode, GSTState: viewGSTState(state, ok),
+		GSTRegisteredFrom: p.GSTRegisteredFrom, WalletAddress: p.WalletAddress, WalletProvider: p.WalletProvider, SetupCompleted: p.SetupCompleted,
 		CreatedAt: ts(p.CreatedAt), UpdatedAt: ts(p.UpdatedAt)}
 }
 

@@ -40,6 +40,7 @@ func (s *Server) api(pattern string, o routeOpts, h apiHandler) {
 	if o.limitName == "" {
 		o.limitName = pattern
 	}
+	s.limitNames = append(s.limitNames, o.limitName)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if err := s.serveAPI(w, r, o, h); err != nil {
 			s.writeError(w, r, err)

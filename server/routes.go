@@ -33,6 +33,8 @@ func (s *Server) routes() {
 	s.api("GET /api/v1/tax/sequestration", routeOpts{scope: "tax:read"}, s.handleSequestrationGet)
 	s.api("POST /api/v1/tax/sequestration/policy", routeOpts{scope: "tax:write"}, s.handleSequestrationPolicy)
 
+	s.clientRoutes()
+	s.exportRoutes()
 	s.taxRoutes()
 	s.accountRoutes()
 	s.webhookRoutes()

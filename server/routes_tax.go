@@ -27,4 +27,20 @@ func (s *Server) taxRoutes() {
 	s.api("GET /api/v1/tax/payments", routeOpts{scope: tr, query: listQuery("fy")}, s.handleTaxPaymentList)
 	s.api("GET /api/v1/tax/payments/{id}", routeOpts{scope: tr}, s.handleTaxPaymentGet)
 	s.api("DELETE /api/v1/tax/payments/{id}", routeOpts{scope: tw}, s.handleTaxPaymentReverse)
+
+	// Letters of Undertaking furnished on the GST portal (docs/tax.md, "LUTs").
+	s.api("POST /api/v1/tax/luts", routeOpts{scope: tw, idempotent: true}, s.handleLUTCreate)
+	s.api("GET /api/v1/tax/luts", routeOpts{scope: tr}, s.handleLUTList)
+	s.api("GET /api/v1/tax/luts/{id}", routeOpts{scope: tr}, s.handleLUTGet)
+	s.api("DELETE /api/v1/tax/luts/{id}", routeOpts{scope: tw}, s.handleLUTWithdraw)
+	s.api("GET /api/v1/tax/exports/gstr1", routeOpts{scope: tr, query: []string{"period"}}, s.handleGSTR1)
+
+	// Export invoices and their credit notes (docs/tax.md, "Invoices"):
+	// issued with payments:write, read with payments:read, as getting paid is.
+	const pw, pr = "payments:write", "payments:read"
+	s.api("POST /api/v1/invoices", routeOpts{scope: pw, idempotent: true}, s.handleInvoiceCreate)
+	s.api("GET /api/v1/invoices", routeOpts{scope: pr, query: []string{"page", "limit"}}, s.handleInvoiceList)
+	s.api("GET /api/v1/invoices/{id}", routeOpts{scope: pr}, s.handleInvoiceGet)
+	s.api("GET /api/v1/invoices/{id}/pdf", routeOpts{scope: pr}, s.handleInvoicePDF)
+	s.api("POST /api/v1/invoices/{id}/credit-notes", routeOpts{scope: pw, idempotent: true}, s.handleCreditNoteCreate)
 }

@@ -59,6 +59,7 @@ type Server struct {
 	// cleared by /readyz once a probe write commits again.
 	storageFull atomic.Bool
 	writes      writeWatch // whether writes land, for /readyz
+	limitNames  []string   // every route's limit name, as registered
 }
 
 // New builds the HTTP handler.
@@ -93,7 +94,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.setDefaultHeaders(w.Header())
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		if p != nil {
 			s.log.ErrorContext(r.Context(), "panic", slog.String("requestId", id), slog.Any("panic", p))
 			if !rec.wrote {
 				s.writeError(rec, r, apperr.Errorf(errInternal, "internal error"))
@@ -103,10 +105,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.InfoContext(r.Context(), "request", slog.String("requestId", id), slog.String("method", r.Method),
 			slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Duration("duration", d))
 		s.observe(r, rec.status, d)
+		if p == http.ErrAbortHandler {
+			panic(p) // net/http cuts the response: a streamed file that failed part-way is not taken for whole
+		}
 	}()
 	if err := requestEdge(r); err != nil {
 		s.writeError(rec, r, err)
 		return
+	}
+	if tokenPage(r.URL.Path) {
+		if s.tokenPageRefused(rec, r) {
+			return
+		}
+		defer func() { s.tokenPageAnswered(r, rec.status) }()
 	}
 	s.mux.ServeHTTP(rec, r)
 }

@@ -129,21 +129,23 @@ func TestTaxPaymentsLiability(t *testing.T) {
 		is.Equal(reserve(), "226000.00")
 		e.ledgerBalanced()
 		// Paid on 20 March, the rest is 11,200 short of 15 March: 1% interest (s.234C).
-		check(t, "20000.00", "0.00", "20000.00", "11312.00", "0.00", "20000.00", "11200.00", false, 1)
+		// The balance, ₹11,312, is payable rounded to ₹10 (s.288B).
+		check(t, "20000.00", "0.00", "20000.00", "11310.00", "0.00", "20000.00", "11200.00", false, 1)
 	})
 
 	t.Run("AfterDueDateLeavesShortfall", func(t *testing.T) {
 		// Paid on 16 March: advance tax of the year, but late for 15 March.
 		e.recordTax(challan("2025-26", "advance", json.Number("11200"), "2026-03-16", "00102", false)) // a JSON number
 		is.New(t).Equal(reserve(), "226000.00")                                                        // not from the reserve
-		check(t, "31200.00", "0.00", "31200.00", "112.00", "0.00", "20000.00", "11200.00", false, 2)   // the interest remains
+		check(t, "31200.00", "0.00", "31200.00", "110.00", "0.00", "20000.00", "11200.00", false, 2)   // the interest remains, ₹112 payable as ₹110
 	})
 
 	clock.Set(ist(2026, time.July, 1, 12, 0))
 	var extra map[string]any
-	t.Run("OneRupeeOverIsRefund", func(t *testing.T) {
-		extra = e.recordTax(challan("2025-26", "self_assessment", "113.00", "2026-06-30", "00103", false))
-		check(t, "31200.00", "113.00", "31313.00", "0.00", "1.00", "20000.00", "11200.00", false, 3)
+	t.Run("SixRupeesOverIsRefundOfTen", func(t *testing.T) {
+		// ₹118 against the ₹112 of interest: ₹6 over, refunded as ₹10 (s.288B).
+		extra = e.recordTax(challan("2025-26", "self_assessment", "118.00", "2026-06-30", "00103", false))
+		check(t, "31200.00", "118.00", "31318.00", "0.00", "10.00", "20000.00", "11200.00", false, 3)
 	})
 
 	t.Run("ReverseRestoresReserveAndBalance", func(t *testing.T) {
@@ -162,7 +164,7 @@ func TestTaxPaymentsLiability(t *testing.T) {
 		// Balance paid today (1 July): ₹312 for 15 March (s.234C) and, with
 		// under 90% paid as advance tax, 1% a month for April to July on
 		// ₹20,000 (s.234B): ₹800.
-		check(t, "11200.00", "0.00", "11200.00", "21112.00", "0.00", "0.00", "31200.00", false, 1)
+		check(t, "11200.00", "0.00", "11200.00", "21110.00", "0.00", "0.00", "31200.00", false, 1)
 
 		again := e.req("DELETE", "/api/v1/tax/payments/"+drawn["id"].(string), nil)
 		is.Equal(again.Status, http.StatusConflict)
@@ -172,7 +174,7 @@ func TestTaxPaymentsLiability(t *testing.T) {
 
 	t.Run("OnTimeInFull", func(t *testing.T) {
 		e.recordTax(challan("2025-26", "advance", "20000", "2026-03-15", "00104", true)) // on the due date
-		check(t, "31200.00", "0.00", "31200.00", "112.00", "0.00", "20000.00", "11200.00", false, 2)
+		check(t, "31200.00", "0.00", "31200.00", "110.00", "0.00", "20000.00", "11200.00", false, 2)
 		e.recordTax(challan("2025-26", "advance", "11200.00", "2026-03-01", "00105", true))
 		check(t, "42400.00", "0.00", "42400.00", "0.00", "11200.00", "31200.00", "0.00", true, 3)
 		is.New(t).Equal(reserve(), "214800.00")

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"time"
 )
@@ -34,11 +35,18 @@ type AuditRow struct {
 
 var auditOrder = keyset{from: "audit_log", id: "seq"}
 
+const auditCols = "seq, at, actor, action, resource_type, resource_id, request_id, changes, prev_hash, hash"
+
 // ListAudit returns one page of the user's audit rows (and the row after it,
 // see pageArgs) and the total matching. Rows are ordered by seq, the order
 // they were chained in, which stays right even if the clock was moved.
 func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, error) {
 	where, args := "user_id = ?", []any{f.UserID}
+	if f.ResourceID != "" {
+		// One resource's rows are few: found through audit_resource,
+		// not by walking the user's whole log in seq order.
+		where = "+user_id = ?"
+	}
 	if f.Action != "" {
 		where += " AND action = ?"
 		args = append(args, f.Action)
@@ -68,13 +76,18 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 		where += " AND " + cond
 		args = append(args, cargs...)
 	}
-	rows, err := db.query(ctx, `SELECT seq, at, actor, action, resource_type, resource_id, request_id, changes,
-		prev_hash, hash FROM audit_log WHERE `+where+auditOrder.orderBy()+" LIMIT ? OFFSET ?",
+	rows, err := db.query(ctx, "SELECT "+auditCols+" FROM audit_log WHERE "+where+auditOrder.orderBy()+" LIMIT ? OFFSET ?",
 		append(args, pageArgs(f.Page, f.Limit)...)...)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rows.Close()
+	out, err := scanAudit(rows)
+	return out, total, err
+}
+
+// scanAudit reads every row of a query of auditCols.
+func scanAudit(rows *sql.Rows) ([]AuditRow, error) {
 	out := []AuditRow{}
 	for rows.Next() {
 		var a AuditRow
@@ -82,7 +95,7 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 		var changes string
 		if err := rows.Scan(&a.Seq, &at, &a.Actor, &a.Action, &a.ResourceType, &a.ResourceID, &a.RequestID, &changes,
 			&a.PrevHash, &a.Hash); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		a.At, a.Changes = fromMS(at), json.RawMessage(changes)
 		if !json.Valid(a.Changes) {
@@ -92,5 +105,5 @@ func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, er
 		}
 		out = append(out, a)
 	}
-	return out, total, rows.Err()
+	return out, rows.Err()
 }

@@ -197,10 +197,15 @@ func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
 type FIRAFilter struct {
 	UserID    string
 	PaymentID string
-	From, To  time.Time
-	After     string // a FIRA id: only the FIRAs after it are listed
-	Page      int
-	Limit     int
+	ClientID  string    // the FIRAs of the payouts made for this client
+	From, To  time.Time // generated_at bounds, inclusive
+	// SettledFrom and SettledTo bound the settlement time, inclusive: a
+	// financial year or quarter of receipts.
+	SettledFrom, SettledTo time.Time
+	SkipTotal              bool   // as PaymentFilter's
+	After                  string // a FIRA id: only the FIRAs after it are listed
+	Page                   int
+	Limit                  int
 }
 
 var firaOrder = keyset{from: "firas f", col: "f.", id: "id", keys: []string{"generated_at"}}
@@ -213,6 +218,18 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		where += " AND f.payment_id = ?"
 		args = append(args, f.PaymentID)
 	}
+	if f.ClientID != "" {
+		where += " AND f.payment_id IN (SELECT id FROM payments WHERE user_id = ? AND client_id = ?)"
+		args = append(args, f.UserID, f.ClientID)
+	}
+	if !f.SettledFrom.IsZero() {
+		where += " AND f.settled_at >= ?"
+		args = append(args, ms(f.SettledFrom))
+	}
+	if !f.SettledTo.IsZero() {
+		where += " AND f.settled_at <= ?"
+		args = append(args, ms(f.SettledTo))
+	}
 	if !f.From.IsZero() {
 		where += " AND f.generated_at >= ?"
 		args = append(args, ms(f.From))
@@ -221,10 +238,14 @@ func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) 
 		where += " AND f.generated_at <= ?"
 		args = append(args, ms(f.To))
 	}
-	total, err := db.listTotal(ctx, f.PaymentID == "" && f.From.IsZero() && f.To.IsZero(), f.UserID, kindFIRAs, "",
-		"SELECT count(*) FROM firas f WHERE "+where, args)
-	if err != nil {
-		return nil, 0, err
+	maintained := f.PaymentID == "" && f.ClientID == "" && f.SettledFrom.IsZero() && f.SettledTo.IsZero() && f.From.IsZero() && f.To.IsZero()
+	total := -1
+	if !f.SkipTotal {
+		var err error
+		if total, err = db.listTotal(ctx, maintained, f.UserID, kindFIRAs, "",
+			"SELECT count(*) FROM firas f WHERE "+where, args); err != nil {
+			return nil, 0, err
+		}
 	}
 	if f.After != "" {
 		cond, cargs, err := db.afterCursor(ctx, firaOrder, f.After, "f.user_id = ?", []any{f.UserID})

@@ -25,10 +25,17 @@ const (
 	// Write is a command beside the server (keys, review, kyc): the same
 	// path only, and it never creates or migrates the file.
 	Write
-	// Read opens the file read-only (check, backup): nothing is written
-	// to it, whatever the command does.
+	// Read opens the file read-only (check, payouts list): nothing is
+	// written to it, whatever the command does, and a file at another
+	// schema version is refused as for Write.
 	Read
+	// Copy is Read at any schema version: backup copies an older file as
+	// it is.
+	Copy
 )
+
+// ReadOnly reports an access that writes nothing to the file.
+func (a Access) ReadOnly() bool { return a == Read || a == Copy }
 
 // FileLock is a process's hold on a database file, taken before anything
 // else is done to it or beside it (the master key, SQLite's log).
@@ -147,8 +154,8 @@ func (fl *FileLock) Release() error {
 }
 
 // Open opens the locked file as its access allows: Serve migrates it to
-// schema (the newest schema.sql); Write refuses a file at another schema
-// version than this binary's; Read opens it read-only. The returned DB
+// schema (the newest schema.sql); Write and Read refuse a file at another
+// schema version than this binary's, Read and Copy open it read-only. The returned DB
 // releases the lock when closed; on error the lock is kept.
 func (fl *FileLock) Open(ctx context.Context, schema string) (*DB, error) {
 	var db *DB
@@ -160,10 +167,13 @@ func (fl *FileLock) Open(ctx context.Context, schema string) (*DB, error) {
 		if db, err = open(ctx, fl.path, ""); err == nil {
 			err = db.RequireSchema(ctx)
 		}
-	case Read:
+	case Read, Copy:
 		var x *sqlitex.DB
 		if x, err = sqlitex.OpenReadOnly(ctx, fl.path); err == nil {
 			db = newDB(fl.path, x)
+		}
+		if err == nil && fl.access == Read {
+			err = db.RequireSchema(ctx)
 		}
 	}
 	if err == nil {

@@ -35,13 +35,31 @@ var migrations = []migration{
 	{8, operatorColumns, false},
 	{9, submissionProofColumns, false},
 	{10, quarantineHashesColumn, false},
+	{11, paymentClientColumn, false},
+	{11, profileRegistrationColumns, false},
 	{11, latestLedgerColumn, false},
+}
+
+// paymentClientColumn adds version 11's payments.client_id: payouts made
+// before it name no client.
+func paymentClientColumn(ctx context.Context, tx *Tx) error {
+	return addColumns(tx, columnDef{"payments", "client_id", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // latestLedgerColumn adds version 11's column to live_network: the newest
 // ledger an RPC answer reported, below which an answer is a node behind.
 func latestLedgerColumn(ctx context.Context, tx *Tx) error {
 	return addColumns(tx, columnDef{"live_network", "latest_ledger", "INTEGER NOT NULL DEFAULT 0"})
+}
+
+// profileRegistrationColumns adds version 11's profile columns: the State
+// of the principal place of business and the date GST registration took
+// effect. Profiles from before keep both empty: the GSTIN's State and the
+// day turnover crossed the threshold stand in.
+func profileRegistrationColumns(ctx context.Context, tx *Tx) error {
+	return addColumns(tx,
+		columnDef{"profiles", "state_code", "TEXT NOT NULL DEFAULT ''"},
+		columnDef{"profiles", "gst_registered_from", "TEXT NOT NULL DEFAULT ''"})
 }
 
 // quarantineHashesColumn adds version 10's column to vault_quarantines:

@@ -51,6 +51,7 @@ type Payment struct {
 	// gave up), since AttentionAt; any move of the payout clears it.
 	Attention   string
 	AttentionAt *time.Time
+	ClientID    string // the client it was made for, "" when none was named
 }
 
 // CrossBorder: a counterparty country present and not India.
@@ -62,7 +63,7 @@ const paymentCols = `id, user_id, livemode, txn_id, type, status, amount, curren
 	purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank, coalesce(vault_id, ''),
 	reserved, attempt, failed_reason, settlement_ref, settlement_rate, amount_inr, settled_at, created_at, updated_at,
 	invoice_date, metadata, version, review_reason,
-	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount, memo_type, attention, attention_at`
+	coalesce((SELECT f.id FROM firas f WHERE f.payment_id = payments.id), ''), invoice_amount, memo_type, attention, attention_at, client_id`
 
 // payments runs a query of paymentCols and scans every row.
 func (db *DB) payments(ctx context.Context, query string, args ...any) ([]Payment, error) {
@@ -91,7 +92,7 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 		&p.DestinationAddress, &p.Memo, &p.PurposeCode, &p.InvoiceRef, &p.CounterpartyName, &p.CounterpartyCountry,
 		&p.CounterpartyBank, &p.VaultID, &p.Reserved, &p.Attempt, &p.FailedReason, &p.SettlementRef, &p.SettlementRate,
 		&inr, &settled, &created, &updated, &p.InvoiceDate, &metadata, &p.Version, &p.ReviewReason, &p.FiraID, &p.InvoiceAmount,
-		&p.MemoType, &p.Attention, &attentionAt)
+		&p.MemoType, &p.Attention, &attentionAt, &p.ClientID)
 	if inr.Valid {
 		p.AmountINR = &inr.Int64
 	}
@@ -108,10 +109,10 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
 	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
-		created_at, updated_at, invoice_date, metadata, version, invoice_amount, memo_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		created_at, updated_at, invoice_date, metadata, version, invoice_amount, memo_type, client_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
 		p.PurposeCode, p.InvoiceRef, p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, ms(tx.now), ms(tx.now),
-		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.InvoiceAmount, p.MemoType)
+		p.InvoiceDate, metadataText(p.Metadata), p.Version, p.InvoiceAmount, p.MemoType, p.ClientID)
 	if isUniqueViolation(err) {
 		return Payment{}, apperr.Errorf(apperr.ErrConflict, "a payment with txnId %s already exists", p.TxnID)
 	}
@@ -237,6 +238,7 @@ func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
 type paymentEventData struct {
 	AmountInrPaise *int64            `json:"amountInrPaise,omitempty"`
 	AmountMinor    int64             `json:"amountMinor"`
+	Attention      string            `json:"attention,omitempty"`
 	Currency       string            `json:"currency"`
 	FailedReason   string            `json:"failedReason,omitempty"`
 	FiraID         string            `json:"firaId,omitempty"`
@@ -250,7 +252,7 @@ type paymentEventData struct {
 }
 
 func eventDataOf(p Payment) paymentEventData {
-	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
+	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Attention: p.Attention, Currency: p.Currency,
 		FailedReason: p.FailedReason, FiraID: p.FiraID, Metadata: p.Metadata, PaymentID: p.ID,
 		ReviewReason: p.ReviewReason, Status: p.Status, TxnID: p.TxnID, UpdatedAt: wire.Time(p.UpdatedAt), Version: p.Version}
 }

@@ -43,11 +43,15 @@ func (tx *Tx) UserDeposits(userID string, ids []string) ([]Movement, error) {
 		strings.Repeat(",?", len(ids)-1)+") ORDER BY closed_at, id", args...))
 }
 
-// DepositsByMemo lists the vault's deposits whose memo is memo (any
-// case) and that no payout pays out yet, oldest first.
-func (tx *Tx) DepositsByMemo(vaultID, memo string) ([]Movement, error) {
-	return scanMovements(tx.query("SELECT "+movementCols+` FROM vault_movements WHERE vault_id = ? AND direction = 'in'
-		AND memo != '' AND lower(memo) = lower(?) AND id NOT IN (SELECT deposit_id FROM payment_deposits) ORDER BY closed_at, id`, vaultID, memo))
+// LinkDepositsByMemo ties the payout, unless it named deposits of its
+// own, to the vault's deposits whose memo is memo (any case) and that no
+// payout pays out yet.
+func (tx *Tx) LinkDepositsByMemo(paymentID, vaultID, memo string) error {
+	_, err := tx.exec(`INSERT INTO payment_deposits (payment_id, deposit_id, matched_by)
+		SELECT ?1, id, ?4 FROM vault_movements WHERE vault_id = ?2 AND direction = 'in' AND memo != '' AND lower(memo) = lower(?3)
+		AND id NOT IN (SELECT deposit_id FROM payment_deposits) AND NOT EXISTS (SELECT 1 FROM payment_deposits WHERE payment_id = ?1)`,
+		paymentID, vaultID, memo, DepositInvoiceRef)
+	return err
 }
 
 const linkedCols = "m.id, m.vault_id, m.user_id, m.livemode, coalesce(m.event_id, ''), m.direction, m.kind, m.counterparty, m.muxed_id, " +
@@ -92,4 +96,3 @@ func (tx *Tx) LinkedDeposits(paymentID string) ([]LinkedDeposit, error) {
 	m, err := depositsOf(tx.query, []string{paymentID})
 	return m[paymentID], err
 }
-

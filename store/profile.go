@@ -25,22 +25,28 @@ type Profile struct {
 	// GSTSpecialCategory: the user supplies from a special-category State,
 	// where the GST registration threshold is ₹10 lakh, not ₹20 lakh.
 	GSTSpecialCategory bool
-	WalletAddress      string
-	WalletProvider     string
-	SetupCompleted     bool
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// StateCode is the GST state code of the principal place of business
+	// as the user gave it; a GSTIN's own State takes precedence.
+	StateCode string
+	// GSTRegisteredFrom is the date registration took effect, YYYY-MM-DD.
+	GSTRegisteredFrom string
+	WalletAddress     string
+	WalletProvider    string
+	SetupCompleted    bool
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
 }
 
 const profileCols = `user_id, email, name, phone, country_code, home_currency, gstin, pan, lut_number, lut_valid_until,
-	wallet_address, wallet_provider, setup_completed, created_at, updated_at, address, gst_special_category`
+	wallet_address, wallet_provider, setup_completed, created_at, updated_at, address, gst_special_category, state_code,
+	gst_registered_from`
 
 func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 	var p Profile
 	var created, updated int64
 	err := row.Scan(&p.UserID, &p.Email, &p.Name, &p.Phone, &p.CountryCode, &p.HomeCurrency, &p.GSTIN, &p.PAN,
 		&p.LUTNumber, &p.LUTValidUntil, &p.WalletAddress, &p.WalletProvider, &p.SetupCompleted, &created, &updated, &p.Address,
-		&p.GSTSpecialCategory)
+		&p.GSTSpecialCategory, &p.StateCode, &p.GSTRegisteredFrom)
 	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
 	return p, notFound(err, apperr.ErrProfileNotFound, "profile")
 }
@@ -59,6 +65,7 @@ func (tx *Tx) findProfile(userID string) (Profile, error) {
 // already validated by the caller (format rules live with the HTTP request).
 type ProfilePatch struct {
 	Name, Email, Phone, CountryCode, HomeCurrency, GSTIN, PAN, LUTNumber, LUTValidUntil, Address *string
+	StateCode, GSTRegisteredFrom                                                                 *string
 	GSTSpecialCategory                                                                           *bool
 }
 
@@ -87,6 +94,8 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 	set("lut_number", &p.LUTNumber, patch.LUTNumber)
 	set("lut_valid_until", &p.LUTValidUntil, patch.LUTValidUntil)
 	set("address", &p.Address, patch.Address)
+	set("state_code", &p.StateCode, patch.StateCode)
+	set("gst_registered_from", &p.GSTRegisteredFrom, patch.GSTRegisteredFrom)
 	if v := patch.GSTSpecialCategory; v != nil && *v != p.GSTSpecialCategory {
 		changes["gst_special_category"] = map[string]bool{"from": p.GSTSpecialCategory, "to": *v}
 		p.GSTSpecialCategory = *v
@@ -99,6 +108,14 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 		return p, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
 			Fields: map[string]string{field: "the GSTIN's characters 3-12 must equal the PAN"}}
 	}
+	if p.GSTIN != "" && p.StateCode != "" && p.GSTIN[:2] != p.StateCode {
+		field := "stateCode"
+		if patch.GSTIN != nil {
+			field = "gstin"
+		}
+		return p, &apperr.Error{Code: apperr.ErrValidation, Message: "request validation failed",
+			Fields: map[string]string{field: "the GSTIN's first two digits are its State's code and must equal stateCode (" + p.StateCode + ")"}}
+	}
 	completes := patch.Name != nil && !p.SetupCompleted
 	if len(changes) == 0 && !completes {
 		return p, nil
@@ -110,9 +127,9 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 	p.UpdatedAt = tx.now
 	_, err = tx.exec(`UPDATE profiles SET name = ?, email = ?, phone = ?, country_code = ?, home_currency = ?,
 		gstin = ?, pan = ?, lut_number = ?, lut_valid_until = ?, address = ?, gst_special_category = ?, setup_completed = ?,
-		updated_at = ? WHERE user_id = ?`,
+		updated_at = ?, state_code = ?, gst_registered_from = ? WHERE user_id = ?`,
 		p.Name, p.Email, p.Phone, p.CountryCode, p.HomeCurrency, p.GSTIN, p.PAN, p.LUTNumber, p.LUTValidUntil, p.Address,
-		p.GSTSpecialCategory, p.SetupCompleted, ms(tx.now), userID)
+		p.GSTSpecialCategory, p.SetupCompleted, ms(tx.now), p.StateCode, p.GSTRegisteredFrom, userID)
 	if err != nil {
 		return p, err
 	}

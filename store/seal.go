@@ -5,9 +5,7 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 )
 
 // Sealer encrypts vault signing keys at rest with AES-256-GCM under a master
@@ -17,35 +15,16 @@ type Sealer struct {
 	opened openedKeys // see seal_memo.go
 }
 
-// LoadOrCreateMasterKey reads the 32-byte master key at path, creating it with
-// mode 0600 on first start.
+// LoadOrCreateMasterKey reads the 32-byte master key at path, creating it
+// (0600) on first start. The key is written whole or not at all (masterkey
+// .go), and a key other users can read is refused.
 func LoadOrCreateMasterKey(path string) (*Sealer, error) {
-	key, err := os.ReadFile(path)
+	key, err := readMasterKey(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		key = make([]byte, 32)
-		if _, err := rand.Read(key); err != nil {
-			return nil, err
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("create master key: %w", err)
-		}
-		if _, err := f.Write(key); err != nil {
-			f.Close()
-			return nil, err
-		}
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return nil, err
-		}
-		if err := f.Close(); err != nil {
-			return nil, err
-		}
-	} else if err != nil {
-		return nil, fmt.Errorf("read master key: %w", err)
+		key, err = createMasterKey(path)
 	}
-	if len(key) != 32 {
-		return nil, fmt.Errorf("master key %s: want 32 bytes, have %d", path, len(key))
+	if err != nil {
+		return nil, err
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {

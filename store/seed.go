@@ -19,6 +19,9 @@ type Seed struct {
 	History bool
 }
 
+// SeedTxnID is the txnId of seeded payout i.
+func SeedTxnID(i int) string { return fmt.Sprintf("seed-%d", i) }
+
 // seedBatch is how many payouts one statement of each table carries.
 const seedBatch = 500
 
@@ -95,7 +98,7 @@ func (tx *Tx) seedBatch(s Seed, settle, fx string, lo, hi int, now int64) (int64
 		sum += inr
 		sep := map[bool]string{true: "", false: ","}[i == lo]
 		pay.WriteString(sep + "(?,?,0,?,'SEND','COMPLETED',?,'USD',?,'US','INV',?,?,'83.25',?,?)")
-		pa = append(pa, id, s.UserID, fmt.Sprintf("seed-%d", i), cents, s.Destination, inr, at, at, at)
+		pa = append(pa, id, s.UserID, SeedTxnID(i), cents, s.Destination, inr, at, at, at)
 		txn.WriteString(sep + "(?,?,0,'settlement',?,'seeded settlement',?)")
 		ta = append(ta, tid, s.UserID, id, at)
 		post.WriteString(sep + "(?,?,?,?,'INR',?),(?,?,?,?,'INR',?)")

@@ -134,7 +134,7 @@ func TestTaxFiguresAtScale(t *testing.T) {
 			days, err = s.TaxDays("usr_scale", from, to)
 			return err
 		}))
-		return india.SplitReceipts(ReceiptDaysOfTax(days), india.LUT{}, nil)
+		return india.SplitReceipts(ReceiptDaysOfTax(days), nil, nil)
 	}
 	var wantCount, wantSum, wantDomestic, wantIGST int64
 	is.NoErr(db.r.QueryRow(`SELECT count(*), sum(r.amount_inr), sum(p.counterparty_country = ''),
@@ -160,7 +160,7 @@ func TestTaxFiguresAtScale(t *testing.T) {
 			days, err = s.GSTDays("usr_scale", from, to)
 			return err
 		}))
-		return india.SplitReceipts(ReceiptDaysOfGST(days), india.LUT{}, india.RegistrationOf("27ABCPR1234K1ZN", false, nil))
+		return india.SplitReceipts(ReceiptDaysOfGST(days), nil, india.RegistrationOf(india.RegistrationInput{GSTIN: "27ABCPR1234K1ZN"}, "2025-04-01", nil))
 	}
 	gst := readGST()
 	is.Equal(gst.Liable.IGST, wantIGST)

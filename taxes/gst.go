@@ -19,9 +19,13 @@ import (
 type GST struct {
 	From, To string // IST days, both inclusive
 	Profile  store.Profile
-	LUT      india.LUT
+	// LUTs are the supplier's LUTs: the recorded ones and the profile's
+	// older one; LUT is the one of the span's financial year (the zero
+	// value when none).
+	LUTs india.LUTs
+	LUT  india.LUT
 	// Split classifies the span's receipts at their GST values;
-	// Registration is the threshold test of the financial year up to To.
+	// Registration is the threshold test of the span's financial year.
 	Split        india.ReceiptSplit
 	Registration *india.Registration
 	Rates        []RateUsed
@@ -43,9 +47,10 @@ type RateUsed struct {
 }
 
 // GSTOf reads and computes the GST position of the IST days of [start,
-// end) for userID. The registration test runs over the financial year of
-// start up to the span's end, so a month knows whether the year's turnover
-// had already crossed the threshold.
+// end) for userID. The registration test runs over the whole financial
+// year of start as far as it is known, so a month knows the day the year's
+// turnover crossed the threshold even when that came later (a registration
+// without its date is taken to run from that day).
 func GSTOf(ctx context.Context, db *store.DB, userID string, start, end time.Time) (GST, error) {
 	var g GST
 	err := db.Snapshot(ctx, func(s *store.Snapshot) error {
@@ -59,23 +64,88 @@ func GSTOf(ctx context.Context, db *store.DB, userID string, start, end time.Tim
 func gst(s *store.Snapshot, userID string, start, end time.Time) (GST, error) {
 	g := GST{}
 	g.From, g.To = Days(start, end)
-	yearFrom, _ := Days(india.FYOf(start).Start(), end)
+	fy := india.FYOf(start)
+	yearFrom, _ := Days(fy.Start(), fy.End())
 	p, err := s.Profile(userID)
 	if err != nil {
 		return g, err
 	}
-	g.Profile, g.LUT = p, india.LUTOf(p.LUTNumber, p.LUTValidUntil)
-	days, err := s.GSTDays(userID, yearFrom, g.To)
+	g.Profile = p
+	if g.LUTs, err = lutsOf(s, p); err != nil {
+		return g, err
+	}
+	g.LUT, _ = g.LUTs.For(fy)
+	days, receipts, err := yearSupplies(s, userID, fy)
 	if err != nil {
 		return g, err
 	}
-	receipts := store.ReceiptDaysOfGST(days)
-	g.Registration = india.RegistrationOf(p.GSTIN, p.GSTSpecialCategory, receipts)
-	first := sort.Search(len(days), func(i int) bool { return days[i].Day >= g.From })
-	g.Split = india.SplitReceipts(receipts[first:], g.LUT, g.Registration)
-	g.Rates = ratesUsed(days[first:])
+	in := RegistrationInput(p)
+	g.Registration = india.RegistrationOf(in, yearFrom, receipts)
+	if r := g.Registration; r.LiableFromAssumed && r.CrossedOn != "" {
+		// A GSTIN without its date, and this year's turnover crossed the
+		// limit: a crossing in the previous year dates the registration
+		// before this one.
+		prev := india.FY{StartYear: fy.StartYear - 1}
+		_, prior, err := yearSupplies(s, userID, prev)
+		if err != nil {
+			return g, err
+		}
+		in.PriorYearCrossedOn = india.RegistrationOf(in, india.DateOf(prev.Start()), prior).CrossedOn
+		g.Registration = india.RegistrationOf(in, yearFrom, receipts)
+	}
+	first := sort.Search(len(receipts), func(i int) bool { return receipts[i].Day >= g.From })
+	last := sort.Search(len(receipts), func(i int) bool { return receipts[i].Day > g.To })
+	g.Split = india.SplitReceipts(receipts[first:last], g.LUTs, g.Registration)
+	first = sort.Search(len(days), func(i int) bool { return days[i].Day >= g.From })
+	last = sort.Search(len(days), func(i int) bool { return days[i].Day > g.To })
+	g.Rates = ratesUsed(days[first:last])
 	g.Unreconciled, g.AsOf, err = leftOutAndAsOf(s, userID, start, end)
 	return g, err
+}
+
+// yearSupplies reads a financial year's GST days and its supplies in order
+// of time of supply (an issued invoice standing for the receipts that
+// collect it).
+func yearSupplies(s *store.Snapshot, userID string, fy india.FY) ([]store.GSTDay, []india.ReceiptDay, error) {
+	from, to := Days(fy.Start(), fy.End())
+	days, err := s.GSTDays(userID, from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	receipts, err := supplies(s, userID, from, to, store.ReceiptDaysOfGST(days))
+	return days, receipts, err
+}
+
+// RegistrationInput is what the registration test takes from the profile.
+func RegistrationInput(p store.Profile) india.RegistrationInput {
+	return india.RegistrationInput{GSTIN: p.GSTIN, StateCode: p.StateCode, SpecialCategory: p.GSTSpecialCategory,
+		RegisteredFrom: p.GSTRegisteredFrom}
+}
+
+// lutsOf is the supplier's LUTs: each recorded one, then the profile's
+// older lutNumber and lutValidUntil, which counts only for a year no
+// record covers.
+func lutsOf(s *store.Snapshot, p store.Profile) (india.LUTs, error) {
+	recs, err := s.LUTs(p.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return lutsFrom(recs, p), nil
+}
+
+func lutsFrom(recs []store.LUT, p store.Profile) india.LUTs {
+	out := make(india.LUTs, 0, len(recs)+1)
+	for _, r := range recs {
+		if fy, err := india.ParseFY(r.FY); err == nil {
+			out = append(out, india.LUTFurnished(r.ARN, fy, r.FurnishedOn))
+		}
+	}
+	if old := india.LUTOf(p.LUTNumber, p.LUTValidUntil); old.Until != "" {
+		if _, taken := out.For(old.FY); !taken {
+			out = append(out, old)
+		}
+	}
+	return out
 }
 
 // ratesUsed groups the cross-border GST days by currency, rate and rate
@@ -114,8 +184,9 @@ func ratesUsed(days []store.GSTDay) []RateUsed {
 // GST3B is one GST month (IST) of cross-border receipts as GSTR-3B Table
 // 3.1(b): exports are zero-rated supplies whether made under a LUT (IGST 0)
 // or with IGST paid, so both go in the row, with the IGST of those no LUT
-// covered. Without a GSTIN the export says the user is not registered and
-// shows no tax to pay. A period that is not a month is refused
+// covered; exports made before the supplier became liable are no taxable
+// supplies and are left out. Without a GSTIN the export says the user is not
+// registered and shows no tax to pay. A period that is not a month is refused
 // (ERR_VALIDATION on period).
 func GST3B(ctx context.Context, db *store.DB, userID, period string) (documents.GST3B, error) {
 	start, end, err := india.ParsePeriod(period)
@@ -136,7 +207,7 @@ func GST3B(ctx context.Context, db *store.DB, userID, period string) (documents.
 	return documents.BuildGST3B(documents.GST3BInput{
 		Period:           period,
 		GSTIN:            g.Profile.GSTIN,
-		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR + t.Unregistered.AmountINR,
+		ZeroRatedTaxable: t.ZeroRated.AmountINR + t.Liable.AmountINR,
 		ZeroRatedIGST:    t.Liable.IGST,
 		ByInvoiceDate:    t.ByInvoiceDate,
 		BySettlementDate: t.BySettlementDate,
@@ -149,9 +220,22 @@ func GST3B(ctx context.Context, db *store.DB, userID, period string) (documents.
 // RegistrationView is the registration position as the API shows it.
 func RegistrationView(r *india.Registration) documents.GSTRegistration {
 	v := documents.GSTRegistration{Registered: r.Registered, SpecialCategory: r.SpecialCategory, Threshold: documents.INR(r.Threshold),
-		Turnover: documents.INR(r.Turnover), OwesGST: r.OwesGST, Message: r.Message}
+		ThresholdRule: r.ThresholdRule, Turnover: documents.INR(r.Turnover), OwesGST: r.OwesGST, Message: r.Message}
+	if r.StateKnown {
+		v.State = &documents.GSTState{Code: r.State.Code, Name: r.State.Name, SpecialCategory: r.State.SpecialCategory}
+	}
 	if r.CrossedOn != "" {
 		v.CrossedOn, v.RegisterBy = &r.CrossedOn, &r.RegisterBy
+	}
+	if r.RegisteredFrom != "" {
+		v.RegisteredFrom = &r.RegisteredFrom
+	}
+	if r.LiableFrom != "" {
+		v.LiableFrom = &r.LiableFrom
+	}
+	v.LiableFromAssumed = r.LiableFromAssumed
+	if r.PriorYearCrossedOn != "" {
+		v.PriorYearCrossedOn = &r.PriorYearCrossedOn
 	}
 	return v
 }

@@ -125,7 +125,9 @@ func checkLines(t *testing.T, raw []byte, pos india.Position) {
 	if r.Refund != nil {
 		refund = r.Refund.RefundDue
 	}
-	want("BalTaxPayable − RefundDue", tp.BalTaxPayable-refund, tc.TotTaxPlusIntrstPay-tp.TaxesPaid.TotalTaxesPaid)
+	owed := tc.TotTaxPlusIntrstPay - tp.TaxesPaid.TotalTaxesPaid
+	want("BalTaxPayable", tp.BalTaxPayable, india.RoundPayable(max(owed, 0)*100)/100)
+	want("RefundDue", refund, india.RoundPayable(max(-owed, 0)*100)/100)
 	if tp.BalTaxPayable > 0 && refund > 0 {
 		t.Errorf("both a balance and a refund: %s", raw)
 	}

@@ -65,7 +65,7 @@ func year(s *store.Snapshot, userID string, fy india.FY, payOn string) (Year, er
 	if err != nil {
 		return Year{}, err
 	}
-	in := Year{FY: fy, Act: india.ActOf(fy), PayOn: payOn, Days: days, Totals: india.SplitReceipts(store.ReceiptDaysOfTax(days), india.LUT{}, nil)}
+	in := Year{FY: fy, Act: india.ActOf(fy), PayOn: payOn, Days: days, Totals: india.SplitReceipts(store.ReceiptDaysOfTax(days), nil, nil)}
 	for _, d := range days {
 		if first := d.FirstSettledAt; in.First == nil || first.Before(*in.First) {
 			in.First = &first

@@ -72,11 +72,17 @@ func Run(t testing.TB, dir string, args ...string) string {
 // records (LogText) and its exit code.
 func Exec(t testing.TB, dir string, args ...string) (string, string, int) {
 	t.Helper()
+	return ExecEnv(t, dir, nil, args...)
+}
+
+// ExecEnv is Exec with env (NAME=value) added to the process's environment.
+func ExecEnv(t testing.TB, dir string, env []string, args ...string) (string, string, int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PAYOUTD_DB=", "PAYOUTD_MASTER_KEY=", "PAYOUTD_ADDR=")
+	cmd.Env = append(append(os.Environ(), "PAYOUTD_DB=", "PAYOUTD_MASTER_KEY=", "PAYOUTD_ADDR="), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

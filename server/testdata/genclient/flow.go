@@ -143,7 +143,7 @@ func main() {
 			for _, e := range es.JSON200.Entries {
 				for j := range out.Payments {
 					p := &out.Payments[j]
-					if e.PaymentId != nil && *e.PaymentId == p.ID && e.Type == api.DEBIT {
+					if e.PaymentId != nil && *e.PaymentId == p.ID && e.Type == "DEBIT" {
 						p.Debited += int64(e.Amount)
 					}
 				}
@@ -212,9 +212,9 @@ const destination = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
 // when it stops for review; byMinor sends the amount as amountMinor.
 func pay(c *api.ClientWithResponses, amount, currency, vault string, byMinor bool) seen {
 	key := uuid.New()
-	country, bank, purpose, ref := "US", "JPMorgan Chase", "P0802", "INV-"+amount
+	name, country, bank, purpose, ref := "Acme Inc", "US", "JPMorgan Chase", "P0802", "INV-"+amount
 	meta := api.PaymentMetadata{"orderId": "A-" + amount}
-	req := api.InitiateRequest{Currency: currency, DestinationAddress: destination,
+	req := api.InitiateRequest{Currency: api.CurrencyCode(currency), DestinationAddress: destination, CounterpartyName: &name,
 		CounterpartyCountry: &country, CounterpartyBank: &bank, PurposeCode: &purpose, InvoiceRef: &ref, Metadata: &meta}
 	minor := minorOf(amount)
 	if byMinor {
@@ -235,7 +235,7 @@ func pay(c *api.ClientWithResponses, amount, currency, vault string, byMinor boo
 		fail("initiated %s %s: amountMinor %d, want %d", amount, currency, p.AmountMinor, want)
 	}
 
-	confirm := api.ConfirmRequest{Id: p.Id, DestinationAddress: p.DestinationAddress, Currency: currency, VaultId: vault}
+	confirm := api.ConfirmRequest{Id: p.Id, DestinationAddress: p.DestinationAddress, Currency: api.CurrencyCode(currency), VaultId: vault}
 	if byMinor {
 		confirm.AmountMinor = &minor
 	} else {
