@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"fmt"
@@ -20,12 +20,12 @@ import (
 // the fake network counts what it paid.
 func (s *liveSite) payoutMemo(t *testing.T, p *proc, vaultID, dest, amount, memo string) string {
 	t.Helper()
-	status, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/initiate", s.key, map[string]any{
+	status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", s.key, map[string]any{
 		"amount": amount, "currency": "USD", "destinationAddress": dest, "memo": memo})
 	if status != 201 {
 		t.Fatalf("initiate: %d %v", status, m)
 	}
-	status, _, m = liveCall(t, "POST", p.url+"/api/v1/payments/confirm", s.key, map[string]any{
+	status, _, m = liveCall(t, "POST", p.URL+"/api/v1/payments/confirm", s.key, map[string]any{
 		"id": m["id"], "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": vaultID})
 	if status != 201 {
 		t.Fatalf("confirm: %d %v", status, m)
@@ -81,7 +81,7 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	id := site.payoutMemo(t, p, vaultID, dest, "10.00", "INV-36")
 	var first string
 	wait.Until(t, 15*time.Second, "the payout's envelope to be sent", func() bool {
-		_, _, m := liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, site.key, nil)
+		_, _, m := liveCall(t, "GET", p.URL+"/api/v1/payments/payouts/"+id, site.key, nil)
 		first, _ = m["settlementRef"].(string)
 		return first != "" && fake.Sends() > 0
 	})
@@ -94,13 +94,13 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	is.Equal(out, id+" PROCESSING")
 	var paidBy string
 	wait.Until(t, 30*time.Second, "the retry to complete", func() bool {
-		_, _, m := liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, site.key, nil)
+		_, _, m := liveCall(t, "GET", p.URL+"/api/v1/payments/payouts/"+id, site.key, nil)
 		paidBy, _ = m["settlementRef"].(string)
 		return m["status"] == "COMPLETED"
 	})
 	is.True(paidBy != first)
 	is.Equal(fake.PaidBy("INV-36"), []string{paidBy})
-	p.stop(t)
+	p.Stop(t)
 
 	// 1. Restore, and start with the same -stellar-rpc.
 	restoreFile(t, backup, db)
@@ -110,7 +110,7 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	// know; the payout's own envelope is proven expired.
 	var q map[string]any
 	wait.Until(t, 45*time.Second, "the vault to be quarantined naming the retry's transaction", func() bool {
-		q, _ = wallet(t, p.url, site.key)["quarantine"].(map[string]any)
+		q, _ = wallet(t, p.URL, site.key)["quarantine"].(map[string]any)
 		return q != nil && strings.Contains(fmt.Sprint(q["outsideTransfers"]), paidBy)
 	})
 	outside := q["outsideTransfers"].([]any)[0].(map[string]any)
@@ -123,7 +123,7 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	is.True(strings.Contains(errOut, "payouts retry: 1 of 1 not retried"))
 
 	// 3. No gap: the RPC server kept every ledger since the backup.
-	is.Equal(wallet(t, p.url, site.key)["track"].(map[string]any)["status"], "ok")
+	is.Equal(wallet(t, p.URL, site.key)["track"].(map[string]any)["status"], "ok")
 
 	// 4. The payout an outside transfer paid is resolved as paid by it.
 	out, errOut, code = runBinary(t, site.dir, "payouts", "resolve", id, "--paid", paidBy, "-db", db, "-stellar-rpc", fake.URL, "--operator", "asha")
@@ -145,7 +145,7 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	is.Equal(cli(t, site.dir, "payouts", "retry", "--expired", "--since", "24h"), "nothing to retry")
 
 	wait.Until(t, 30*time.Second, "the vault to show the chain's balance", func() bool {
-		w := wallet(t, p.url, site.key)
+		w := wallet(t, p.URL, site.key)
 		return w["quarantine"] == nil && w["balance"] == "90.00"
 	})
 	is.Equal(fake.Paid("INV-36"), 1)

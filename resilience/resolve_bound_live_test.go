@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"path/filepath"
@@ -40,12 +40,12 @@ func TestPayoutsResolveBoundToDatabase(t *testing.T) {
 	site := newLiveSite(t, fake)
 	db := filepath.Join(site.dir, "payoutd.db")
 	p := start(t, site.dir, append(site.args, "-stellar-assets", "USD=XYZ:"+issuer)...)
-	w := wallet(t, p.url, site.key)
+	w := wallet(t, p.URL, site.key)
 	addr, vaultID := w["address"].(string), w["id"].(string)
 	fake.Fund(addr, 100_0000000)
 	wait.Until(t, 15*time.Second, "the vault's XYZ trustline", func() bool { _, ok := fake.Balance(addr, xyz); return ok })
 	fake.Deposit(keypair.MustRandom().Address(), addr, xyz, 100_0000000, "")
-	wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.url, site.key)["balance"] == "100.00" })
+	wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.URL, site.key)["balance"] == "100.00" })
 	dest := keypair.MustRandom().Address()
 	fake.Fund(dest, 10_0000000)
 	fake.Trust(dest, xyz, 0)
@@ -55,12 +55,12 @@ func TestPayoutsResolveBoundToDatabase(t *testing.T) {
 	var once sync.Once
 	fake.OnSend(func(_ string, applied bool) bool {
 		if applied {
-			once.Do(func() { syscall.Kill(p.cmd.Process.Pid, syscall.SIGKILL) })
+			once.Do(func() { syscall.Kill(p.Cmd.Process.Pid, syscall.SIGKILL) })
 		}
 		return false
 	})
 	id := site.payoutMemo(t, p, vaultID, dest, "12.00", "BOUND-1")
-	p.wait()
+	p.Wait()
 	fake.OnSend(nil)
 	is.Equal(fake.Paid("BOUND-1"), 1)
 	hash := fake.PaidBy("BOUND-1")[0]
@@ -110,7 +110,7 @@ func TestPayoutsResolveBoundToDatabase(t *testing.T) {
 	is.True(strings.HasPrefix(out, id+" CONFIRMED: transaction "+hash))
 	p = start(t, site.dir, site.args...) // no asset flag: bound
 	wait.Until(t, 30*time.Second, "the resolved payout to complete", func() bool { return site.status(t, p, id) == "COMPLETED" })
-	wait.Until(t, 30*time.Second, "the vault to show the chain's balance", func() bool { return wallet(t, p.url, site.key)["balance"] == "88.00" })
+	wait.Until(t, 30*time.Second, "the vault to show the chain's balance", func() bool { return wallet(t, p.URL, site.key)["balance"] == "88.00" })
 	is.Equal(fake.Paid("BOUND-1"), 1)
 	got, _ := fake.Balance(dest, xyz)
 	is.Equal(got, int64(12_0000000))

@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"os"
@@ -49,7 +49,7 @@ func TestLiveSplitBrainResolved(t *testing.T) {
 	wait.Until(t, 15*time.Second, "A's envelope to be sent", func() bool { return fake.Sends() > 0 })
 	b := site.payoutMemo(t, p, vaultID, dest, "7.00", "SPLIT-B") // waits behind A's envelope
 	wait.Until(t, 15*time.Second, "B to wait behind A's envelope", func() bool { return site.status(t, p, b) == "PROCESSING" })
-	p.stop(t)
+	p.Stop(t)
 
 	// The copy: the database and its master key, served elsewhere.
 	copyDir := t.TempDir()
@@ -72,7 +72,7 @@ func TestLiveSplitBrainResolved(t *testing.T) {
 	// The original, served again beside the copy.
 	p = start(t, site.dir, site.args...)
 	wait.Until(t, 45*time.Second, "the original to quarantine the vault naming both transfers", func() bool {
-		q, _ := wallet(t, p.url, site.key)["quarantine"].(map[string]any)
+		q, _ := wallet(t, p.URL, site.key)["quarantine"].(map[string]any)
 		if q == nil {
 			return false
 		}
@@ -105,7 +105,7 @@ func TestLiveSplitBrainResolved(t *testing.T) {
 	is.Equal(code, 0)
 	is.True(!strings.Contains(out, "withdrawal outside payoutd")) // both transfers are payouts'
 	wait.Until(t, 30*time.Second, "the original's vault to show the chain's balance", func() bool {
-		w := wallet(t, p.url, site.key)
+		w := wallet(t, p.URL, site.key)
 		return w["quarantine"] == nil && w["balance"] == "83.00"
 	})
 	is.Equal(fake.Paid("SPLIT-A"), 1)
