@@ -119,6 +119,8 @@ func (c *Console) routes() {
 	m.Handle("POST /console/payouts/{id}/review", c.form(c.handleReview))
 	m.Handle("GET /console/payouts/{id}/reject", c.page(c.askReject))
 
+	m.Handle("GET /console/vaults/{id}", c.page(c.handleVault))
+
 	m.Handle("GET /console/clients", c.page(c.handleClients))
 	m.Handle("POST /console/clients", c.form(c.handleClientCreate))
 	m.Handle("GET /console/clients/{id}", c.page(c.handleClient))

@@ -134,7 +134,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	for _, path := range []string{"/console/payouts/" + completed, "/console/payouts/" + initiated + "/confirm",
 		"/console/firas/" + fira, "/console/firas/" + fira + "/pdf", "/console/settings/webhooks/" + endpoint,
 		"/console/settings/webhooks/" + endpoint + "/delete", "/console/settings/keys/" + key + "/revoke",
-		"/console/tax/payments/" + challan + "/reverse", "/console/payouts/" + review + "/reject"} {
+		"/console/tax/payments/" + challan + "/reverse", "/console/payouts/" + review + "/reject", "/console/vaults/" + vault.ID} {
 		if r.get(path) != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, r.status)
 		}
