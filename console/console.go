@@ -126,6 +126,13 @@ func (c *Console) routes() {
 	m.Handle("GET /console/clients/{id}", c.page(c.handleClient))
 	m.Handle("POST /console/clients/{id}", c.form(c.handleClientUpdate))
 
+	m.Handle("GET /console/invoices", c.page(c.handleInvoices))
+	m.Handle("GET /console/invoices/new", c.page(c.handleNewInvoice))
+	m.Handle("POST /console/invoices", c.form(c.handleInvoiceCreate))
+	m.Handle("GET /console/invoices/{id}", c.page(c.handleInvoice))
+	m.Handle("GET /console/invoices/{id}/pdf", c.page(c.handleInvoicePDF))
+	m.Handle("POST /console/invoices/{id}/credit-notes", c.form(c.handleCreditNote))
+
 	m.Handle("GET /console/firas", c.page(c.handleFIRAs))
 	m.Handle("GET /console/firas.csv", c.page(c.handleFIRAsCSV))
 	m.Handle("GET /console/firas.zip", c.page(c.handleFIRAsZip))
