@@ -25,6 +25,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
 	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
 	river.AddWorker(workers, &jobs.IdempotencyPurgeWorker{DB: db})
+	river.AddWorker(workers, &jobs.RealisationWatchWorker{DB: db})
 	deliver := jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log)
 	if c.SandboxPrivateWebhooks {
 		deliver.AllowSandboxPrivate()
@@ -38,7 +39,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		river.AddWorker(workers, &jobs.NoticeMailWorker{DB: db, SMTP: *c.SMTP, BaseURL: c.BaseURL, Log: log})
 	}
 	periodic := []*river.PeriodicJob{jobs.IdempotencyPurgeJob(jobs.IdempotencyPurgeInterval),
-		jobs.NoticeDatesJob(cmp.Or(c.NoticeDates, jobs.NoticeDatesInterval))}
+		jobs.RealisationWatchJob(jobs.RealisationWatchInterval), jobs.NoticeDatesJob(cmp.Or(c.NoticeDates, jobs.NoticeDatesInterval))}
 	if a.Live != nil {
 		river.AddWorker(workers, &stellar.SyncWorker{Rail: a.Live})
 		if c.StellarSync > 0 {
