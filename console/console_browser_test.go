@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/mailtest"
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // TestConsoleInBrowser drives the console in real headless Chromium through
@@ -31,7 +34,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Parallel()
 	node, chromium := needChromium(t)
 	is := is.New(t)
-	p, dir, key := consoleServer(t)
+	mail := mailtest.StartOpen(t)
+	p, dir, key := consoleServer(t, "-smtp-url", "smtp://"+mail.Addr, "-smtp-from", "payoutd <payoutd@example.in>")
 	status, _ := post(t, p.URL+"/api/v1/sandbox/kyc/approve", key, nil)
 	is.Equal(status, 200)
 	fresh := cli(t, dir, "console-link", "--email", "demo@payoutd.local", "--base-url", p.URL)
@@ -73,7 +77,26 @@ func TestConsoleInBrowser(t *testing.T) {
 	is.True(!strings.Contains(string(body), `"challanSerial":"00018"`)) // the forged POST did nothing
 	_, body = get(t, p.URL+"/api/v1/compliance/audit?resourceId="+res.Payout, key)
 	is.True(strings.Contains(string(body), `"actor":"console:csn_`))
-	for _, shot := range []string{"home", "payout", "tax", "settings", "webhook", "not-found"} {
+	// The completed payout's notice, seen in the console, is one e-mail.
+	subject := "[sandbox] Payout of USD 250.00 completed"
+	wait.Until(t, 30*time.Second, "the completed payout's e-mail", func() bool {
+		for _, m := range mail.Messages() {
+			if m.Header.Get("Subject") == subject {
+				return true
+			}
+		}
+		return false
+	})
+	n := 0
+	for _, m := range mail.Messages() {
+		if m.Header.Get("Subject") == subject {
+			n++
+			is.Equal(m.To, []string{"demo@payoutd.local"})
+			is.True(strings.Contains(m.Body, p.URL+"/console/payouts/"+res.Payout))
+		}
+	}
+	is.Equal(n, 1)
+	for _, shot := range []string{"home", "payout", "tax", "settings", "webhook", "not-found", "notices", "confirm-revoke", "vault", "invoices"} {
 		for _, w := range []string{"1280", "375"} {
 			_, err := os.Stat(filepath.Join(artifacts, "console-"+shot+"-"+w+".png"))
 			is.NoErr(err)

@@ -99,9 +99,9 @@ func (b *browserSession) signIn(link string) (int, string) {
 }
 
 // consoleServer starts payoutd and returns it with the demo user's key.
-func consoleServer(t *testing.T) (*proc, string, string) {
+func consoleServer(t *testing.T, args ...string) (*proc, string, string) {
 	dir := t.TempDir()
-	p := start(t, dir)
+	p := start(t, dir, args...)
 	var key string
 	sc := bufio.NewScanner(bytes.NewReader(p.Stdout.Bytes()))
 	for sc.Scan() {

@@ -23,7 +23,8 @@ type settingsData struct {
 	KeyForm      input.APIKey
 	ResubmitLeft int
 	NoticeMail   []noticeMailView
-	Mail         bool // this server e-mails notices
+	Reserve      *reserveView // as typed, when the form is shown again
+	Mail         bool         // this server e-mails notices
 	// errorIDs places the failed form's field errors where its fields'
 	// ids differ from their names.
 	errorIDs map[string]string
@@ -52,6 +53,9 @@ func (c *Console) readSettings(r *http.Request, u user, d *settingsData) error {
 		return err
 	}
 	d.Mail = c.cfg.Mail
+	if err := c.readReserve(r, u, d); err != nil {
+		return err
+	}
 	if d.Profile, err = c.db.FindProfile(ctx, u.ID); err != nil {
 		return err
 	}

@@ -14,9 +14,9 @@ import (
 )
 
 // NoticeDatesArgs looks for every user's dated occasions: an advance-tax
-// date 7 days away, the LUT ending with the financial year, an invoice
-// under LUT nearing rule 96A's one-year limit. Each occasion makes one
-// notice per user, however often the job runs.
+// date 7 days away and the LUT ending with the financial year (rule 96A's
+// limit has its own watch and event, invoice.realisation_due). Each
+// occasion makes one notice per user, however often the job runs.
 type NoticeDatesArgs struct{}
 
 // Kind is the stable job kind.
@@ -93,13 +93,6 @@ func (w *NoticeDatesWorker) occasions(ctx context.Context, u store.User) ([]stor
 		if n, ok := lutNotice(today, luts); ok {
 			out = append(out, n)
 		}
-	}
-	watches, err := taxes.RealisationDue(ctx, w.DB, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, wt := range watches {
-		out = append(out, realisationNotice(wt))
 	}
 	return out, nil
 }

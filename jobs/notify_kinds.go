@@ -68,6 +68,8 @@ var eventNotices = []eventNotice{
 	on("deposit.received", NoticeDepositReceived, `Deposit of {{amount .amountMinor .currency}} received`,
 		`{{with .from}}From {{.}}{{else}}Received{{end}}{{with .memo}}, memo “{{.}}”{{end}}{{with .transactionHash}}, transaction {{.}}{{end}}.`,
 		`/console/vaults/{{.vaultId}}`),
+	on("invoice.realisation_due", NoticeRealisationDue, `Invoice {{.number}} must be paid by {{day .limit}} (rule 96A)`,
+		`{{.message}}`, `/console/invoices/{{.invoiceId}}`),
 	on("vault.quarantined", NoticeVaultQuarantined, `A vault was quarantined: it signs nothing until it is released`,
 		`{{.description}} Deposits are still booked.`, `/console/vaults/{{.vaultId}}`),
 }
@@ -87,7 +89,7 @@ func on(event, kind, title, body, link string) eventNotice {
 
 func (n eventNotice) unless(skip func(map[string]any) bool) eventNotice { n.skip = skip; return n }
 
-var noticeFuncs = template.FuncMap{"amount": noticeAmount, "inr": noticeINR}
+var noticeFuncs = template.FuncMap{"amount": noticeAmount, "inr": noticeINR, "day": longDay}
 
 // noticeAmount writes minor units of a currency for a person: ₹1,23,456.78,
 // USD 1,234.56.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
-	"github.com/payoutd/payoutd/taxes"
 )
 
 // advanceTaxLead is how far ahead of an advance-tax date its notice comes.
@@ -95,14 +94,6 @@ func lutNotice(today string, luts india.LUTs) (store.Notice, bool) {
 		Body: fmt.Sprintf("LUT %s covers exports of %s only. Furnish the LUT for %s on the GST portal (Form GST RFD-11) "+
 			"and record it in Settings; an export after %s without one owes IGST.", cur.ARN, fy, next, longDay(cur.Until)),
 		Link: "/console/settings"}, true
-}
-
-// realisationNotice tells of an invoice under LUT that rule 96A watches.
-func realisationNotice(w taxes.Watch) store.Notice {
-	return store.Notice{Kind: NoticeRealisationDue, Occasion: "realisation:" + w.Invoice.ID,
-		Title: fmt.Sprintf("Invoice %s must be paid by %s (rule 96A)", w.Invoice.Number, longDay(w.Watch.Limit)),
-		Body:  w.Watch.RealisationMessage(w.Invoice.Number),
-		Link:  "/console/invoices/" + w.Invoice.ID}
 }
 
 // longDay writes a date as 15 Mar 2027.

@@ -124,3 +124,20 @@ func TestEventNotices(t *testing.T) {
 		is.True(kinds[n.kind]) // every row's kind can be turned off in Settings
 	}
 }
+
+// Rule 96A's notice comes from the watch's event, in its words.
+func TestRealisationNotice(t *testing.T) {
+	is := is.New(t)
+	var row eventNotice
+	for _, n := range eventNotices {
+		if n.event == "invoice.realisation_due" {
+			row = n
+		}
+	}
+	data := map[string]any{"invoiceId": "inv_1", "number": "INV/26-27/00001", "limit": "2027-05-01", "message": "Invoice INV/26-27/00001, exported under a LUT, is not fully paid."}
+	title, body, link, err := row.render(data)
+	is.NoErr(err)
+	is.Equal(title, "Invoice INV/26-27/00001 must be paid by 1 May 2027 (rule 96A)")
+	is.Equal(body, "Invoice INV/26-27/00001, exported under a LUT, is not fully paid.")
+	is.Equal(link, "/console/invoices/inv_1")
+}

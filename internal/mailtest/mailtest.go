@@ -54,6 +54,8 @@ type Server struct {
 	CAFile string
 	roots  *x509.CertPool
 
+	open bool // no TLS and no authentication (StartOpen)
+
 	mu      sync.Mutex
 	msgs    []Message
 	refuse  bool
@@ -63,6 +65,19 @@ type Server struct {
 // Start runs a server until the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	return start(t, false)
+}
+
+// StartOpen runs a server that offers no STARTTLS and takes mail without
+// authentication, as a development mail catcher does: for a started
+// payoutd that cannot be handed the test's certificate.
+func StartOpen(t testing.TB) *Server {
+	t.Helper()
+	return start(t, true)
+}
+
+func start(t testing.TB, open bool) *Server {
+	t.Helper()
 	cert, pemBytes, err := selfSigned()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +86,7 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Addr: ln.Addr().String(), roots: x509.NewCertPool()}
+	s := &Server{Addr: ln.Addr().String(), roots: x509.NewCertPool(), open: open}
 	s.roots.AppendCertsFromPEM(pemBytes)
 	s.CAFile = filepath.Join(t.TempDir(), "mailtest-ca.pem")
 	if err := os.WriteFile(s.CAFile, pemBytes, 0o600); err != nil {
@@ -79,7 +94,9 @@ func Start(t testing.TB) *Server {
 	}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &session{s: s, c: c}, nil }))
 	srv.Domain = "mail.test"
-	srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
+	if !open {
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
+	}
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
 	srv.ErrorLog = quiet{}
 	go srv.Serve(ln)
@@ -140,7 +157,7 @@ func (x *session) Auth(mech string) (sasl.Server, error) {
 }
 
 func (x *session) Mail(from string, _ *smtp.MailOptions) error {
-	if x.authed == "" {
+	if x.authed == "" && !x.s.open {
 		return smtp.ErrAuthRequired
 	}
 	x.from = from
