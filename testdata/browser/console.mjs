@@ -79,10 +79,10 @@ async function navigate(page, action) {
 }
 
 // fetchDownload runs an action that downloads a file and returns its
-// name and bytes, kept in the artifacts too.
-async function fetchDownload(page, action) {
+// name and bytes, kept in the artifacts too (as console-<as>).
+async function fetchDownload(page, action, as) {
   const [download] = await Promise.all([page.waitForEvent('download'), action()]);
-  const path = join(artifacts, 'console-' + download.suggestedFilename());
+  const path = join(artifacts, 'console-' + (as || download.suggestedFilename()));
   await download.saveAs(path);
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
 }
@@ -262,7 +262,7 @@ try {
   check(back.length === forward.length && back.every((p, i) => p.rows.map((r) => r.id).join() === forward[i].rows.map((r) => r.id).join()),
     `Previous page walks the same ${back.length} pages back to the first`);
   const rows = forward.flatMap((p) => p.rows);
-  const all = await fetchDownload(page, () => page.getByRole('link', { name: 'Download these as CSV' }).click());
+  const all = await fetchDownload(page, () => page.getByRole('link', { name: 'Download these as CSV' }).click(), 'payouts-all.csv');
   sameAsList(all, rows, 'all payouts');
 
   // A search by part of a client's name, in another case, and its CSV.
@@ -273,7 +273,7 @@ try {
   const expect = rows.filter((r) => r.to.toLowerCase().includes('rupee'));
   check(expect.length > 25 && hits.map((r) => r.id).join() === expect.map((r) => r.id).join() && found.every((p) => p.count === expect.length),
     `searching "rUPEE" finds the ${expect.length} payouts of "Café Rupee (₹) LLP" over ${found.length} pages, and says so (${found[0].count})`);
-  const csv = sameAsList(await fetchDownload(page, () => page.getByRole('link', { name: 'Download these as CSV' }).click()), hits, 'the search');
+  const csv = sameAsList(await fetchDownload(page, () => page.getByRole('link', { name: 'Download these as CSV' }).click(), 'payouts-rupee.csv'), hits, 'the search');
   check(csv.records.every((r) => r.Client === 'Café Rupee (₹) LLP'), 'the CSV reads ₹ and é as the list shows them');
   await navigate(page, () => page.getByRole('link', { name: 'First page' }).click());
   await visit(page, 'payouts-search');
@@ -317,7 +317,7 @@ try {
   await page.goto(base + '/console/payouts/' + payoutID);
 
   // Its FIRA, as a PDF download.
-  const pdf = await fetchDownload(page, () => page.getByRole('link', { name: 'Download FIRA PDF' }).click());
+  const pdf = await fetchDownload(page, () => page.getByRole('link', { name: 'Download FIRA PDF' }).click(), 'fira.pdf');
   check(pdf.bytes.subarray(0, 5).toString() === '%PDF-', 'the FIRA downloads as a PDF');
   result.fira = pdf.name.replace(/^FIRA-/, '').replace(/\.pdf$/, '');
 
