@@ -42,18 +42,18 @@ func makeUsers(ctx context.Context, db *store.DB, sealer *store.Sealer, n int) (
 	users := make([]benchUser, n)
 	err := db.WithTx(ctx, func(tx *store.Tx) error {
 		for i := range users {
-			u, _, err := tx.EnsureUser(fmt.Sprintf("bench-%d@payoutd.local", i), false, "Bench User", sealer)
+			u, _, err := tx.People().EnsureUser(fmt.Sprintf("bench-%d@payoutd.local", i), false, "Bench User", sealer)
 			if err != nil {
 				return err
 			}
-			k, secret, err := tx.CreateAPIKey(u, "bench", store.AllScopes)
+			k, secret, err := tx.Keys().CreateAPIKey(u, "bench", store.AllScopes)
 			if err != nil {
 				return err
 			}
-			if err := tx.SetRateExempt(k.ID); err != nil {
+			if err := tx.Keys().SetRateExempt(k.ID); err != nil {
 				return err
 			}
-			v, err := tx.DefaultVault(u.ID)
+			v, err := tx.Vaults().DefaultVault(u.ID)
 			if err != nil {
 				return err
 			}
@@ -62,7 +62,7 @@ func makeUsers(ctx context.Context, db *store.DB, sealer *store.Sealer, n int) (
 				return err
 			}
 			// Enough funds for a long run at the bench's amounts.
-			if _, err := tx.FundVault(u.ID, v.ID, 1_000_000_000_00); err != nil {
+			if _, err := tx.Vaults().FundVault(u.ID, v.ID, 1_000_000_000_00); err != nil {
 				return err
 			}
 			users[i] = benchUser{key: secret, vault: v.ID}

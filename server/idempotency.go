@@ -99,7 +99,7 @@ func (c *call) saveResponse(tx *store.Tx, status int, body []byte) error {
 	if c.idem == nil {
 		return nil
 	}
-	return tx.SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body})
+	return tx.Payments().SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body})
 }
 
 // captureWriter keeps a copy of the response so a 4xx can be stored after

@@ -41,7 +41,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		}
 		created, err := payout.Initiate(tx, s.cfg.Rates, p)
 		if err == nil && inv != nil {
-			err = tx.LinkPayment(created.ID, *inv)
+			err = tx.Invoices().LinkPayment(created.ID, *inv)
 		}
 		if err != nil {
 			return nil, err

@@ -86,7 +86,7 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		v, err := tx.VaultForCurrency(c.p.UserID, q.Currency)
+		v, err := tx.Vaults().VaultForCurrency(c.p.UserID, q.Currency)
 		if err != nil {
 			return nil, err
 		}

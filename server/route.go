@@ -74,7 +74,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 			return apperr.Errorf(apperr.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
 		}
 		defer s.idem.release(c.idem.slot())
-		prev, found, err := s.db.FindIdempotent(r.Context(), p.KeyID, c.idem.key)
+		prev, found, err := s.db.Payments().FindIdempotent(r.Context(), p.KeyID, c.idem.key)
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		// stored with its effect is kept (SaveIdempotent never replaces an
 		// unexpired one).
 		resp := store.IdempotentResponse{RequestHash: c.idem.hash, Status: cw.status, Body: cw.buf.Bytes()}
-		if err := s.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.SaveIdempotent(p.KeyID, c.idem.key, resp) }); err != nil {
+		if err := s.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.Payments().SaveIdempotent(p.KeyID, c.idem.key, resp) }); err != nil {
 			s.log.ErrorContext(r.Context(), "store idempotent 4xx", "requestId", requestID(r), "error", err.Error())
 		}
 	}
