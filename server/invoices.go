@@ -187,7 +187,7 @@ func (s *Server) invoiceIn(c *call, id string) (invoiceView, store.Invoice, erro
 // handleInvoiceCreate issues an export invoice (taxes.IssueInvoice).
 func (s *Server) handleInvoiceCreate(w http.ResponseWriter, c *call) error {
 	var q input.Invoice
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := q.Validate(s.db.Now()); err != nil {
@@ -278,7 +278,7 @@ func InvoiceDocument(i store.Invoice) documents.Invoice {
 // it, or all it still holds (a cancellation).
 func (s *Server) handleCreditNoteCreate(w http.ResponseWriter, c *call) error {
 	var q input.CreditNote
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := q.Validate(s.db.Now()); err != nil {

@@ -41,7 +41,7 @@ type policyRequest struct {
 
 func (s *Server) handleSequestrationPolicy(w http.ResponseWriter, c *call) error {
 	var q policyRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	fields := map[string]string{}
