@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the browser tests (server/verify_browser_test.go and
-# server/docs_browser_test.go, and cli/console_browser_test.go, which also
+# server/docs_browser_test.go, and console/console_browser_test.go, which also
 # injects axe-core) need on a fresh Debian machine: Debian's
 # Chromium (with its recommended fonts, so screenshots show text), Node.js
 # with npm, and playwright-core and axe-core in testdata/browser (its

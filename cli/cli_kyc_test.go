@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,42 +11,7 @@ import (
 	"testing"
 
 	"github.com/matryer/is"
-
-	"github.com/payoutd/payoutd/kyc"
-	"github.com/payoutd/payoutd/store"
 )
-
-// submitLiveKYC does what a live user does on the hosted page: identity
-// details, then one document, through the store's own flow.
-func submitLiveKYC(t *testing.T, dir, email string, doc []byte) {
-	t.Helper()
-	ctx := context.Background()
-	sealer, err := store.LoadOrCreateMasterKey(filepath.Join(dir, "payoutd.db.masterkey"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := openBeside(t, filepath.Join(dir, "payoutd.db"), sealer)
-	defer a.Close()
-	db := a.DB
-	u, err := db.FindUserByEmail(ctx, email, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		st, err := kyc.Start(tx, u.ID, true)
-		if err != nil {
-			return err
-		}
-		if err := kyc.SaveIdentity(tx, st.Session.ID, store.KYCIdentity{FullName: "Asha Rao", PAN: "ABCDE1234F", DOB: "1990-04-01"}); err != nil {
-			return err
-		}
-		_, _, err = kyc.SubmitDocument(tx, st.Session.ID, store.KYCDocument{Kind: "PAN_CARD", Filename: "../pan card.pdf", ContentType: "application/pdf"}, doc, sealer)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestKYCCLI reviews live users' KYC with the operator commands while the
 // server runs: the API, the audit log and the events see the same moves
@@ -85,15 +49,15 @@ func TestKYCCLI(t *testing.T) {
 
 	is.True(strings.HasSuffix(cli(t, dir, "kyc", "approve", "asha@example.com"), " APPROVED"))
 	is.True(strings.HasSuffix(cli(t, dir, "kyc", "reject", "ravi@example.com", "--reason", "the scan is unreadable"), " REJECTED"))
-	_, body := get(t, p.url+"/api/v1/kyc/status", key)
+	_, body := get(t, p.URL+"/api/v1/kyc/status", key)
 	var st map[string]any
 	is.NoErr(json.Unmarshal(body, &st))
 	is.Equal(st["status"], "APPROVED")
 
 	// The same audited moves and events as the sandbox path.
-	_, body = get(t, p.url+"/api/v1/compliance/audit?action=kyc.updated", key)
+	_, body = get(t, p.URL+"/api/v1/compliance/audit?action=kyc.updated", key)
 	is.True(strings.Count(string(body), `"kyc.updated"`) >= 2) // DOCS_SUBMITTED → UNDER_REVIEW → APPROVED
-	_, body = get(t, p.url+"/api/v1/events?type=kyc.updated", key)
+	_, body = get(t, p.URL+"/api/v1/events?type=kyc.updated", key)
 	is.True(strings.Contains(string(body), "APPROVED"))
 
 	// A decided record is not reviewed again.

@@ -47,12 +47,12 @@ func newLiveOperatorSetup(t *testing.T, extra ...string) (*liveOperatorSetup, *p
 	}
 	p := start(t, s.dir, append(s.args, extra...)...)
 	for u, key := range s.keys {
-		s.vault[u] = wallet(t, p.url, key)
+		s.vault[u] = wallet(t, p.URL, key)
 		addr := s.vault[u]["address"].(string)
 		s.fake.Fund(addr, 100_0000000)
 		wait.Until(t, 15*time.Second, "the vault's trustline", func() bool { _, ok := s.fake.Balance(addr, testUSDC); return ok })
 		s.fake.Trust(addr, testUSDC, 500_0000000)
-		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.url, key)["balance"] == "500.00" })
+		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.URL, key)["balance"] == "500.00" })
 	}
 	dest := keypair.MustRandom().Address()
 	s.fake.Fund(dest, 10_0000000)
@@ -68,11 +68,11 @@ func (s *liveOperatorSetup) pay(t *testing.T, p *proc, u int, amount, memo, memo
 	if memoType != "" {
 		body["memoType"] = memoType
 	}
-	status, m := post(t, p.url+"/api/v1/payments/initiate", s.keys[u], body)
+	status, m := post(t, p.URL+"/api/v1/payments/initiate", s.keys[u], body)
 	if status != 201 {
 		t.Fatalf("initiate: %d %v", status, m)
 	}
-	status, m = post(t, p.url+"/api/v1/payments/confirm", s.keys[u], map[string]any{
+	status, m = post(t, p.URL+"/api/v1/payments/confirm", s.keys[u], map[string]any{
 		"id": m["id"], "destinationAddress": s.dest, "amount": amount, "currency": "USD", "vaultId": s.vault[u]["id"]})
 	if status != 201 {
 		t.Fatalf("confirm: %d %v", status, m)
@@ -83,7 +83,7 @@ func (s *liveOperatorSetup) pay(t *testing.T, p *proc, u int, amount, memo, memo
 // payment reads a payout through the API.
 func (s *liveOperatorSetup) payment(t *testing.T, p *proc, u int, id string) map[string]any {
 	t.Helper()
-	_, _, m := liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, s.keys[u], nil)
+	_, _, m := liveCall(t, "GET", p.URL+"/api/v1/payments/payouts/"+id, s.keys[u], nil)
 	return m
 }
 
@@ -125,7 +125,7 @@ func TestPayoutsResolvePaid(t *testing.T) {
 	before := s.fake.AppliedTotal() // the vaults' trustlines
 	id := s.pay(t, p, 0, "12.00", "0042", "text")
 	wait.Until(t, 15*time.Second, "the transaction to apply", func() bool { return s.fake.AppliedTotal() == before+1 })
-	p.stop(t)
+	p.Stop(t)
 	s.fake.Advance(48 * time.Hour) // payoutd is off for two days
 	s.fake.Prune()                 // longer than the RPC server keeps transactions
 	s.fake.SetDown(false)
@@ -134,12 +134,12 @@ func TestPayoutsResolvePaid(t *testing.T) {
 	m := s.waitStatus(t, p, 0, id, "UNKNOWN")
 	hash := m["settlementRef"].(string)
 	is.Equal(m["memoType"], "text")
-	blocked := wallet(t, p.url, s.keys[0])["blocked"].(map[string]any)
+	blocked := wallet(t, p.URL, s.keys[0])["blocked"].(map[string]any)
 	is.Equal(blocked["paymentId"], id)
 	is.Equal(blocked["transaction"], hash)
-	_, _, ready := liveCall(t, "GET", p.url+"/readyz", "", nil)
+	_, _, ready := liveCall(t, "GET", p.URL+"/readyz", "", nil)
 	is.Equal(ready["blocked"].([]any)[0].(map[string]any)["paymentId"], id)
-	is.True(wallet(t, p.url, s.keys[1])["blocked"] == nil) // the other user's vault is not
+	is.True(wallet(t, p.URL, s.keys[1])["blocked"] == nil) // the other user's vault is not
 
 	list := cli(t, s.dir, "payouts", "list")
 	is.True(strings.Contains(list, id+"  UNKNOWN"))
@@ -174,13 +174,13 @@ func TestPayoutsResolvePaid(t *testing.T) {
 	m = s.waitStatus(t, p, 0, id, "COMPLETED")
 	is.Equal(m["amountInr"], 999.0) // valued by the server's live rate
 	is.Equal(s.fake.Applied(hash), 1)
-	is.True(wallet(t, p.url, s.keys[0])["blocked"] == nil)
-	_, _, audit := liveCall(t, "GET", p.url+"/api/v1/compliance/audit?resourceId="+id+"&action=payment.resolved", s.keys[0], nil)
+	is.True(wallet(t, p.URL, s.keys[0])["blocked"] == nil)
+	_, _, audit := liveCall(t, "GET", p.URL+"/api/v1/compliance/audit?resourceId="+id+"&action=payment.resolved", s.keys[0], nil)
 	is.Equal(audit["items"].([]any)[0].(map[string]any)["actor"], "operator:asha")
 	// Two days off left a gap in each vault's movements; an RPC server
 	// with the history closes it.
 	for _, key := range s.keys {
-		w := wallet(t, p.url, key)
+		w := wallet(t, p.URL, key)
 		track := w["track"].(map[string]any)
 		is.Equal(track["status"], "gap")
 		out := cli(t, s.dir, "vaults", "resync", w["id"].(string), "--from-ledger", fmt.Sprint(track["gapFromLedger"]), "-stellar-rpc", s.fake.Archive())
@@ -212,7 +212,7 @@ func TestPayoutsResolveUnpaidAndRetryExpired(t *testing.T) {
 	is.Equal(code, 1)
 	is.True(strings.Contains(errOut, "may still apply until its time bound"))
 
-	p.stop(t)
+	p.Stop(t)
 	s.fake.Advance(time.Since(s.started) + 11*time.Second) // past both time bounds while payoutd is off
 	out, errOut, code := s.operator(t, s.fake.URL, "resolve", first, "--unpaid")
 	is.Equal(code, 0)
@@ -225,7 +225,7 @@ func TestPayoutsResolveUnpaidAndRetryExpired(t *testing.T) {
 	m = s.payment(t, p, 0, first)
 	is.True(strings.HasPrefix(m["failedReason"].(string), "SETTLEMENT_EXPIRED"))
 	is.True(strings.Contains(m["failedReason"].(string), "proven for an operator"))
-	is.Equal(wallet(t, p.url, s.keys[0])["reserved"], "0.00") // its funds are free
+	is.Equal(wallet(t, p.URL, s.keys[0])["reserved"], "0.00") // its funds are free
 
 	list := cli(t, s.dir, "payouts", "list", "--expired", "--since", "1h")
 	is.True(strings.Contains(list, first) && strings.Contains(list, second))
@@ -240,7 +240,7 @@ func TestPayoutsResolveUnpaidAndRetryExpired(t *testing.T) {
 		is.Equal(s.fake.Applied(m["settlementRef"].(string)), 1)
 	}
 	is.Equal(s.fake.AppliedTotal(), 2+2) // two trustlines, two payouts: nothing paid twice
-	_, _, audit := liveCall(t, "GET", p.url+"/api/v1/compliance/audit?resourceId="+first+"&action=payment.processing", s.keys[0], nil)
+	_, _, audit := liveCall(t, "GET", p.URL+"/api/v1/compliance/audit?resourceId="+first+"&action=payment.processing", s.keys[0], nil)
 	var actors []string
 	for _, it := range audit["items"].([]any) {
 		actors = append(actors, it.(map[string]any)["actor"].(string))

@@ -1,47 +1,15 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/store/storetest"
 )
-
-// runBinary runs payoutd with args in dir and returns stdout, the text of
-// its stderr's log records (logText) and the exit code.
-func runBinary(t *testing.T, dir string, args ...string) (string, string, int) {
-	t.Helper()
-	return runBinaryEnv(t, dir, nil, args...)
-}
-
-// runBinaryEnv is runBinary with env (NAME=value) added to the process's
-// environment.
-func runBinaryEnv(t *testing.T, dir string, env []string, args ...string) (string, string, int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "PAYOUTD_DB=", "PAYOUTD_MASTER_KEY=", "PAYOUTD_ADDR="), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), logText(t, errb.String()), code
-}
 
 // dirFiles lists the names in dir.
 func dirFiles(t *testing.T, dir string) []string {

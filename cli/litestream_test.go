@@ -95,7 +95,7 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 	// Beside Litestream, which uses the file by the same name, payoutd's
 	// commands run and a server starts again.
 	cli(t, dir, "check")
-	p.stop(t)
+	p.Stop(t)
 	p = start(t, dir)
 
 	var mu sync.Mutex
@@ -112,7 +112,7 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 					return
 				default:
 				}
-				status, m := postQuiet(p.url+"/v1/payments", key, map[string]any{
+				status, m := postQuiet(p.URL+"/v1/payments", key, map[string]any{
 					"amount": fmt.Sprintf("%d.%02d", 1+w, 1+i%90), "currency": "USD", "recipient": crashAddress})
 				if status != 201 {
 					return // the server is gone
@@ -129,11 +129,11 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 		return len(payouts) > 0 && time.Since(payouts[0].at) > 6*time.Second
 	})
 	killed := time.Now()
-	is.NoErr(p.cmd.Process.Signal(syscall.SIGKILL))
+	is.NoErr(p.Cmd.Process.Signal(syscall.SIGKILL))
 	is.NoErr(ls.Process.Signal(syscall.SIGKILL))
 	close(done)
 	wg.Wait()
-	p.wait()
+	p.Wait()
 	<-lsDone
 
 	restored := filepath.Join(restoredDir, "payoutd.db")
@@ -179,7 +179,7 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 	// The restore is a sound payoutd database: check passes, and it serves.
 	cli(t, restoredDir, "check", "-db", restored)
 	again := startDB(t, restoredDir, restored)
-	status, _ := get(t, again.url+"/api/v1/payments/payouts/"+all[0].id, key)
+	status, _ := get(t, again.URL+"/api/v1/payments/payouts/"+all[0].id, key)
 	is.Equal(status, 200)
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"net"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/matryer/is"
 
-	"github.com/payoutd/payoutd/app"
-	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
 )
 
@@ -54,22 +51,6 @@ func loadPayouts(t *testing.T, url, key string) (stop func() int) {
 		wg.Wait()
 		return n
 	}
-}
-
-// openBeside opens the database at path in this process beside a running
-// server, as an admin command does (store.Write: no second server lock).
-func openBeside(t *testing.T, path string, sealer *store.Sealer) *app.App {
-	t.Helper()
-	lock, err := store.Lock(path, store.Write)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Open(context.Background(), app.Config{Path: path, Schema: schemaSQL, Sealer: sealer, Lock: lock})
-	if err != nil {
-		lock.Release()
-		t.Fatal(err)
-	}
-	return a
 }
 
 // integrityOK runs SQLite's integrity_check on the file through path.
@@ -115,7 +96,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 	if err := os.Link(db, hard); err != nil {
 		t.Fatal(err)
 	}
-	stop := loadPayouts(t, p.url, key)
+	stop := loadPayouts(t, p.URL, key)
 	commands := [][]string{
 		{"keys", "create", "--email", "link@example.com", "--name", "Link Test", "-master-key", masterKey},
 		{"keys", "list", "--email", "link@example.com"},
@@ -151,7 +132,7 @@ func TestCommandsThroughHardLinkRefusedUnderLoad(t *testing.T) {
 	// The same commands through the server's path work beside it.
 	is.True(strings.HasPrefix(cli(t, dir, "check"), "ok: "))
 	is.True(strings.Contains(cli(t, dir, "keys", "list", "--email", "link@example.com"), keyID))
-	p.stop(t)
+	p.Stop(t)
 	integrityOK(t, db)
 	is.True(strings.HasPrefix(cli(t, dir, "check"), "ok: "))
 }
@@ -166,7 +147,7 @@ func TestCheckAndBackupLeaveFileUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
 	p := start(t, dir)
-	p.stop(t)
+	p.Stop(t)
 	before := fileSum(t, db)
 	is.True(strings.HasPrefix(cli(t, dir, "check"), "ok: "))
 	is.True(strings.Contains(cli(t, dir, "backup", "--out", filepath.Join(dir, "copy.db")), "backed up"))
@@ -290,7 +271,7 @@ func TestMigrateRefusedWhileServing(t *testing.T) {
 	_, errOut, code := runBinary(t, dir, "migrate", "-db", db)
 	is.True(code != 0)
 	is.True(strings.Contains(errOut, "another payoutd server is using the database "+db))
-	p.stop(t)
+	p.Stop(t)
 	out, _, code := runBinary(t, dir, "migrate", "-db", db)
 	is.Equal(code, 0)
 	is.True(strings.HasPrefix(out, "schema at version"))
@@ -304,7 +285,7 @@ func TestCheckFindsWrongMasterKey(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "payoutd.db")
 	p := start(t, dir) // the demo user's vault and the session signing key are sealed
-	p.stop(t)
+	p.Stop(t)
 	is.True(strings.HasPrefix(cli(t, dir, "check"), "ok: "))
 
 	other := t.TempDir()

@@ -9,27 +9,6 @@ import (
 	"github.com/matryer/is"
 )
 
-// logText reads what a command wrote to stderr, where every line must be a
-// JSON log record, and answers each record's message and error, a line
-// each, for a test to look for what it says.
-func logText(t *testing.T, stderr string) string {
-	t.Helper()
-	var text []string
-	for line := range strings.Lines(stderr) {
-		var rec struct{ Msg, Error string }
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Errorf("stderr line is not a JSON log record (%v): %q", err, line)
-			text = append(text, line)
-			continue
-		}
-		if rec.Error != "" {
-			rec.Msg += ": " + rec.Error
-		}
-		text = append(text, rec.Msg)
-	}
-	return strings.Join(text, "\n")
-}
-
 // TestServeLogsJSON: every line serve writes to stderr, at every level and
 // through a start, requests and a shutdown, is a JSON record a log shipper
 // can parse, the start among them with the address it listens on; the
@@ -38,15 +17,15 @@ func TestServeLogsJSON(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	p := start(t, t.TempDir(), "-log-level", "debug", "-metrics-addr", "127.0.0.1:0")
-	addr := strings.TrimPrefix(p.url, "http://")
+	addr := strings.TrimPrefix(p.URL, "http://")
 	for _, path := range []string{"/readyz", "/api/v1/payments", "/nowhere"} {
-		res, err := http.Get(p.url + path)
+		res, err := http.Get(p.URL + path)
 		is.NoErr(err)
 		res.Body.Close()
 	}
-	p.stop(t)
+	p.Stop(t)
 	listening, records := false, 0
-	for line := range strings.Lines(p.stderr.String()) {
+	for line := range strings.Lines(p.Stderr.String()) {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("stderr line is not JSON (%v): %q", err, line)
@@ -59,8 +38,8 @@ func TestServeLogsJSON(t *testing.T) {
 	}
 	is.True(listening)    // the start record carries the address
 	is.True(records >= 5) // start, metrics, three requests, shutdown
-	is.True(strings.Contains(p.stdout.String(), "payoutd listening on "+addr+" (sandbox mode)"))
-	is.True(strings.Contains(p.stdout.String(), "payoutd metrics on 127.0.0.1:"))
+	is.True(strings.Contains(p.Stdout.String(), "payoutd listening on "+addr+" (sandbox mode)"))
+	is.True(strings.Contains(p.Stdout.String(), "payoutd metrics on 127.0.0.1:"))
 }
 
 // TestCommandErrorsAreJSON: a command that fails, or is given a flag it

@@ -76,24 +76,24 @@ next:
 // line.
 func metricsURL(t *testing.T, p *proc) string {
 	t.Helper()
-	for _, line := range strings.Split(p.stdout.String(), "\n") {
+	for _, line := range strings.Split(p.Stdout.String(), "\n") {
 		if addr, ok := strings.CutPrefix(line, "payoutd metrics on "); ok {
 			return "http://" + strings.TrimSpace(addr) + "/metrics"
 		}
 	}
-	t.Fatalf("no metrics line in:\n%s", p.stdout)
+	t.Fatalf("no metrics line in:\n%s", p.Stdout)
 	return ""
 }
 
 func demoKey(t *testing.T, p *proc) string {
 	t.Helper()
-	sc := bufio.NewScanner(bytes.NewReader(p.stdout.Bytes()))
+	sc := bufio.NewScanner(bytes.NewReader(p.Stdout.Bytes()))
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "sk_sandbox_") {
 			return sc.Text()
 		}
 	}
-	t.Fatalf("no demo key in %q", p.stdout.String())
+	t.Fatalf("no demo key in %q", p.Stdout.String())
 	return ""
 }
 
@@ -112,7 +112,7 @@ func TestMetricsMoveWhenAPayoutCompletes(t *testing.T) {
 	var hooks atomic.Int32
 	rx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hooks.Add(1) }))
 	defer rx.Close()
-	status, _ := post(t, p.url+"/api/v1/webhooks", key, map[string]any{"url": rx.URL + "/hook", "eventTypes": []string{"payout.completed"}})
+	status, _ := post(t, p.URL+"/api/v1/webhooks", key, map[string]any{"url": rx.URL + "/hook", "eventTypes": []string{"payout.completed"}})
 	is.Equal(status, 201)
 
 	before := scrape(t, url)
@@ -125,16 +125,16 @@ func TestMetricsMoveWhenAPayoutCompletes(t *testing.T) {
 	is.Equal(sample(before, "payoutd_storage_writable"), 1.0)
 	completed := sample(before, "payoutd_payouts", "status", "COMPLETED", "mode", "sandbox")
 
-	status, m := post(t, p.url+"/v1/payments", key, map[string]any{"amount": "12.00", "currency": "USD", "recipient": crashAddress})
+	status, m := post(t, p.URL+"/v1/payments", key, map[string]any{"amount": "12.00", "currency": "USD", "recipient": crashAddress})
 	is.Equal(status, 201)
 	id := m["id"].(string)
 	wait.Until(t, 30*time.Second, "the payout to complete", func() bool {
-		_, body := get(t, p.url+"/api/v1/payments/payouts/"+id, key)
+		_, body := get(t, p.URL+"/api/v1/payments/payouts/"+id, key)
 		return strings.Contains(string(body), `"status":"COMPLETED"`)
 	})
 	wait.Until(t, 30*time.Second, "the webhook delivery", func() bool { return hooks.Load() > 0 })
 	for i := 0; i < 3; i++ {
-		get(t, p.url+"/api/v1/payments", "sk_sandbox_wrong")
+		get(t, p.URL+"/api/v1/payments", "sk_sandbox_wrong")
 	}
 
 	var after map[string]*dto.MetricFamily

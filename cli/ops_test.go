@@ -55,13 +55,13 @@ func TestSecondServerRefusedByAnyPath(t *testing.T) {
 	}
 	is := is.New(t)
 	is.Equal(dirFiles(t, dir), before)
-	res, err := p.get("/readyz")
+	res, err := p.Status("/readyz")
 	is.NoErr(err)
 	is.Equal(res, 200)
 	// Once the first server has stopped, the same links serve.
-	p.stop(t)
+	p.Stop(t)
 	p2 := startDB(t, hardDir, hard, "-master-key", key)
-	res, err = p2.get("/readyz")
+	res, err = p2.Status("/readyz")
 	is.NoErr(err)
 	is.Equal(res, 200)
 }
@@ -95,7 +95,7 @@ func TestBackupUnderLoad(t *testing.T) {
 					return
 				default:
 				}
-				status, m := post(t, p.url+"/v1/payments", key, map[string]any{
+				status, m := post(t, p.URL+"/v1/payments", key, map[string]any{
 					"amount": fmt.Sprintf("%d.%02d", 1+w, i%100), "currency": "USD", "recipient": crashAddress,
 				})
 				if status != 201 {
@@ -152,7 +152,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	}
 	// The restored copy serves, with its vault keys opened by the master key.
 	r := start(t, restored, "-mode", "live")
-	status, body := get(t, r.url+"/api/v1/payments/payouts/"+before[0], key)
+	status, body := get(t, r.URL+"/api/v1/payments/payouts/"+before[0], key)
 	is.Equal(status, 200)
 	var pay map[string]any
 	is.NoErr(json.Unmarshal(body, &pay))
@@ -183,15 +183,15 @@ func TestHealthCommand(t *testing.T) {
 	is := is.New(t)
 	dir := t.TempDir()
 	p := start(t, dir)
-	hostPort := strings.TrimPrefix(p.url, "http://")
-	for _, addr := range []string{hostPort, p.url, p.url + "/", ":" + strings.Split(hostPort, ":")[1]} {
+	hostPort := strings.TrimPrefix(p.URL, "http://")
+	for _, addr := range []string{hostPort, p.URL, p.URL + "/", ":" + strings.Split(hostPort, ":")[1]} {
 		out, errOut, code := runBinary(t, dir, "health", "-addr", addr)
 		if code != 0 {
 			t.Fatalf("health -addr %s: exit %d %s", addr, code, errOut)
 		}
 		is.True(strings.HasPrefix(out, "ready: "))
 	}
-	p.stop(t)
+	p.Stop(t)
 	_, errOut, code := runBinary(t, dir, "health", "-addr", hostPort, "-timeout", "2s")
 	is.True(code != 0)
 	is.True(strings.Contains(errOut, hostPort))

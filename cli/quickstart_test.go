@@ -84,7 +84,7 @@ func TestQuickstart(t *testing.T) {
 	t.Run("Script", func(t *testing.T) {
 		is := is.New(t)
 		work := t.TempDir()
-		out, err := runBash(t, work, p.url, scriptKey, script)
+		out, err := runBash(t, work, p.URL, scriptKey, script)
 		t.Logf("quickstart.sh:\n%s", out)
 		is.NoErr(err)
 		is.True(strings.Contains(out, "refused as expected")) // the ERR_KYC_REQUIRED step ran
@@ -99,7 +99,7 @@ func TestQuickstart(t *testing.T) {
 
 	t.Run("ScriptStopsAtFirstFailure", func(t *testing.T) {
 		is := is.New(t)
-		out, err := runBash(t, t.TempDir(), p.url, "sk_sandbox_notakey", script)
+		out, err := runBash(t, t.TempDir(), p.URL, "sk_sandbox_notakey", script)
 		is.True(err != nil)
 		is.True(strings.Contains(out, `step "1. find the default vault" failed: answered 401`))
 		out, err = runBash(t, t.TempDir(), "http://127.0.0.1:1", scriptKey, script)
@@ -111,7 +111,7 @@ func TestQuickstart(t *testing.T) {
 		is := is.New(t)
 		block := readmeTryIt(t)
 		work := t.TempDir()
-		out, err := runBash(t, work, p.url, readmeKey, "-eo", "pipefail", "-c", block)
+		out, err := runBash(t, work, p.URL, readmeKey, "-eo", "pipefail", "-c", block)
 		t.Logf("README block:\n%s", out)
 		is.NoErr(err)
 		is.True(strings.Contains(out, "ERR_KYC_REQUIRED"))
@@ -121,7 +121,7 @@ func TestQuickstart(t *testing.T) {
 		is.True(strings.Contains(out, `"financialYear":`))  // the liability
 		pdfs, _ := filepath.Glob(filepath.Join(work, "fira_*.pdf"))
 		is.Equal(len(pdfs), 1)
-		_, body := get(t, p.url+"/api/v1/payments", readmeKey)
+		_, body := get(t, p.URL+"/api/v1/payments", readmeKey)
 		is.True(strings.Contains(string(body), `"status":"COMPLETED"`))
 	})
 

@@ -27,7 +27,7 @@ func TestLiveRatesFileReread(t *testing.T) {
 	is.NoErr(os.WriteFile(file, doc(time.Now().Add(-48*time.Hour), "83.25"), 0o600))
 	p := start(t, dir, "-mode", "live", "-rates", file)
 	ready := func() map[string]any {
-		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		_, _, m := liveCall(t, "GET", p.URL+"/readyz", "", nil)
 		return m
 	}
 	rates := func() map[string]any { r, _ := ready()["rates"].(map[string]any); return r }
@@ -47,9 +47,9 @@ func TestLiveRatesFileReread(t *testing.T) {
 	is.NoErr(os.WriteFile(next, doc(newer, "83.35"), 0o600))
 	is.NoErr(os.Chtimes(next, st.ModTime(), st.ModTime()))
 	is.NoErr(os.Rename(next, file))
-	is.NoErr(p.cmd.Process.Signal(syscall.SIGHUP))
+	is.NoErr(p.Cmd.Process.Signal(syscall.SIGHUP))
 	wait.Until(t, 10*time.Second, "SIGHUP to have the file read", func() bool {
 		return rates()["asOf"].(map[string]any)["USD"] == newer.UTC().Format(time.RFC3339)
 	})
-	p.stop(t) // SIGHUP did not stop it
+	p.Stop(t) // SIGHUP did not stop it
 }

@@ -54,9 +54,9 @@ func TestSIGTERMLetsDeliveriesFinish(t *testing.T) {
 	key := cli(t, dir, "keys", "create", "--email", "sigterm@example.com", "--name", "Sig Term")
 	args := []string{"-webhook-retries", "1s,1s,1s"}
 	p := start(t, dir, args...)
-	status, _ := post(t, p.url+"/api/v1/webhooks", key, map[string]any{"url": rx.URL + "/hook"})
+	status, _ := post(t, p.URL+"/api/v1/webhooks", key, map[string]any{"url": rx.URL + "/hook"})
 	is.Equal(status, 201)
-	status, _ = post(t, p.url+"/v1/payments", key, map[string]any{"amount": "10.00", "currency": "USD", "recipient": crashAddress})
+	status, _ = post(t, p.URL+"/v1/payments", key, map[string]any{"amount": "10.00", "currency": "USD", "recipient": crashAddress})
 	is.Equal(status, 201)
 
 	select {
@@ -64,13 +64,13 @@ func TestSIGTERMLetsDeliveriesFinish(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("no webhook delivery started")
 	}
-	is.NoErr(p.cmd.Process.Signal(syscall.SIGTERM))
+	is.NoErr(p.Cmd.Process.Signal(syscall.SIGTERM))
 	// Shutting down closes the listener first: once nothing answers, the
 	// held delivery is still in flight inside a server that is stopping.
-	wait.Until(t, 15*time.Second, "the server to stop listening", func() bool { _, err := p.get("/readyz"); return err != nil })
+	wait.Until(t, 15*time.Second, "the server to stop listening", func() bool { _, err := p.Status("/readyz"); return err != nil })
 	close(release)
 	exited := make(chan error, 1)
-	go func() { exited <- p.wait() }()
+	go func() { exited <- p.Wait() }()
 	select {
 	case err := <-exited:
 		is.NoErr(err) // a clean exit after the deliveries in flight finished
@@ -82,7 +82,7 @@ func TestSIGTERMLetsDeliveriesFinish(t *testing.T) {
 	p2 := start(t, dir, args...)
 	var events []string
 	wait.For(t, 30*time.Second, func() error {
-		_, body := get(t, p2.url+"/api/v1/events?limit=100", key)
+		_, body := get(t, p2.URL+"/api/v1/events?limit=100", key)
 		var list struct {
 			Items []struct {
 				ID string `json:"id"`

@@ -76,6 +76,9 @@ type clientData struct {
 	Total     int // of its payouts
 	FIRAs     []store.FIRA
 	FIRATotal int
+	// Invoices are the newest issued to it, with what each collected.
+	Invoices     []invoiceRow
+	InvoiceTotal int
 }
 
 // clientShown is how many payouts and FIRAs a client's page lists; the
@@ -116,6 +119,10 @@ func (c *Console) clientPage(w http.ResponseWriter, r *http.Request, u user, sta
 		return
 	}
 	d.FIRAs = d.FIRAs[:min(len(d.FIRAs), clientShown)]
+	if d.Invoices, d.InvoiceTotal, err = c.clientInvoices(r, u, cl.ID); err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	p := page{Title: "Client " + cl.Name, Nav: "clients", Data: d}
 	p.setErrors(formErr)
 	c.render(w, r, status, "client", p)

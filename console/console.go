@@ -44,6 +44,9 @@ type Config struct {
 	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
 	// link-local addresses (jobs.RuleFor).
 	SandboxPrivateWebhooks bool
+	// Mail: notices are also e-mailed (serve -smtp-url), which Settings
+	// says beside the choice of kinds.
+	Mail bool
 }
 
 // Console is the console's HTTP handler.
@@ -114,11 +117,21 @@ func (c *Console) routes() {
 	m.Handle("POST /console/payouts/{id}/retry", c.form(c.handleRetry))
 	m.Handle("POST /console/payouts/{id}/cancel", c.form(c.handleCancel))
 	m.Handle("POST /console/payouts/{id}/review", c.form(c.handleReview))
+	m.Handle("GET /console/payouts/{id}/reject", c.page(c.askReject))
+
+	m.Handle("GET /console/vaults/{id}", c.page(c.handleVault))
 
 	m.Handle("GET /console/clients", c.page(c.handleClients))
 	m.Handle("POST /console/clients", c.form(c.handleClientCreate))
 	m.Handle("GET /console/clients/{id}", c.page(c.handleClient))
 	m.Handle("POST /console/clients/{id}", c.form(c.handleClientUpdate))
+
+	m.Handle("GET /console/invoices", c.page(c.handleInvoices))
+	m.Handle("GET /console/invoices/new", c.page(c.handleNewInvoice))
+	m.Handle("POST /console/invoices", c.form(c.handleInvoiceCreate))
+	m.Handle("GET /console/invoices/{id}", c.page(c.handleInvoice))
+	m.Handle("GET /console/invoices/{id}/pdf", c.page(c.handleInvoicePDF))
+	m.Handle("POST /console/invoices/{id}/credit-notes", c.form(c.handleCreditNote))
 
 	m.Handle("GET /console/firas", c.page(c.handleFIRAs))
 	m.Handle("GET /console/firas.csv", c.page(c.handleFIRAsCSV))
@@ -128,6 +141,7 @@ func (c *Console) routes() {
 
 	m.Handle("GET /console/tax", c.page(c.handleTax))
 	m.Handle("POST /console/tax/payments", c.form(c.handleTaxPayment))
+	m.Handle("GET /console/tax/payments/{id}/reverse", c.page(c.askTaxReverse))
 	m.Handle("POST /console/tax/payments/{id}/reverse", c.form(c.handleTaxReverse))
 	m.Handle("GET /console/tax/gstr3b", c.page(c.handleGSTR3B))
 	m.Handle("GET /console/tax/payments.csv", c.page(c.handleTaxPaymentsCSV))
@@ -137,13 +151,22 @@ func (c *Console) routes() {
 	m.Handle("GET /console/settings", c.page(c.handleSettings))
 	m.Handle("POST /console/settings/profile", c.form(c.handleProfile))
 	m.Handle("POST /console/settings/kyc", c.form(c.handleKYCStart))
+	m.Handle("POST /console/settings/reserve", c.form(c.handleReserve))
 	m.Handle("POST /console/settings/webhooks", c.form(c.handleWebhookCreate))
 	m.Handle("GET /console/settings/webhooks/{id}", c.page(c.handleWebhook))
 	m.Handle("POST /console/settings/webhooks/{id}/rotate", c.form(c.handleWebhookRotate))
+	m.Handle("POST /console/settings/webhooks/{id}/enable", c.form(c.handleWebhookEnable))
+	m.Handle("POST /console/settings/webhooks/{id}/redeliver", c.form(c.handleRedeliver))
+	m.Handle("GET /console/settings/webhooks/{id}/delete", c.page(c.askWebhookDelete))
 	m.Handle("POST /console/settings/webhooks/{id}/delete", c.form(c.handleWebhookDelete))
 	m.Handle("POST /console/settings/keys", c.form(c.handleKeyCreate))
 	m.Handle("POST /console/settings/keys/{id}/rotate", c.form(c.handleKeyRotate))
+	m.Handle("GET /console/settings/keys/{id}/revoke", c.page(c.askKeyRevoke))
 	m.Handle("POST /console/settings/keys/{id}/revoke", c.form(c.handleKeyRevoke))
+
+	m.Handle("GET /console/notices", c.page(c.handleNotices))
+	m.Handle("POST /console/notices/read", c.form(c.handleNoticesRead))
+	m.Handle("POST /console/settings/notices", c.form(c.handleNoticeMail))
 
 	m.HandleFunc("/console/", c.handleNotFound)
 }

@@ -31,6 +31,7 @@ func funcs(cssVersion string) template.FuncMap {
 		"has":       func(list []string, v string) bool { return slices.Contains(list, v) },
 		"count":     count,
 		"int":       func(n int64) int { return int(n) },
+		"deref":     func(n *int64) int64 { return *n },
 		"payoutOf":  payoutOf,
 		"statusOf":  statusOf,
 		"helpOn":    help,

@@ -29,6 +29,7 @@ type homeData struct {
 	Attention []attention
 	// Realisation lists the LUT invoices rule 96A is watching today.
 	Realisation []taxes.Watch
+	Deposits    []store.Movement // the newest few, of every vault
 }
 
 // attentionShown is how many payouts of each kind Home lists.
@@ -63,6 +64,10 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 	d.Reserve = reserve.Balance
 	d.Chart = receiptsChart(fy, d.Year.Days)
 	if d.Realisation, err = taxes.RealisationDue(ctx, c.db, u.ID); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	if d.Deposits, err = c.db.RecentDeposits(ctx, u.ID, u.Livemode, "", homeDeposits); err != nil {
 		c.fail(w, r, err)
 		return
 	}

@@ -132,7 +132,9 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		sees(path)
 	}
 	for _, path := range []string{"/console/payouts/" + completed, "/console/payouts/" + initiated + "/confirm",
-		"/console/firas/" + fira, "/console/firas/" + fira + "/pdf", "/console/settings/webhooks/" + endpoint} {
+		"/console/firas/" + fira, "/console/firas/" + fira + "/pdf", "/console/settings/webhooks/" + endpoint,
+		"/console/settings/webhooks/" + endpoint + "/delete", "/console/settings/keys/" + key + "/revoke",
+		"/console/tax/payments/" + challan + "/reverse", "/console/payouts/" + review + "/reject", "/console/vaults/" + vault.ID} {
 		if r.get(path) != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", path, r.status)
 		}
@@ -145,11 +147,11 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 		{"/console/payouts/" + initiated + "/confirm", url.Values{"idempotencyKey": {"0b6f1f0e-6a4c-4c43-9b55-0d8e3c6e8a11"}, "vaultId": {vault.ID}}},
 		{"/console/payouts/" + failed + "/retry", url.Values{}},
 		{"/console/payouts/" + review + "/review", url.Values{"decision": {"approve"}}},
-		{"/console/tax/payments/" + challan + "/reverse", url.Values{}},
+		{"/console/tax/payments/" + challan + "/reverse", url.Values{"confirmed": {"yes"}}},
 		{"/console/settings/webhooks/" + endpoint + "/rotate", url.Values{}},
-		{"/console/settings/webhooks/" + endpoint + "/delete", url.Values{}},
+		{"/console/settings/webhooks/" + endpoint + "/delete", url.Values{"confirmed": {"yes"}}},
 		{"/console/settings/keys/" + key + "/rotate", url.Values{}},
-		{"/console/settings/keys/" + key + "/revoke", url.Values{}},
+		{"/console/settings/keys/" + key + "/revoke", url.Values{"confirmed": {"yes"}}},
 	} {
 		if r.post(f.path, f.form) != http.StatusNotFound {
 			t.Errorf("POST %s: %d, want 404\n%s", f.path, r.status, r.page)
@@ -222,6 +224,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	is.True(a.errorNextTo("reason") != "") // next to the field, what was typed kept
 	is.True(a.has(`value="` + long + `"`))
 	is.Equal(a.post("/console/payouts/"+review+"/review", url.Values{"decision": {"reject"}, "reason": {"not my client"}}), http.StatusSeeOther)
+	is.Equal(a.confirmed(a.location(), "not my client"), http.StatusSeeOther)
 	h.waitStatus(asha.ID, review, store.StatusFailed)
 	is.Equal(a.get("/console/firas/"+fira+"/pdf"), http.StatusOK)
 	is.True(strings.HasPrefix(a.page, "%PDF-"))

@@ -11,8 +11,10 @@ import (
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/input"
+	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 	"github.com/payoutd/payoutd/wire"
 )
 
@@ -103,6 +105,12 @@ func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user
 		}
 		form.ClientID, form.Currency = cl.ID, cl.Currency
 	}
+	if id := q.Get("invoice"); id != "" {
+		if err := c.collectInvoice(r, u, id, &form); err != nil {
+			c.fail(w, r, err)
+			return
+		}
+	}
 	c.newPayoutPage(w, r, u, http.StatusOK, form, key, nil)
 }
 
@@ -116,7 +124,7 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		PurposeCode: strings.ToUpper(strings.TrimSpace(f.Get("purposeCode"))), InvoiceRef: strings.TrimSpace(f.Get("invoiceRef")),
 		CounterpartyName: strings.TrimSpace(f.Get("counterpartyName")), CounterpartyCountry: strings.ToUpper(strings.TrimSpace(f.Get("counterpartyCountry"))),
 		CounterpartyBank: strings.TrimSpace(f.Get("counterpartyBank")), InvoiceDate: strings.TrimSpace(f.Get("invoiceDate")),
-		ClientID: f.Get("clientId")}
+		ClientID: f.Get("clientId"), InvoiceID: f.Get("invoiceId")}
 	key := f.Get("idempotencyKey")
 	if uuid.Validate(key) != nil {
 		c.problem(w, r, http.StatusBadRequest, "Form expired", "This form has no valid key, so nothing was sent. Open New payout again.")
@@ -141,9 +149,16 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		CounterpartyName: q.CounterpartyName, CounterpartyCountry: q.CounterpartyCountry, CounterpartyBank: q.CounterpartyBank,
 		InvoiceDate: q.InvoiceDate, ClientID: q.ClientID}
 	details := []string{strconv.FormatInt(p.Amount, 10), p.Currency, p.DestinationAddress, p.Memo, p.PurposeCode, p.InvoiceRef,
-		p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, p.InvoiceDate, p.ClientID}
+		p.CounterpartyName, p.CounterpartyCountry, p.CounterpartyBank, p.InvoiceDate, p.ClientID, q.InvoiceID}
 	target, err := c.once(r, u, "initiate", key, details, func(tx *store.Tx) (string, error) {
+		p, inv, err := taxes.CollectsInvoice(tx, p, q.InvoiceID)
+		if err != nil {
+			return "", err
+		}
 		created, err := payout.Initiate(tx, c.cfg.Rates, p)
+		if err == nil && inv != nil {
+			err = tx.LinkPayment(created.ID, *inv)
+		}
 		return Prefix + "payouts/" + created.ID + "/confirm", err
 	})
 	if reused := (*formReused)(nil); errors.As(err, &reused) {
@@ -166,6 +181,23 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		return
 	}
 	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// collectInvoice fills New payout in to collect an invoice: what it still
+// holds, in its currency, from its client, under its number.
+func (c *Console) collectInvoice(r *http.Request, u user, id string, f *input.Initiate) error {
+	inv, err := c.db.FindInvoice(r.Context(), u.ID, id)
+	if err != nil {
+		return err
+	}
+	cur, _ := money.Lookup(inv.Currency)
+	f.InvoiceID, f.InvoiceRef, f.InvoiceDate, f.Currency = inv.ID, inv.Number, inv.Date, inv.Currency
+	f.Amount = json.Number(money.Format(inv.Total-inv.Credited, cur))
+	f.CounterpartyName, f.CounterpartyCountry = inv.Recipient.Name, inv.Recipient.Country
+	if inv.ClientID != "" {
+		f.ClientID = inv.ClientID
+	}
+	return nil
 }
 
 // useClient makes the payout one for the client chosen in the form, as

@@ -344,6 +344,9 @@ func (c *Console) handleReview(w http.ResponseWriter, r *http.Request, u user) {
 		c.payoutPage(w, r, u, http.StatusBadRequest, err)
 		return
 	}
+	if q.Decision == "reject" && !confirmedOr(w, r, Prefix+"payouts/"+id+"/reject?"+url.Values{"reason": {q.Reason}}.Encode()) {
+		return
+	}
 	err = c.db.WithTx(r.Context(), func(tx *store.Tx) error {
 		_, err := payout.Review(tx, u.ID, id, q.Decision == "approve", q.Reason)
 		return err

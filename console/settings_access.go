@@ -62,6 +62,9 @@ func (c *Console) handleWebhookRotate(w http.ResponseWriter, r *http.Request, u 
 }
 
 func (c *Console) handleWebhookDelete(w http.ResponseWriter, r *http.Request, u user) {
+	if !confirmedOr(w, r, "") {
+		return
+	}
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
 		return tx.DeleteWebhookEndpoint(u.ID, r.PathValue("id"))
 	}, c.txOpts(r, u))
@@ -161,6 +164,9 @@ func (c *Console) secretOnce(w http.ResponseWriter, r *http.Request, secret, of,
 
 // handleKeyRevoke invalidates a key at once.
 func (c *Console) handleKeyRevoke(w http.ResponseWriter, r *http.Request, u user) {
+	if !confirmedOr(w, r, "") {
+		return
+	}
 	k, err := c.ownKey(r, u)
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.RevokeAPIKey(k.ID) }, c.txOpts(r, u))

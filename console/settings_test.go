@@ -93,7 +93,7 @@ func TestWebhookAddRotateDelete(t *testing.T) {
 	is.True(strings.Contains(body, `"previousSecretExpiresAt"`))
 
 	b.get("/console/settings")
-	is.Equal(b.post("/console/settings/webhooks/"+id+"/delete", url.Values{}), http.StatusSeeOther)
+	is.Equal(b.confirmed("/console/settings/webhooks/"+id+"/delete", "stops sending events to it at once"), http.StatusSeeOther)
 	b.follow()
 	is.True(b.has("Webhook endpoint deleted"))
 	is.True(!b.has("http://127.0.0.1:9/payoutd"))
@@ -158,7 +158,7 @@ func TestAPIKeyCreateRotateRevoke(t *testing.T) {
 
 	replacement, err := h.db.FindAPIKeyBySecret(context.Background(), second)
 	is.NoErr(err)
-	is.Equal(b.post("/console/settings/keys/"+replacement.ID+"/revoke", url.Values{}), http.StatusSeeOther)
+	is.Equal(b.confirmed("/console/settings/keys/"+replacement.ID+"/revoke", "Every request made with this key is refused"), http.StatusSeeOther)
 	b.follow()
 	is.True(b.has("API key " + replacement.ID + " revoked."))
 	status, _ = h.api("GET", "/api/v1/payments", second, "")

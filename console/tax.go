@@ -155,6 +155,9 @@ func (c *Console) handleTaxPayment(w http.ResponseWriter, r *http.Request, u use
 // handleTaxReverse reverses a challan entered by mistake; one drawn from
 // the reserve is put back.
 func (c *Console) handleTaxReverse(w http.ResponseWriter, r *http.Request, u user) {
+	if !confirmedOr(w, r, "") {
+		return
+	}
 	var p store.TaxPayment
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
 		p, err = tx.ReverseTaxPayment(u.ID, r.PathValue("id"))

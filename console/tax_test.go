@@ -124,22 +124,23 @@ func TestChallanRecordAndReverse(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(len(ps), 1)
 	reverse := "/console/tax/payments/" + ps[0].ID + "/reverse"
-	is.True(b.has(`action="` + reverse + `"`))
+	is.True(b.has(`href="` + reverse + `"`))
 
-	is.Equal(b.post(reverse, url.Values{}), http.StatusSeeOther)
+	is.Equal(b.confirmed(reverse, "₹1,000.00 goes back into the tax reserve"), http.StatusSeeOther)
 	is.Equal(b.location(), "/console/tax?fy="+fy+"#challans")
 	b.follow()
 	is.True(b.has("Challan 00017 reversed."))
 	is.True(regexp.MustCompile(`<td data-label="State">reversed \d+ \w+ \d{4}, \d\d:\d\d IST</td>`).MatchString(b.page))
-	is.True(!b.has(`action="` + reverse + `"`))
+	is.True(!b.has(`href="` + reverse + `"`))
 	is.Equal(h.reserve(u.ID), full)
 	_, body = h.api("GET", "/api/v1/tax/payments/"+ps[0].ID, key, "")
 	is.True(strings.Contains(body, `"reversedAt":"`))
 	b.get("/console/")
 	is.True(b.has(`<p class="figure-label">Tax paid</p><p class="figure">₹0.00</p>`))
 
-	is.Equal(b.post(reverse, url.Values{}), http.StatusConflict)
+	is.Equal(b.post(reverse, url.Values{"confirmed": {"yes"}}), http.StatusConflict)
 	is.True(b.has("was already reversed"))
+	is.Equal(b.get(reverse), http.StatusConflict) // nor is it asked again
 
 	actors := h.auditActors(u.ID, ps[0].ID)
 	is.Equal(len(actors), 2)

@@ -42,6 +42,10 @@ const DefaultWebhookTimeout = 10 * time.Second
 type WebhookDeliverArgs struct {
 	EndpointID string `json:"endpointId"`
 	EventID    string `json:"eventId"`
+	// Manual is a delivery a person asked for again (Redeliver): one
+	// attempt, made even if the event was delivered before, never retried
+	// and never disabling the endpoint.
+	Manual bool `json:"manual,omitempty"`
 }
 
 // Kind is the stable job kind.
@@ -143,8 +147,10 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 	if err != nil {
 		return err
 	}
-	if delivered, err := w.DB.WebhookDelivered(ctx, ep.ID, ev.ID); err != nil || delivered {
-		return err
+	if !a.Manual {
+		if delivered, err := w.DB.WebhookDelivered(ctx, ep.ID, ev.ID); err != nil || delivered {
+			return err
+		}
 	}
 	keys, err := w.DB.WebhookSigningSecrets(ctx, ep.ID, w.DB.Now(), w.Sealer)
 	if err != nil {
@@ -161,7 +167,7 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 		return ctx.Err()
 	}
 	// The attempt happened: record it even if the job's context ends now.
-	return w.record(context.WithoutCancel(ctx), ep, ev, res)
+	return w.record(context.WithoutCancel(ctx), ep, ev, res, a.Manual)
 }
 
 // webhookPayload is the Standard Webhooks body, with the event's id (also
@@ -238,7 +244,7 @@ func (w *WebhookDeliverWorker) describe(err error) string {
 
 // record writes the attempt and decides what follows: done, a retry after
 // the schedule's next wait, or, after the last one, disabling the endpoint.
-func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpoint, ev store.Event, res sendResult) error {
+func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpoint, ev store.Event, res sendResult, manual bool) error {
 	var retryIn time.Duration
 	var failedAttempt int // logged once committed, with why it was disabled
 	var disabled string
@@ -261,6 +267,9 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 			return tx.RecordWebhookAttempt(&att)
 		}
 		att.Status = store.DeliveryFailed
+		if manual {
+			return tx.RecordWebhookAttempt(&att)
+		}
 		if n < len(w.Schedule) && cur.Status == store.WebhookEnabled {
 			retryIn = w.Schedule[n]
 			next := tx.Now().Add(retryIn)
@@ -307,4 +316,16 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 		return river.JobSnooze(retryIn)
 	}
 	return nil
+}
+
+// Redeliver queues one more delivery of an event to an enabled endpoint
+// of its user, as a person asks for it, audited in tx.
+func Redeliver(tx *store.Tx, ep store.WebhookEndpoint, eventID string) error {
+	if ep.Status != store.WebhookEnabled {
+		return apperr.Errorf(apperr.ErrInvalidState, "endpoint %s is disabled; turn it back on first", ep.ID)
+	}
+	if err := tx.Audit(ep.UserID, ep.Livemode, "webhook.redeliver", "webhook_endpoint", ep.ID, map[string]any{"eventId": eventID}); err != nil {
+		return err
+	}
+	return tx.Enqueue(WebhookDeliverArgs{EndpointID: ep.ID, EventID: eventID, Manual: true}, nil)
 }

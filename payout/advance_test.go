@@ -44,6 +44,7 @@ var errAny = errors.New("any error")
 // checks where the payout rests, how it got there, and what River is told:
 // done, snooze for how long, or an error to retry.
 func TestAdvance(t *testing.T) {
+	t.Parallel()
 	transient := payout.ErrTransient
 	settled := statusAnswer{out: payout.Outcome{State: payout.Settled, Rate: rate8325}}
 	unknown := statusAnswer{out: payout.Outcome{State: payout.Unknown}}
@@ -146,7 +147,7 @@ func TestAdvance(t *testing.T) {
 		{name: "NoLiveRail/AtRest", pay: liveUSD100, status: store.StatusManualReview, noLive: true,
 			wantStatus: store.StatusManualReview},
 	} {
-		t.Run(c.name, func(t *testing.T) { runAdvance(t, c) })
+		t.Run(c.name, func(t *testing.T) { t.Parallel(); runAdvance(t, c) }) // each case has its own database
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // completes it, in one transaction, so the figures can never miss a
 // reconciliation that committed.
 func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
-	r, err := tx.Reconcile(*p)
+	r, err := Reconcile(tx, *p)
 	if err != nil {
 		return err
 	}

@@ -62,8 +62,9 @@ type nextCase struct {
 // for every status a payout can be in and every answer its rail can give,
 // against a real store, and records each step as the pipeline would.
 func TestNextEveryStatusEveryAnswer(t *testing.T) {
+	t.Parallel()
 	for _, c := range nextCases() {
-		t.Run(c.name, func(t *testing.T) { runNext(t, c) })
+		t.Run(c.name, func(t *testing.T) { t.Parallel(); runNext(t, c) }) // each case has its own database
 	}
 }
 

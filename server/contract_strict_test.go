@@ -83,7 +83,10 @@ func strictMethods(t *testing.T, f *fixtures) {
 		byPath[op.Path] = append(byPath[op.Path], op.Method)
 		ex[op.Path] = op
 	}
-	for _, path := range sortedKeys(anyMap(byPath)) {
+	// Each path's Allow header is its own; the 405 answer is one handler's
+	// for every method, so every undocumented method is sent to the first
+	// path and one to each other path.
+	for i, path := range sortedKeys(anyMap(byPath)) {
 		documented := byPath[path]
 		var allow []string
 		for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"} {
@@ -122,6 +125,9 @@ func strictMethods(t *testing.T, f *fixtures) {
 			}
 			if code := asStr(asMap(asMap(v)["error"])["code"]); code != "ERR_METHOD_NOT_ALLOWED" {
 				t.Fatalf("%s %s: 405 with code %s", m, path, code)
+			}
+			if i > 0 {
+				break
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -218,7 +219,7 @@ func TestFIRA(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				again, err = tx.Reconcile(p)
+				again, err = payout.Reconcile(tx, p)
 				return err
 			}))
 			is.Equal(again.Status, want)

@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/input"
-	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/taxes"
 )
@@ -105,8 +105,12 @@ type invoiceView struct {
 	Collections       []collectionView  `json:"collections"`
 	CreditNotes       []creditNoteView  `json:"creditNotes"`
 	Realisation       *realisationView  `json:"realisation"`
-	PDFURL            string            `json:"pdfUrl"`
-	CreatedAt         string            `json:"createdAt"`
+	// RealisationFlaggedOn is the day rule 96A's watch sent
+	// invoice.realisation_due for it; null before.
+	RealisationFlaggedOn *string `json:"realisationFlaggedOn"`
+	Version              int64   `json:"version"`
+	PDFURL               string  `json:"pdfUrl"`
+	CreatedAt            string  `json:"createdAt"`
 }
 
 func (s *Server) viewInvoice(i store.Invoice, cs []store.Collection, notes []store.CreditNote) invoiceView {
@@ -118,7 +122,10 @@ func (s *Server) viewInvoice(i store.Invoice, cs []store.Collection, notes []sto
 		Supplier:  partyView{Name: i.Supplier.Name, Address: i.Supplier.Address, GSTIN: i.Supplier.GSTIN, State: i.Supplier.State},
 		Recipient: partyView{Name: i.Recipient.Name, Address: i.Recipient.Address, Country: i.Recipient.Country},
 		Credited:  amt(i.Credited), CreditedMinor: i.Credited, Collections: []collectionView{}, CreditNotes: []creditNoteView{},
-		PDFURL: s.cfg.BaseURL + "/api/v1/invoices/" + i.ID + "/pdf", CreatedAt: ts(i.CreatedAt)}
+		PDFURL: s.cfg.BaseURL + "/api/v1/invoices/" + i.ID + "/pdf", CreatedAt: ts(i.CreatedAt), Version: i.Version}
+	if i.FlaggedOn != "" {
+		v.RealisationFlaggedOn = &i.FlaggedOn
+	}
 	if i.Cancelled() {
 		v.Status = "cancelled"
 	}
@@ -190,6 +197,16 @@ func (s *Server) handleInvoiceCreate(w http.ResponseWriter, c *call) error {
 	if err := c.decode(&q); err != nil {
 		return err
 	}
+	if q.ClientID != "" {
+		cl, err := s.db.FindClient(c.r.Context(), c.p.UserID, q.ClientID)
+		if apperr.Code(err) == apperr.ErrNotFound {
+			return fieldError("clientId", "is not a client of this account")
+		}
+		if err != nil {
+			return err
+		}
+		q.UseClient(cl)
+	}
 	if err := q.Validate(s.db.Now()); err != nil {
 		return err
 	}
@@ -247,7 +264,7 @@ func (s *Server) handleInvoicePDF(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	pdf, err := documents.RenderInvoice(InvoiceDocument(i))
+	pdf, err := documents.RenderInvoice(taxes.InvoiceDocument(i))
 	if err != nil {
 		return err
 	}
@@ -258,20 +275,6 @@ func (s *Server) handleInvoicePDF(w http.ResponseWriter, c *call) error {
 	w.WriteHeader(http.StatusOK)
 	w.Write(pdf)
 	return nil
-}
-
-// InvoiceDocument is the invoice as its PDF prints it.
-func InvoiceDocument(i store.Invoice) documents.Invoice {
-	cur, _ := money.Lookup(i.Currency)
-	d := documents.Invoice{ID: i.ID, Number: i.Number, Date: i.Date, Livemode: i.Livemode, Currency: i.Currency, Exponent: cur.Exponent,
-		Total: i.Total, Rate: i.Rate, RateDate: i.RateDate, ValueINR: i.ValueINR, IGST: i.IGST, LUTARN: i.LUTARN, Credited: i.Credited,
-		IssuedAt:  i.CreatedAt,
-		Supplier:  documents.InvoiceParty{Name: i.Supplier.Name, Address: i.Supplier.Address, GSTIN: i.Supplier.GSTIN, State: i.Supplier.State},
-		Recipient: documents.InvoiceParty{Name: i.Recipient.Name, Address: i.Recipient.Address, Country: i.Recipient.Country}}
-	for _, l := range i.Lines {
-		d.Lines = append(d.Lines, documents.InvoiceLine{Description: l.Description, SAC: l.SAC, Amount: l.Amount})
-	}
-	return d
 }
 
 // handleCreditNoteCreate issues a credit note against an invoice: part of
@@ -316,30 +319,4 @@ func (s *Server) handleGSTR1(w http.ResponseWriter, c *call) error {
 	}
 	writeJSON(w, http.StatusOK, g)
 	return nil
-}
-
-// collectsInvoice applies initiate's invoiceId: the invoice must be the
-// caller's, in the payout's currency and not cancelled; its number becomes
-// invoiceRef (one given must be the same) and its date invoiceDate.
-func collectsInvoice(tx *store.Tx, p store.Payment, invoiceID string) (store.Payment, *store.Invoice, error) {
-	if invoiceID == "" {
-		return p, nil, nil
-	}
-	inv, err := tx.InvoiceInTx(p.UserID, invoiceID)
-	if err != nil {
-		return p, nil, fieldError("invoiceId", "is not one of your invoices")
-	}
-	switch {
-	case inv.Currency != p.Currency:
-		return p, nil, fieldError("invoiceId", "invoice "+inv.Number+" is in "+inv.Currency+"; the payout must be in the same currency")
-	case inv.Cancelled():
-		return p, nil, fieldError("invoiceId", "invoice "+inv.Number+" is cancelled by credit notes")
-	case p.InvoiceRef != "" && p.InvoiceRef != inv.Number:
-		return p, nil, fieldError("invoiceRef", "must be "+inv.Number+", the number of invoiceId, or be left out")
-	}
-	p.InvoiceRef = inv.Number
-	if p.InvoiceDate == "" {
-		p.InvoiceDate = inv.Date
-	}
-	return p, &inv, nil
 }

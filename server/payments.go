@@ -8,6 +8,7 @@ import (
 	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/taxes"
 )
 
 func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
@@ -34,7 +35,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		Metadata: metadata,
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		p, inv, err := collectsInvoice(tx, p, q.InvoiceID)
+		p, inv, err := taxes.CollectsInvoice(tx, p, q.InvoiceID)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/payoutd/payoutd/input"
 	"github.com/payoutd/payoutd/money"
 	"github.com/payoutd/payoutd/store"
 )
@@ -44,23 +45,9 @@ func (s *Server) handleSequestrationPolicy(w http.ResponseWriter, c *call) error
 	if err := c.decode(&q); err != nil {
 		return err
 	}
-	fields := map[string]string{}
-	if q.Enabled == nil {
-		fields["enabled"] = "is required"
-	}
-	rate, err := money.ParsePercent(string(q.Rate))
-	if q.Rate == "" {
-		fields["rate"] = "is required"
-	} else if err != nil {
-		fields["rate"] = "must be a number from 0 to 100 with at most 2 decimals"
-	}
-	if q.Trigger == nil {
-		fields["trigger"] = "is required"
-	} else if *q.Trigger != "on_settlement" {
-		fields["trigger"] = "must be on_settlement"
-	}
-	if len(fields) > 0 {
-		return validationError(fields)
+	rate, err := input.ReservePolicy{Enabled: q.Enabled, Rate: string(q.Rate), Trigger: q.Trigger}.Validate()
+	if err != nil {
+		return err
 	}
 	var pol store.SequestrationPolicy
 	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {

@@ -235,13 +235,14 @@ type Tx struct {
 	moves          []PayoutMove
 	completed      []int64            // River jobs this transaction completed (CompleteJob)
 	counts         map[countKey]int64 // payment_counts deltas, see counts.go
-	// auditRows and eventRows are written with the batch's (log_rows.go).
-	auditRows, eventRows []any
-	held                 *heldPayment               // see payment_row.go
-	balances, drawn      map[balanceKey]balanceMove // see ledger_balances.go
-	batch                *batchRows
-	broken               error // a held row or balance that could not be written
-	keysWritten          bool  // a statement wrote api_keys (apikey_cache.go)
+	// auditRows, eventRows and noticeRows are written with the batch's
+	// (log_rows.go).
+	auditRows, eventRows, noticeRows []any
+	held                             *heldPayment               // see payment_row.go
+	balances, drawn                  map[balanceKey]balanceMove // see ledger_balances.go
+	batch                            *batchRows
+	broken                           error // a held row or balance that could not be written
+	keysWritten                      bool  // a statement wrote api_keys (apikey_cache.go)
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.

@@ -82,7 +82,7 @@ func (tx *Tx) LUTsInTx(userID string) ([]LUT, error) {
 // RecordedRateOn is the latest INR rate of currency payoutd holds on or
 // before the IST day, for one mode, and the day it was true.
 func (tx *Tx) RecordedRateOn(livemode bool, currency, day string) (rate, rateDay string, ok bool, err error) {
-	r, at, ok, err := tx.rateOn(livemode, currency, day)
+	r, at, ok, err := tx.RateOn(livemode, currency, day)
 	if !ok || err != nil {
 		return "", "", ok, err
 	}

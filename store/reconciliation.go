@@ -67,13 +67,15 @@ const settlementCreditQuery = `SELECT lp.id, lp.amount FROM ledger_postings lp
 
 // Reconcile records the reconciliation of a settled payment: RECONCILED when
 // it carries an invoice reference and its ledger credit equals its INR value,
-// otherwise PENDING_RECONCILIATION with the reason. Running it
-// again returns the existing record unchanged.
+// otherwise PENDING_RECONCILIATION with the reason. The payment's GST value
+// (gst, taken at the rate of its time of supply, and the settlement's rate,
+// which joins the rate history) is fixed with it. Running it again returns
+// the existing record unchanged.
 //
 // The record is inserted first and read back only when one already existed
 // (ON CONFLICT DO NOTHING): a lookup before every insert cost the settling
 // transaction a join it almost never needed.
-func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
+func (tx *Tx) Reconcile(p Payment, gst GSTValue, settlement Rate) (Reconciliation, error) {
 	entryID, credit, err := tx.settlementCredit(p)
 	if err != nil {
 		if r, ferr := tx.findRecon(p.UserID, p.ID); ferr == nil {
@@ -92,7 +94,7 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 		now := tx.now
 		r.Status, r.ReconciledAt, r.ResolvedBy = Reconciled, &now, "auto"
 	}
-	inserted, err := tx.recordReconciliation(r, p)
+	inserted, err := tx.recordReconciliation(r, p, gst, settlement)
 	if err != nil {
 		return r, err
 	}
@@ -112,11 +114,11 @@ func (tx *Tx) Reconcile(p Payment) (Reconciliation, error) {
 
 // recordReconciliation inserts r unless the payment already has a record,
 // and reports whether it did. It is the only code of the service that inserts
-// reconciliations: the payment's GST value is fixed here (valueForGST), and
+// reconciliations: the payment's GST value is fixed here (recordGSTValue), and
 // a RECONCILED one is added to its tax and GST days in the same transaction
 // (addTaxDay), where a trigger once queued it for the next refresh to look
 // up again.
-func (tx *Tx) recordReconciliation(r Reconciliation, p Payment) (bool, error) {
+func (tx *Tx) recordReconciliation(r Reconciliation, p Payment, gst GSTValue, settlement Rate) (bool, error) {
 	var reconciledAt any
 	if r.ReconciledAt != nil {
 		reconciledAt = ms(*r.ReconciledAt)
@@ -132,7 +134,7 @@ func (tx *Tx) recordReconciliation(r Reconciliation, p Payment) (bool, error) {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
-	v, err := tx.valueForGST(p)
+	v, err := tx.recordGSTValue(p, gst, settlement)
 	if err != nil {
 		return true, err
 	}

@@ -165,6 +165,16 @@ try {
   check((await page.locator('.timeline li').count()) >= 5, 'the timeline lists each status from the audit log');
   await visit(page, 'payout');
 
+  // Its notice, with the unread count in the header (its e-mail is
+  // checked by console_browser_test.go).
+  await reloadUntil(page, 'the unread count', async () => (await page.locator('nav .count').count()) === 1);
+  await navigate(page, () => page.getByRole('link', { name: /^Notices/ }).click());
+  check((await page.locator('ol.notices').innerText()).includes('Payout of USD 250.00 completed'), 'the completed payout is a notice');
+  await visit(page, 'notices');
+  await navigate(page, () => page.getByRole('button', { name: 'Mark all as read' }).click());
+  check(await page.locator('nav .count').count() === 0, 'marked read, the header counts none');
+  await page.goto(base + '/console/payouts/' + payoutID);
+
   // Its FIRA, as a PDF download.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download FIRA PDF' }).click()]);
   const pdfPath = join(artifacts, 'console-fira.pdf');
@@ -194,6 +204,26 @@ try {
   await navigate(page, () => page.getByRole('button', { name: 'Create key' }).click());
   check((await page.locator('#secret').innerText()).startsWith('sk_sandbox_'), 'a new API key\'s secret is shown once');
   check((await page.locator('.table-wrap[aria-label="API keys table"]').innerText()).includes('browser-test'), 'the key carries its label');
+  // Revoking it asks once more, on a page that says what will happen.
+  const keyRow = page.locator('.table-wrap[aria-label="API keys table"] tr', { hasText: 'browser-test' });
+  await navigate(page, () => keyRow.getByRole('link', { name: /^Revoke/ }).click());
+  check((await heading(page)).startsWith('Revoke API key'), 'revoke opens its confirmation page');
+  check((await page.locator('main').innerText()).includes('This cannot be undone'), 'the confirmation says what will happen');
+  await visit(page, 'confirm-revoke');
+  await navigate(page, () => page.getByRole('button', { name: 'Revoke the key' }).click());
+  check((await page.locator('.flash').innerText()).endsWith('revoked.'), 'the key is revoked from its confirmation page');
+  await page.reload();
+  check((await page.locator('.flash').count()) === 0, 'reloading after the revoke changes nothing');
+
+  // A vault's page and the invoices list.
+  await navigate(page, () => page.getByRole('link', { name: 'Home', exact: true }).click());
+  await navigate(page, () => page.locator('.grid .card a').first().click());
+  check((await page.locator('main h2').allInnerTexts()).includes('Deposits'), 'a vault opens with its deposits');
+  await visit(page, 'vault');
+  await navigate(page, () => page.getByRole('link', { name: 'Invoices', exact: true }).click());
+  check(await heading(page) === 'Invoices', 'Invoices opens');
+  await visit(page, 'invoices');
+  await navigate(page, () => page.getByRole('link', { name: 'Settings', exact: true }).click());
 
   // A challan: first with a wrong BSR code, then right.
   await navigate(page, () => page.getByRole('link', { name: 'Tax', exact: true }).click());
@@ -221,7 +251,7 @@ try {
 
   // The challan's event reached the webhook endpoint: its deliveries page.
   await navigate(page, () => page.getByRole('link', { name: 'Settings', exact: true }).click());
-  await navigate(page, () => page.getByRole('link', { name: base + '/console/webhook-sink' }).click());
+  await navigate(page, () => page.getByRole('link', { name: base + '/console/webhook-sink', exact: true }).click());
   check(await heading(page) === 'Webhook endpoint', 'an endpoint opens with its deliveries');
   await reloadUntil(page, 'a delivery to the webhook endpoint',
     async () => (await page.locator('.table-wrap[aria-label="Deliveries table"]').innerText()).includes('tax.payment.recorded'));

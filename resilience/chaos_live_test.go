@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"fmt"
@@ -129,7 +129,7 @@ func newChaos(t *testing.T, rng *rand.Rand) *chaos {
 	c.args = []string{"-mode", "live", "-stellar-rpc", fake.URL, "-stellar-sync-interval", "1s", "-rates", rates, "-job-timeout", "2s"}
 	c.cur = start(t, c.dir, c.args...)
 	for _, key := range c.keys {
-		w := wallet(t, c.cur.url, key)
+		w := wallet(t, c.cur.URL, key)
 		c.vaults = append(c.vaults, w)
 		fake.Fund(w["address"].(string), 100_0000000)
 	}
@@ -137,7 +137,7 @@ func newChaos(t *testing.T, rng *rand.Rand) *chaos {
 		addr := c.vaults[u]["address"].(string)
 		wait.Until(t, 15*time.Second, "the trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 		fake.Trust(addr, testUSDC, 500_0000000)
-		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, c.cur.url, key)["balance"] == "500.00" })
+		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, c.cur.URL, key)["balance"] == "500.00" })
 	}
 	c.good, c.noTrust = keypair.MustRandom().Address(), keypair.MustRandom().Address()
 	fake.Fund(c.good, 10_0000000)
@@ -168,7 +168,7 @@ func (c *chaos) missing(required []string) []string {
 func (c *chaos) url() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.cur.url
+	return c.cur.URL
 }
 
 func (c *chaos) do(action string) {
@@ -258,7 +258,7 @@ func (c *chaos) kill() {
 		defer c.mu.Unlock()
 		select {
 		case killed <- struct{}{}:
-			syscall.Kill(c.cur.cmd.Process.Pid, syscall.SIGKILL)
+			syscall.Kill(c.cur.Cmd.Process.Pid, syscall.SIGKILL)
 			return before
 		default:
 			return false
@@ -270,13 +270,13 @@ func (c *chaos) kill() {
 		c.mu.Lock()
 		select {
 		case killed <- struct{}{}:
-			syscall.Kill(c.cur.cmd.Process.Pid, syscall.SIGKILL)
+			syscall.Kill(c.cur.Cmd.Process.Pid, syscall.SIGKILL)
 		default:
 		}
 		c.mu.Unlock()
 	}
 	c.fake.OnSend(nil)
-	c.cur.wait()
+	c.cur.Wait()
 	c.kills++
 	next := start(c.t, c.dir, c.args...)
 	c.mu.Lock()
@@ -290,8 +290,8 @@ func (c *chaos) kill() {
 func (c *chaos) restore() {
 	backup := c.backups[c.rng.IntN(len(c.backups))]
 	c.mu.Lock()
-	syscall.Kill(c.cur.cmd.Process.Pid, syscall.SIGKILL)
-	c.cur.wait()
+	syscall.Kill(c.cur.Cmd.Process.Pid, syscall.SIGKILL)
+	c.cur.Wait()
 	c.mu.Unlock()
 	db := filepath.Join(c.dir, "payoutd.db")
 	for _, suffix := range []string{"", "-wal", "-shm"} {

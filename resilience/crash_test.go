@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"fmt"
@@ -13,8 +13,6 @@ import (
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/store/storetest"
 )
-
-const crashAddress = "GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ"
 
 // TestCrashLosesNothing kills the server with SIGKILL while 200 payouts are
 // in the pipeline, restarts it, and checks every payout reaches one final
@@ -50,7 +48,7 @@ func TestCrashLosesNothing(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			status, m := post(t, p.url+"/v1/payments", key, map[string]any{
+			status, m := post(t, p.URL+"/v1/payments", key, map[string]any{
 				"amount": fmt.Sprintf("%d.%02d", amounts[i]/100, amounts[i]%100), "currency": "USD", "recipient": crashAddress,
 			})
 			if status != 201 {
@@ -64,8 +62,8 @@ func TestCrashLosesNothing(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	is.NoErr(p.cmd.Process.Signal(syscall.SIGKILL))
-	p.wait()
+	is.NoErr(p.Cmd.Process.Signal(syscall.SIGKILL))
+	p.Wait()
 
 	db := storetest.Open(t, dir+"/payoutd.db")
 	var midway int

@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"bytes"
@@ -47,25 +47,25 @@ func newLiveSite(t *testing.T, fake *stellartest.Server) *liveSite {
 // its trustline, deposits usd dollars and waits for the vault to show them.
 func (s *liveSite) fundedVault(t *testing.T, p *proc, usd int64) map[string]any {
 	t.Helper()
-	w := wallet(t, p.url, s.key)
+	w := wallet(t, p.URL, s.key)
 	addr := w["address"].(string)
 	s.fake.Fund(addr, 100_0000000)
 	wait.Until(t, 15*time.Second, "the trustline", func() bool { _, ok := s.fake.Balance(addr, testUSDC); return ok })
 	s.fake.Trust(addr, testUSDC, usd*1_0000000)
 	want := fmt.Sprintf("%d.00", usd)
-	wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.url, s.key)["balance"] == want })
+	wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, p.URL, s.key)["balance"] == want })
 	return w
 }
 
 // payout initiates and confirms a live payout, returning its id.
 func (s *liveSite) payout(t *testing.T, p *proc, vaultID, dest, amount string) string {
 	t.Helper()
-	status, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/initiate", s.key, map[string]any{
+	status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", s.key, map[string]any{
 		"amount": amount, "currency": "USD", "destinationAddress": dest})
 	if status != 201 {
 		t.Fatalf("initiate: %d %v", status, m)
 	}
-	status, _, m = liveCall(t, "POST", p.url+"/api/v1/payments/confirm", s.key, map[string]any{
+	status, _, m = liveCall(t, "POST", p.URL+"/api/v1/payments/confirm", s.key, map[string]any{
 		"id": m["id"], "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": vaultID})
 	if status != 201 {
 		t.Fatalf("confirm: %d %v", status, m)
@@ -75,7 +75,7 @@ func (s *liveSite) payout(t *testing.T, p *proc, vaultID, dest, amount string) s
 
 func (s *liveSite) status(t *testing.T, p *proc, id string) string {
 	t.Helper()
-	_, _, m := liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, s.key, nil)
+	_, _, m := liveCall(t, "GET", p.URL+"/api/v1/payments/payouts/"+id, s.key, nil)
 	return fmt.Sprint(m["status"])
 }
 
@@ -142,11 +142,11 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	paid, _ := fake.Balance(dest, testUSDC)
 	is.Equal(paid, int64(10_0000000))
 	applied := fake.AppliedTotal()
-	_, _, before := liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, site.key, nil)
+	_, _, before := liveCall(t, "GET", p.URL+"/api/v1/payments/payouts/"+id, site.key, nil)
 	hash := before["settlementRef"].(string) // what an operator finds on an explorer
 
 	// Restore as the README says: stop, put the backup in place, start.
-	p.stop(t)
+	p.Stop(t)
 	db := filepath.Join(site.dir, "payoutd.db")
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(db + suffix)
@@ -163,7 +163,7 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	// running jobs: the new one waits out the lease (15 s) before its
 	// periodic sync and the rescue of the payout's job.
 	wait.Until(t, 45*time.Second, "the vault to be quarantined", func() bool {
-		q, _ = wallet(t, p.url, site.key)["quarantine"].(map[string]any)
+		q, _ = wallet(t, p.URL, site.key)["quarantine"].(map[string]any)
 		return q != nil
 	})
 	is.True(strings.Contains(fmt.Sprint(q["reasons"]), "unknown_sequence"))
@@ -186,10 +186,10 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	paid, _ = fake.Balance(dest, testUSDC)
 	is.Equal(paid, int64(10_0000000)) // paid once
 
-	_, _, ready := liveCall(t, "GET", p.url+"/readyz", "", nil)
+	_, _, ready := liveCall(t, "GET", p.URL+"/readyz", "", nil)
 	is.True(strings.Contains(fmt.Sprint(ready["quarantinedVaults"]), vaultID))
 	is.True(strings.Contains(fmt.Sprint(ready["degraded"]), "quarantined"))
-	_, _, events := liveCall(t, "GET", p.url+"/api/v1/events?type=vault.quarantined", site.key, nil)
+	_, _, events := liveCall(t, "GET", p.URL+"/api/v1/events?type=vault.quarantined", site.key, nil)
 	is.Equal(len(events["items"].([]any)), 1)
 
 	out, err := exec.Command(binary, "check", "-db", db).CombinedOutput()
@@ -206,7 +206,7 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	wait.Until(t, 30*time.Second, "the resolved payout to complete", func() bool { return site.status(t, p, id) == "COMPLETED" })
 	cli(t, site.dir, "vaults", "release", vaultID, "--note", "the restored backup missed "+hash+", resolved as paid")
 	wait.Until(t, 30*time.Second, "the released vault to meet the chain", func() bool {
-		w := wallet(t, p.url, site.key)
+		w := wallet(t, p.URL, site.key)
 		return w["quarantine"] == nil && w["balance"] == "90.00"
 	})
 	next := site.payout(t, p, vaultID, dest, "5.00")
@@ -226,7 +226,7 @@ func TestLiveNetworkBound(t *testing.T) {
 	defer fake.Close()
 	site := newLiveSite(t, fake)
 	p := start(t, site.dir, site.args...)
-	p.stop(t)
+	p.Stop(t)
 
 	const other = "Private Test Network ; 2026"
 	otherNet := stellartest.New(other, time.Now())

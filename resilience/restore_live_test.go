@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"os"
@@ -57,7 +57,7 @@ func TestLiveRestoreResolveRelease(t *testing.T) {
 	cli(t, site.dir, "backup", "--out", backup)
 	release()
 	wait.Until(t, 15*time.Second, "the payout to complete", func() bool { return site.status(t, p, id) == "COMPLETED" })
-	p.stop(t)
+	p.Stop(t)
 	db := filepath.Join(site.dir, "payoutd.db")
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(db + suffix)
@@ -66,7 +66,7 @@ func TestLiveRestoreResolveRelease(t *testing.T) {
 	is.NoErr(err)
 	is.NoErr(os.WriteFile(db, b, 0o600))
 	p = start(t, site.dir, site.args...)
-	wait.Until(t, 45*time.Second, "the vault to be quarantined", func() bool { return wallet(t, p.url, site.key)["quarantine"] != nil })
+	wait.Until(t, 45*time.Second, "the vault to be quarantined", func() bool { return wallet(t, p.URL, site.key)["quarantine"] != nil })
 	is.Equal(site.status(t, p, id), "PROCESSING")
 
 	mu.Lock()
@@ -82,8 +82,8 @@ func TestLiveRestoreResolveRelease(t *testing.T) {
 	_, errOut, code = runBinary(t, site.dir, "vaults", "release", vaultID, "--note", "the unknown transaction paid "+id, "-db", db)
 	is.Equal(code, 0)
 	is.Equal(errOut, "")
-	is.True(wallet(t, p.url, site.key)["quarantine"] == nil)
-	wait.Until(t, 15*time.Second, "the vault to show the chain's balance", func() bool { return wallet(t, p.url, site.key)["balance"] == "90.00" })
+	is.True(wallet(t, p.URL, site.key)["quarantine"] == nil)
+	wait.Until(t, 15*time.Second, "the vault to show the chain's balance", func() bool { return wallet(t, p.URL, site.key)["balance"] == "90.00" })
 	is.True(strings.HasPrefix(cli(t, site.dir, "check"), "ok:"))
 
 	next := site.payout(t, p, vaultID, dest, "5.00")

@@ -1,4 +1,4 @@
-package cli
+package console_test
 
 import (
 	"bufio"
@@ -18,6 +18,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/matryer/is"
 
+	"github.com/payoutd/payoutd/console"
+	"github.com/payoutd/payoutd/internal/binarytest"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -97,18 +99,18 @@ func (b *browserSession) signIn(link string) (int, string) {
 }
 
 // consoleServer starts payoutd and returns it with the demo user's key.
-func consoleServer(t *testing.T) (*proc, string, string) {
+func consoleServer(t *testing.T, args ...string) (*proc, string, string) {
 	dir := t.TempDir()
-	p := start(t, dir)
+	p := start(t, dir, args...)
 	var key string
-	sc := bufio.NewScanner(bytes.NewReader(p.stdout.Bytes()))
+	sc := bufio.NewScanner(bytes.NewReader(p.Stdout.Bytes()))
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "sk_sandbox_") {
 			key = sc.Text()
 		}
 	}
 	if key == "" {
-		t.Fatalf("no demo key in %q", p.stdout.String())
+		t.Fatalf("no demo key in %q", p.Stdout.String())
 	}
 	return p, dir, key
 }
@@ -126,11 +128,15 @@ func expiredLink(t *testing.T, dir, base, email string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	link, err := consoleLink(ctx, db, u, base, "test")
+	var token string
+	err = db.WithTx(ctx, func(tx *store.Tx) (err error) {
+		token, _, err = tx.CreateConsoleLink(u)
+		return err
+	}, store.WithActor("test", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return link
+	return console.SignInURL(base, token)
 }
 
 // TestConsoleSignInAndForms drives the console over HTTP as a browser
@@ -143,16 +149,16 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	t.Parallel()
 	is := is.New(t)
 	p, dir, key := consoleServer(t)
-	link := regexp.MustCompile(`http://\S+/console/signin\?token=\S+`).FindString(p.stdout.String())
+	link := regexp.MustCompile(`http://\S+/console/signin\?token=\S+`).FindString(p.Stdout.String())
 	is.True(link != "") // the first start prints a link beside the key
 
-	b := newBrowserSession(t, p.url)
+	b := newBrowserSession(t, p.URL)
 	status, _ := b.get("/console/")
 	is.Equal(status, http.StatusSeeOther) // no session: to the sign-in page
 	status, _ = b.get(link)
 	is.Equal(status, http.StatusOK)
 	token, _ := url.Parse(link)
-	req, _ := http.NewRequest("POST", p.url+"/console/signin", strings.NewReader(url.Values{"token": {token.Query().Get("token")}, "csrf": {b.hidden("csrf")}}.Encode()))
+	req, _ := http.NewRequest("POST", p.URL+"/console/signin", strings.NewReader(url.Values{"token": {token.Query().Get("token")}, "csrf": {b.hidden("csrf")}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	status, loc, h := b.do(req)
 	is.Equal(status, http.StatusSeeOther)
@@ -168,14 +174,14 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	is.True(strings.Contains(b.last, "default-src") == false) // the CSP is a header, not markup
 
 	// The same link again, in another browser: refused as used.
-	other := newBrowserSession(t, p.url)
+	other := newBrowserSession(t, p.URL)
 	status, _ = other.signIn(link)
 	is.Equal(status, http.StatusUnauthorized)
 	is.True(strings.Contains(other.last, "already used"))
-	status, _ = other.signIn(expiredLink(t, dir, p.url, "demo@payoutd.local"))
+	status, _ = other.signIn(expiredLink(t, dir, p.URL, "demo@payoutd.local"))
 	is.Equal(status, http.StatusUnauthorized)
 	is.True(strings.Contains(other.last, "expired"))
-	status, _ = other.signIn(p.url + "/console/signin?token=made-up")
+	status, _ = other.signIn(p.URL + "/console/signin?token=made-up")
 	is.Equal(status, http.StatusUnauthorized)
 	status, _ = other.get("/console/")
 	is.Equal(status, http.StatusSeeOther) // still signed out
@@ -183,13 +189,13 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	// A form without the CSRF token, or with another session's, does nothing.
 	b.get("/console/payouts/new?key=" + uuid.NewString())
 	form := url.Values{"idempotencyKey": {b.hidden("idempotencyKey")}, "amount": {"10.00"}, "currency": {"USD"},
-		"destinationAddress": {crashAddress}}
+		"destinationAddress": {binarytest.Address}}
 	status, _ = b.post("/console/payouts/new", form, false)
 	is.Equal(status, http.StatusForbidden)
 	form.Set("csrf", "not-the-token")
 	status, _ = b.post("/console/payouts/new", form, false)
 	is.Equal(status, http.StatusForbidden)
-	_, body := get(t, p.url+"/api/v1/payments", key)
+	_, body := get(t, p.URL+"/api/v1/payments", key)
 	is.True(strings.Contains(string(body), `"total":0`))
 
 	// One rendered form submitted twice makes one payout; so does its
@@ -210,7 +216,7 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	status, again := b.post(first, confirm, false)
 	is.Equal(status, http.StatusSeeOther)
 	is.Equal(done, again)
-	_, body = get(t, p.url+"/api/v1/payments", key)
+	_, body = get(t, p.URL+"/api/v1/payments", key)
 	var list struct {
 		Total int `json:"total"`
 		Items []struct {
@@ -222,13 +228,13 @@ func TestConsoleSignInAndForms(t *testing.T) {
 	payID := list.Items[0].ID
 	is.Equal(done, "/console/payouts/"+payID)
 	// The confirm was audited with the console session as actor.
-	_, body = get(t, p.url+"/api/v1/compliance/audit?resourceId="+payID, key)
+	_, body = get(t, p.URL+"/api/v1/compliance/audit?resourceId="+payID, key)
 	is.True(strings.Contains(string(body), `"actor":"console:csn_`))
 
 	// A second user's session sees none of it.
 	cli(t, dir, "keys", "create", "--email", "second@example.com")
-	second2 := newBrowserSession(t, p.url)
-	status, _ = second2.signIn(cli(t, dir, "console-link", "--email", "second@example.com", "--base-url", p.url))
+	second2 := newBrowserSession(t, p.URL)
+	status, _ = second2.signIn(cli(t, dir, "console-link", "--email", "second@example.com", "--base-url", p.URL))
 	is.Equal(status, http.StatusSeeOther)
 	status, _ = second2.get("/console/payouts/" + payID)
 	is.Equal(status, http.StatusNotFound)

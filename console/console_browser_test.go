@@ -1,4 +1,4 @@
-package cli
+package console_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+
+	"github.com/payoutd/payoutd/internal/mailtest"
+	"github.com/payoutd/payoutd/internal/wait"
 )
 
 // TestConsoleInBrowser drives the console in real headless Chromium through
@@ -31,23 +34,24 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Parallel()
 	node, chromium := needChromium(t)
 	is := is.New(t)
-	p, dir, key := consoleServer(t)
-	status, _ := post(t, p.url+"/api/v1/sandbox/kyc/approve", key, nil)
+	mail := mailtest.StartOpen(t)
+	p, dir, key := consoleServer(t, "-smtp-url", "smtp://"+mail.Addr, "-smtp-from", "payoutd <payoutd@example.in>")
+	status, _ := post(t, p.URL+"/api/v1/sandbox/kyc/approve", key, nil)
 	is.Equal(status, 200)
-	fresh := cli(t, dir, "console-link", "--email", "demo@payoutd.local", "--base-url", p.url)
-	expired := expiredLink(t, dir, p.url, "demo@payoutd.local")
+	fresh := cli(t, dir, "console-link", "--email", "demo@payoutd.local", "--base-url", p.URL)
+	expired := expiredLink(t, dir, p.URL, "demo@payoutd.local")
 	cli(t, dir, "keys", "create", "--email", "other@example.com", "--name", "Other Freelancer")
-	other := cli(t, dir, "console-link", "--email", "other@example.com", "--base-url", p.url)
+	other := cli(t, dir, "console-link", "--email", "other@example.com", "--base-url", p.URL)
 
 	artifacts := os.Getenv("ARTIFACTS_DIR")
 	if artifacts == "" {
-		artifacts = "artifacts"
+		artifacts = filepath.Join("..", "artifacts")
 	}
 	artifacts, err := filepath.Abs(filepath.Join(artifacts, "console"))
 	is.NoErr(err)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "browser", "console.mjs"), p.url)
+	cmd := exec.CommandContext(ctx, node, filepath.Join("..", "testdata", "browser", "console.mjs"), p.URL)
 	cmd.Env = append(os.Environ(), "ARTIFACTS_DIR="+artifacts, "CHROMIUM="+chromium,
 		"CONSOLE_LINK="+fresh, "CONSOLE_LINK_EXPIRED="+expired, "CONSOLE_LINK_OTHER="+other)
 	began := time.Now()
@@ -64,16 +68,35 @@ func TestConsoleInBrowser(t *testing.T) {
 			is.NoErr(json.Unmarshal([]byte(rest), &res))
 		}
 	}
-	_, body := get(t, p.url+"/api/v1/payments/payouts/"+res.Payout, key)
+	_, body := get(t, p.URL+"/api/v1/payments/payouts/"+res.Payout, key)
 	is.True(strings.Contains(string(body), `"status":"COMPLETED"`))
-	status, _ = get(t, p.url+"/api/v1/compliance/fira/"+res.FIRA, key)
+	status, _ = get(t, p.URL+"/api/v1/compliance/fira/"+res.FIRA, key)
 	is.Equal(status, 200)
-	_, body = get(t, p.url+"/api/v1/tax/payments", key)
+	_, body = get(t, p.URL+"/api/v1/tax/payments", key)
 	is.True(strings.Contains(string(body), `"challanSerial":"00017"`))
 	is.True(!strings.Contains(string(body), `"challanSerial":"00018"`)) // the forged POST did nothing
-	_, body = get(t, p.url+"/api/v1/compliance/audit?resourceId="+res.Payout, key)
+	_, body = get(t, p.URL+"/api/v1/compliance/audit?resourceId="+res.Payout, key)
 	is.True(strings.Contains(string(body), `"actor":"console:csn_`))
-	for _, shot := range []string{"home", "payout", "tax", "settings", "webhook", "not-found"} {
+	// The completed payout's notice, seen in the console, is one e-mail.
+	subject := "[sandbox] Payout of USD 250.00 completed"
+	wait.Until(t, 30*time.Second, "the completed payout's e-mail", func() bool {
+		for _, m := range mail.Messages() {
+			if m.Header.Get("Subject") == subject {
+				return true
+			}
+		}
+		return false
+	})
+	n := 0
+	for _, m := range mail.Messages() {
+		if m.Header.Get("Subject") == subject {
+			n++
+			is.Equal(m.To, []string{"demo@payoutd.local"})
+			is.True(strings.Contains(m.Body, p.URL+"/console/payouts/"+res.Payout))
+		}
+	}
+	is.Equal(n, 1)
+	for _, shot := range []string{"home", "payout", "tax", "settings", "webhook", "not-found", "notices", "confirm-revoke", "vault", "invoices"} {
 		for _, w := range []string{"1280", "375"} {
 			_, err := os.Stat(filepath.Join(artifacts, "console-"+shot+"-"+w+".png"))
 			is.NoErr(err)
@@ -94,8 +117,8 @@ func needChromium(t *testing.T) (node, chromium string) {
 	missing := map[string]bool{
 		"node":       err != nil,
 		chromium:     !fileExists(chromium),
-		"axe-core":   !fileExists(filepath.Join("testdata", "browser", "node_modules", "axe-core", "axe.min.js")),
-		"playwright": !fileExists(filepath.Join("testdata", "browser", "node_modules", "playwright-core", "package.json")),
+		"axe-core":   !fileExists(filepath.Join("..", "testdata", "browser", "node_modules", "axe-core", "axe.min.js")),
+		"playwright": !fileExists(filepath.Join("..", "testdata", "browser", "node_modules", "playwright-core", "package.json")),
 	}
 	for what, gone := range missing {
 		if !gone {

@@ -1,4 +1,4 @@
-package cli
+package resilience
 
 import (
 	"fmt"
@@ -70,7 +70,7 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 			return false
 		}
 		armed, interrupted[hash] = false, true
-		syscall.Kill(cur.cmd.Process.Pid, syscall.SIGKILL)
+		syscall.Kill(cur.Cmd.Process.Pid, syscall.SIGKILL)
 		killed <- applied
 		return !applied
 	})
@@ -78,14 +78,14 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 	// Every vault funded on chain; its trustline opened by payoutd.
 	vaults := make([]map[string]any, users)
 	for u, key := range keys {
-		vaults[u] = wallet(t, cur.url, key)
+		vaults[u] = wallet(t, cur.URL, key)
 		fake.Fund(vaults[u]["address"].(string), 20_0000000) // the reserve of the account and its trustline, and fees
 	}
 	for u, key := range keys {
 		addr := vaults[u]["address"].(string)
 		wait.Until(t, 15*time.Second, "the trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 		fake.Trust(addr, testUSDC, 1000_0000000)
-		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, cur.url, key)["balance"] == "1000.00" })
+		wait.Until(t, 15*time.Second, "the deposit", func() bool { return wallet(t, cur.URL, key)["balance"] == "1000.00" })
 	}
 	good := keypair.MustRandom().Address()
 	fake.Fund(good, 10_0000000)
@@ -105,10 +105,10 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 					dest = noTrust
 					failing++
 				}
-				status, _, m := liveCall(t, "POST", cur.url+"/api/v1/payments/initiate", key, map[string]any{
+				status, _, m := liveCall(t, "POST", cur.URL+"/api/v1/payments/initiate", key, map[string]any{
 					"amount": amount, "currency": "USD", "destinationAddress": dest})
 				is.Equal(status, 201)
-				status, _, m = liveCall(t, "POST", cur.url+"/api/v1/payments/confirm", key, map[string]any{
+				status, _, m = liveCall(t, "POST", cur.URL+"/api/v1/payments/confirm", key, map[string]any{
 					"id": m["id"], "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": vaults[u]["id"]})
 				is.Equal(status, 201)
 				ids = append(ids, m["id"].(string))
@@ -137,9 +137,12 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 			}
 			t.Fatalf("crash %d: no send to interrupt", c)
 		}
-		cur.wait()
+		cur.Wait()
+		// Started outside the lock: the new server's sends reach OnSend,
+		// which takes it, while Start still waits for /readyz.
+		next := start(t, dir, args...)
 		mu.Lock()
-		cur = start(t, dir, args...)
+		cur = next
 		mu.Unlock()
 	}
 	batch(cycles)

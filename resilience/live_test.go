@@ -1,8 +1,7 @@
-package cli
+package resilience
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,46 +16,10 @@ import (
 	"github.com/matryer/is"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
-	"github.com/stellar/go-stellar-sdk/xdr"
 
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
 )
-
-var testUSDC = xdr.MustNewCreditAsset("USDC", "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5")
-
-// liveCall is one request to the started binary with its full answer.
-func liveCall(t *testing.T, method, url, key string, body any) (int, http.Header, map[string]any) {
-	t.Helper()
-	var r *bytes.Reader
-	if body != nil {
-		j, _ := json.Marshal(body)
-		r = bytes.NewReader(j)
-	} else {
-		r = bytes.NewReader(nil)
-	}
-	req, _ := http.NewRequest(method, url, r)
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var m map[string]any
-	json.NewDecoder(res.Body).Decode(&m)
-	return res.StatusCode, res.Header, m
-}
-
-func wallet(t *testing.T, url, key string) map[string]any {
-	t.Helper()
-	_, _, m := liveCall(t, "GET", url+"/api/v1/wallets", key, nil)
-	return m["wallets"].([]any)[0].(map[string]any)
-}
 
 // TestLiveEndToEnd runs serve -mode live against a fake Stellar network the
 // way a self-hoster goes live: the vault's account is funded, payoutd opens
@@ -75,7 +38,7 @@ func TestLiveEndToEnd(t *testing.T) {
 	is.NoErr(os.WriteFile(ratesFile, []byte(`{"asOf":"`+rateAsOf.Format(time.RFC3339)+`","rates":{"USD":"83.25"}}`), 0o600))
 	p := start(t, dir, "-mode", "live", "-stellar-rpc", fake.URL, "-stellar-sync-interval", "1s", "-rates", ratesFile)
 
-	w := wallet(t, p.url, key)
+	w := wallet(t, p.URL, key)
 	addr := w["address"].(string)
 	net := w["network"].(map[string]any)
 	is.Equal(net["network"], "testnet")
@@ -84,8 +47,8 @@ func TestLiveEndToEnd(t *testing.T) {
 	fake.Fund(addr, 20_0000000) // friendbot: 2 XLM, the reserve of the account and its trustline and fees
 	wait.Until(t, 15*time.Second, "payoutd to open the vault's USDC trustline", func() bool { _, ok := fake.Balance(addr, testUSDC); return ok })
 	fake.Trust(addr, testUSDC, 500_0000000) // a 500 USDC deposit
-	wait.Until(t, 15*time.Second, "the deposit to reach the vault's balance", func() bool { return wallet(t, p.url, key)["balance"] == "500.00" })
-	net = wallet(t, p.url, key)["network"].(map[string]any)
+	wait.Until(t, 15*time.Second, "the deposit to reach the vault's balance", func() bool { return wallet(t, p.URL, key)["balance"] == "500.00" })
+	net = wallet(t, p.URL, key)["network"].(map[string]any)
 	is.Equal(net["trustline"], true)
 	is.Equal(net["assetBalance"], "500.0000000")
 
@@ -96,14 +59,14 @@ func TestLiveEndToEnd(t *testing.T) {
 	submitLiveKYC(t, dir, "live@example.com", []byte("scan"))
 	is.True(strings.HasSuffix(cli(t, dir, "kyc", "approve", "live@example.com"), " APPROVED"))
 	initiate := func(amount, memo string) string {
-		status, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/initiate", key, map[string]any{
+		status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", key, map[string]any{
 			"amount": amount, "currency": "USD", "destinationAddress": dest, "memo": memo, "counterpartyCountry": "US",
 			"counterpartyName": "Acme Corp", "purposeCode": "P0802"})
 		is.Equal(status, 201)
 		return m["id"].(string)
 	}
 	confirm := func(id, amount string) (int, http.Header, map[string]any) {
-		return liveCall(t, "POST", p.url+"/api/v1/payments/confirm", key, map[string]any{
+		return liveCall(t, "POST", p.URL+"/api/v1/payments/confirm", key, map[string]any{
 			"id": id, "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": w["id"]})
 	}
 	errOf := func(m map[string]any) map[string]any { return m["error"].(map[string]any) }
@@ -128,7 +91,7 @@ func TestLiveEndToEnd(t *testing.T) {
 		status, _, m := confirm(id, "123.45")
 		is.Equal(status, 201)
 		wait.Until(t, 15*time.Second, "the payout to complete", func() bool {
-			_, _, m = liveCall(t, "GET", p.url+"/api/v1/payments/payouts/"+id, key, nil)
+			_, _, m = liveCall(t, "GET", p.URL+"/api/v1/payments/payouts/"+id, key, nil)
 			return fmt.Sprint(m["status"]) == "COMPLETED" || fmt.Sprint(m["status"]) == "FAILED"
 		})
 		is.Equal(m["status"], "COMPLETED")
@@ -142,9 +105,9 @@ func TestLiveEndToEnd(t *testing.T) {
 		is.True(tx["ledger"].(float64) > 1000)
 		is.Equal(tx["feeChargedXlm"], "0.0000100")
 		is.Equal(m["settledAt"], tx["ledgerClosedAt"])
-		wait.Until(t, 15*time.Second, "the vault to show the chain balance", func() bool { return wallet(t, p.url, key)["balance"] == "376.55" })
+		wait.Until(t, 15*time.Second, "the vault to show the chain balance", func() bool { return wallet(t, p.URL, key)["balance"] == "376.55" })
 		// The FIRA carries the live rate's own as-of time and the ledger.
-		_, _, fl := liveCall(t, "GET", p.url+"/api/v1/compliance/fira?paymentId="+id, key, nil)
+		_, _, fl := liveCall(t, "GET", p.URL+"/api/v1/compliance/fira?paymentId="+id, key, nil)
 		items := fl["items"].([]any)
 		is.Equal(len(items), 1)
 		fira := items[0].(map[string]any)
@@ -161,7 +124,7 @@ func TestLiveEndToEnd(t *testing.T) {
 		is.Equal(status, 503)
 		is.Equal(errOf(m)["code"], "ERR_RAIL_UNAVAILABLE")
 		is.True(h.Get("Retry-After") != "")
-		status, _, m = liveCall(t, "GET", p.url+"/readyz", "", nil)
+		status, _, m = liveCall(t, "GET", p.URL+"/readyz", "", nil)
 		is.Equal(status, 200) // sandbox and reads still work
 		is.Equal(m["rail"].(map[string]any)["status"], "unreachable")
 	})
@@ -199,13 +162,13 @@ func TestLiveStartChecks(t *testing.T) {
 		cli(t, dir, "migrate") // keys never creates a database
 		key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
 		p := start(t, dir, "-mode", "live", "-stellar-rpc", "http://127.0.0.1:1") // nothing listens there
-		status, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		status, _, m := liveCall(t, "GET", p.URL+"/readyz", "", nil)
 		is.Equal(status, 200) // serve starts and serves reads
 		is.Equal(m["rail"].(map[string]any)["status"], "unreachable")
-		_, _, m = liveCall(t, "POST", p.url+"/api/v1/payments/initiate", key, map[string]any{
+		_, _, m = liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", key, map[string]any{
 			"amount": "1.00", "currency": "USD", "destinationAddress": crashAddress})
-		status, h, m := liveCall(t, "POST", p.url+"/api/v1/payments/confirm", key, map[string]any{
-			"id": m["id"], "destinationAddress": crashAddress, "amount": "1.00", "currency": "USD", "vaultId": wallet(t, p.url, key)["id"]})
+		status, h, m := liveCall(t, "POST", p.URL+"/api/v1/payments/confirm", key, map[string]any{
+			"id": m["id"], "destinationAddress": crashAddress, "amount": "1.00", "currency": "USD", "vaultId": wallet(t, p.URL, key)["id"]})
 		is.Equal(status, 503)
 		is.Equal(m["error"].(map[string]any)["code"], "ERR_RAIL_UNAVAILABLE")
 		is.True(h.Get("Retry-After") != "")
@@ -216,7 +179,7 @@ func TestLiveStartChecks(t *testing.T) {
 		ahead := stellartest.New(network.TestNetworkPassphrase, created.Add(5*time.Minute)) // its clock stands still
 		defer ahead.Close()
 		p := start(t, t.TempDir(), "-mode", "live", "-stellar-rpc", ahead.URL)
-		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		_, _, m := liveCall(t, "GET", p.URL+"/readyz", "", nil)
 		skew := m["rail"].(map[string]any)["clockSkewSeconds"].(float64)
 		want := (time.Since(created) - 5*time.Minute).Seconds()
 		is.True(skew <= want+2 && skew >= want-2)
@@ -228,10 +191,10 @@ func TestLiveStartChecks(t *testing.T) {
 		cli(t, dir, "migrate") // keys never creates a database
 		key := cli(t, dir, "keys", "create", "--email", "live@example.com", "--name", "Asha Rao", "--env", "production")
 		p := start(t, dir, "-mode", "live")
-		_, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/initiate", key, map[string]any{
+		_, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", key, map[string]any{
 			"amount": "1.00", "currency": "USD", "destinationAddress": crashAddress})
-		status, _, m := liveCall(t, "POST", p.url+"/api/v1/payments/confirm", key, map[string]any{
-			"id": m["id"], "destinationAddress": crashAddress, "amount": "1.00", "currency": "USD", "vaultId": wallet(t, p.url, key)["id"]})
+		status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/confirm", key, map[string]any{
+			"id": m["id"], "destinationAddress": crashAddress, "amount": "1.00", "currency": "USD", "vaultId": wallet(t, p.URL, key)["id"]})
 		is.Equal(status, 400)
 		e := m["error"].(map[string]any)
 		is.Equal(e["code"], "ERR_LIVE_NOT_CONFIGURED")
@@ -252,7 +215,7 @@ func TestLiveRatesURL(t *testing.T) {
 	dir := t.TempDir()
 	p := start(t, dir, "-mode", "live", "-rates-url", hs.URL, "-rates-refresh", "1s")
 	ready := func() map[string]any {
-		_, _, m := liveCall(t, "GET", p.url+"/readyz", "", nil)
+		_, _, m := liveCall(t, "GET", p.URL+"/readyz", "", nil)
 		return m
 	}
 	wait.Until(t, 15*time.Second, "the stale rate to be reported", func() bool {
