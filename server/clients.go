@@ -39,7 +39,7 @@ func viewClient(c store.Client) clientView {
 
 func (s *Server) handleClientCreate(w http.ResponseWriter, c *call) error {
 	var q input.Client
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	cl, err := q.Validate(c.p.UserID, c.p.Livemode)
@@ -82,7 +82,7 @@ func (s *Server) handleClientGet(w http.ResponseWriter, c *call) error {
 // to be (a field left out is cleared; name is required).
 func (s *Server) handleClientUpdate(w http.ResponseWriter, c *call) error {
 	var q input.Client
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	cl, err := q.Validate(c.p.UserID, c.p.Livemode)

@@ -106,7 +106,7 @@ func (s *Server) handleSandboxDeposit(w http.ResponseWriter, c *call) error {
 		return errSandboxOnly
 	}
 	var q sandboxDepositRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	v, err := s.db.Vaults().FindVault(c.r.Context(), c.p.UserID, c.r.PathValue("id"))

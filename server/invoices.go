@@ -194,7 +194,7 @@ func (s *Server) invoiceIn(c *call, id string) (invoiceView, store.Invoice, erro
 // handleInvoiceCreate issues an export invoice (taxes.IssueInvoice).
 func (s *Server) handleInvoiceCreate(w http.ResponseWriter, c *call) error {
 	var q input.Invoice
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if q.ClientID != "" {
@@ -281,7 +281,7 @@ func (s *Server) handleInvoicePDF(w http.ResponseWriter, c *call) error {
 // it, or all it still holds (a cancellation).
 func (s *Server) handleCreditNoteCreate(w http.ResponseWriter, c *call) error {
 	var q input.CreditNote
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := q.Validate(s.db.Now()); err != nil {

@@ -207,7 +207,7 @@ type resolveRequest struct {
 
 func (s *Server) handleReconciliationResolve(w http.ResponseWriter, c *call) error {
 	var q resolveRequest
-	if err := decodeOptional(c.body, &q); err != nil {
+	if err := c.decodeOptional(&q); err != nil {
 		return err
 	}
 	err := asFieldErrors(validation.ValidateStruct(&q,

@@ -13,7 +13,7 @@ import (
 
 func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	var q input.Initiate
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := s.useClient(c, &q); err != nil {
@@ -52,7 +52,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 
 func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 	var q input.Confirm
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	minor, err := q.Validate()

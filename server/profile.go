@@ -148,7 +148,7 @@ func recordOf(p store.Profile) profileRecord {
 // raw updated record, not wrapped.
 func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 	var q input.ProfilePatch
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	patch, err := q.Validate()
@@ -193,7 +193,7 @@ type linkWalletRequest struct {
 
 func (s *Server) handleLinkWallet(w http.ResponseWriter, c *call) error {
 	var q linkWalletRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	err := asFieldErrors(validation.ValidateStruct(&q,

@@ -14,6 +14,7 @@ type call struct {
 	p    principal
 	body []byte
 	idem *idemState
+	json readBodyJSON // body as read by readJSON, once (call.read)
 }
 
 // routeOpts describe what the shared middleware does for a route.
@@ -67,7 +68,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		}
 	}
 	if key := r.Header.Get("Idempotency-Key"); o.idempotent && key != "" {
-		if c.idem, err = newIdemState(p, key, requestHash(r, c.body)); err != nil {
+		if c.idem, err = newIdemState(p, key, requestHash(c)); err != nil {
 			return err
 		}
 		if !s.idem.acquire(c.idem.slot()) {

@@ -26,7 +26,7 @@ func (s *Server) handleSandboxKYC(approve bool) apiHandler {
 			return errSandboxOnly
 		}
 		var q sandboxKYCRequest
-		if err := decodeOptional(c.body, &q); err != nil {
+		if err := c.decodeOptional(&q); err != nil {
 			return err
 		}
 		err := asFieldErrors(validation.ValidateStruct(&q, validation.Field(&q.Reason, validation.RuneLength(0, 256))))
@@ -60,7 +60,7 @@ func (s *Server) handleSandboxFund(w http.ResponseWriter, c *call) error {
 		return errSandboxOnly
 	}
 	var q fundRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	ctx := c.r.Context()

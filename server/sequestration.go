@@ -42,7 +42,7 @@ type policyRequest struct {
 
 func (s *Server) handleSequestrationPolicy(w http.ResponseWriter, c *call) error {
 	var q policyRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	rate, err := input.ReservePolicy{Enabled: q.Enabled, Rate: string(q.Rate), Trigger: q.Trigger}.Validate()

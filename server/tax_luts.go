@@ -39,7 +39,7 @@ func viewLUTRecord(l store.LUT) lutRecordView {
 // handleLUTCreate records a LUT furnished on the GST portal.
 func (s *Server) handleLUTCreate(w http.ResponseWriter, c *call) error {
 	var q input.LUT
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := q.Validate(s.db.Now()); err != nil {

@@ -43,7 +43,7 @@ type taxPaymentList struct {
 // leaves the tax reserve in the same transaction.
 func (s *Server) handleTaxPaymentCreate(w http.ResponseWriter, c *call) error {
 	var q input.TaxPayment
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	paise, err := q.Validate(s.db.Now())

@@ -245,7 +245,7 @@ type walletCreateRequest struct {
 // 409 ERR_CONFLICT for a second), starting at a zero balance.
 func (s *Server) handleWalletCreate(w http.ResponseWriter, c *call) error {
 	var q walletCreateRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	q.Name = strings.TrimSpace(q.Name)

@@ -51,7 +51,7 @@ func writeSecret(w http.ResponseWriter, status int, v webhookView) {
 // targets (jobs.CheckWebhookURL); sandbox keys may use any host.
 func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 	var req input.Webhook
-	if err := decodeJSON(c.body, &req); err != nil {
+	if err := c.decode(&req); err != nil {
 		return err
 	}
 	types, err := req.Validate(c.r.Context(), jobs.RuleFor(c.p.Livemode, s.cfg.SandboxPrivateWebhooks))
@@ -106,7 +106,7 @@ func (s *Server) handleWebhookDelete(w http.ResponseWriter, c *call) error {
 // handleWebhookRotate is POST /webhooks/{id}/rotate: the new secret signs
 // from now on, the old one too for 24 h (both signatures in the header).
 func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	return s.replyWithSecret(w, c, http.StatusOK, func(tx *store.Tx) (store.WebhookEndpoint, string, error) {
@@ -137,7 +137,7 @@ func (s *Server) replyWithSecret(w http.ResponseWriter, c *call, status int,
 // handleWebhookEnable is POST /webhooks/{id}/enable: a disabled endpoint gets
 // new events again; the ones it missed are in GET /events.
 func (s *Server) handleWebhookEnable(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	var ep store.WebhookEndpoint
