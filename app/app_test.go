@@ -22,11 +22,11 @@ func TestInsertOnlyFansOut(t *testing.T) {
 	a, sealer := apptest.Open(t, app.Config{})
 	var hook store.WebhookEndpoint
 	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("cli@example.com", false, "Asha Rao", sealer)
+		u, _, err := tx.People().EnsureUser("cli@example.com", false, "Asha Rao", sealer)
 		if err != nil {
 			return err
 		}
-		if hook, _, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
+		if hook, _, err = tx.Webhooks().CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
 			return err
 		}
 		_, err = kyc.SandboxWalk(tx, u.ID, true, "") // PENDING → … → APPROVED: four kyc.updated events

@@ -25,7 +25,7 @@ func TestIdempotencyPurge(t *testing.T) {
 	save := func(at time.Time, key string) {
 		a.DB.SetClock(func() time.Time { return at })
 		is.NoErr(a.DB.WithTx(ctx, func(tx *store.Tx) error {
-			return tx.SaveIdempotent("key_1", key, store.IdempotentResponse{RequestHash: []byte{1}, Status: 201, Body: []byte(`{}`)})
+			return tx.Payments().SaveIdempotent("key_1", key, store.IdempotentResponse{RequestHash: []byte{1}, Status: 201, Body: []byte(`{}`)})
 		}))
 	}
 	now := time.Now().UTC()

@@ -115,16 +115,16 @@ func payingApp(t *testing.T, c app.Config) (a *app.App, user, vault string, seal
 	ctx := context.Background()
 	a, sealer = apptest.Open(t, c)
 	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("pays@example.com", false, "Asha Rao", sealer)
+		u, _, err := tx.People().EnsureUser("pays@example.com", false, "Asha Rao", sealer)
 		if err != nil {
 			return err
 		}
-		v, err := tx.DefaultVault(u.ID)
+		v, err := tx.Vaults().DefaultVault(u.ID)
 		if err != nil {
 			return err
 		}
 		user, vault = u.ID, v.ID
-		if _, err := tx.FundVault(u.ID, v.ID, 100_000_00); err != nil {
+		if _, err := tx.Vaults().FundVault(u.ID, v.ID, 100_000_00); err != nil {
 			return err
 		}
 		_, err = kyc.SandboxWalk(tx, u.ID, true, "")
@@ -169,13 +169,13 @@ func confirmAndWait(t *testing.T, a *app.App, p store.Payment, user, vault strin
 		t.Fatal(err)
 	}
 	wait.For(t, 10*time.Second, func() error {
-		jobs, err := a.DB.PaymentJobs(ctx, p.ID)
+		jobs, err := a.DB.Payments().PaymentJobs(ctx, p.ID)
 		if err != nil || len(jobs) != 1 || jobs[0].State != "completed" {
 			return fmt.Errorf("the payout's job: %v %+v", err, jobs)
 		}
 		return nil
 	})
-	q, err := a.DB.LoadPayment(ctx, p.ID)
+	q, err := a.DB.Payments().LoadPayment(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

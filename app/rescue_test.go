@@ -36,11 +36,11 @@ func TestRescueWaitsForAJobsOwnTimeout(t *testing.T) {
 	is.NoErr(a.Start(ctx))
 	is.NoErr(a.Stop(ctx))
 	err := a.DB.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("rescue@example.com", false, "Asha Rao", sealer)
+		u, _, err := tx.People().EnsureUser("rescue@example.com", false, "Asha Rao", sealer)
 		if err != nil {
 			return err
 		}
-		if _, _, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
+		if _, _, err = tx.Webhooks().CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, URL: "http://127.0.0.1:9/hook"}, sealer); err != nil {
 			return err
 		}
 		if _, err = kyc.SandboxWalk(tx, u.ID, true, ""); err != nil { // four deliveries

@@ -43,10 +43,10 @@ func TestUpgradeMidPipeline(t *testing.T) {
 	is.NoErr(err)
 	t.Cleanup(func() { a.Close() })
 
-	u, err := a.DB.FindUserByEmail(ctx, "upgrade@example.com", false)
+	u, err := a.DB.People().FindUserByEmail(ctx, "upgrade@example.com", false)
 	is.NoErr(err)
 	byMemo := func() map[string]store.Payment {
-		list, _, err := a.DB.ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Limit: 100})
+		list, _, err := a.DB.Payments().ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Limit: 100})
 		is.NoErr(err)
 		out := map[string]store.Payment{}
 		for _, p := range list {
@@ -62,7 +62,7 @@ func TestUpgradeMidPipeline(t *testing.T) {
 	is.Equal(status, map[string]string{"completed": store.StatusCompleted, "unknown": store.StatusUnknown,
 		"pending": store.StatusPending, "review": store.StatusManualReview, "initiated": store.StatusInitiated,
 		"running": store.StatusProcessing, "queued": store.StatusComplianceCheck})
-	stalled, err := a.DB.StalledPayments(ctx)
+	stalled, err := a.DB.Payments().StalledPayments(ctx)
 	is.NoErr(err)
 	is.Equal(len(stalled), 0) // every payout owing a step has its job
 
@@ -88,12 +88,12 @@ func TestUpgradeMidPipeline(t *testing.T) {
 		}
 		return true
 	})
-	problems, err := a.DB.Check(ctx)
+	problems, err := a.DB.Health().Check(ctx)
 	is.NoErr(err)
 	is.Equal(problems, nil)
 	var jobs []store.PaymentJob
 	wait.Until(t, 10*time.Second, "the cut-off job to be recorded completed", func() bool {
-		jobs, err = a.DB.PaymentJobs(ctx, before["running"].ID)
+		jobs, err = a.DB.Payments().PaymentJobs(ctx, before["running"].ID)
 		is.NoErr(err)
 		return len(jobs) == 1 && jobs[0].State == "completed"
 	})

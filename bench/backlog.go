@@ -91,7 +91,7 @@ func waitDrained(ctx context.Context, db *store.DB, limit, every time.Duration) 
 	for {
 		// The maintained counts, not a scan of payments at every poll: the
 		// load generator shares the CPU with the server it measures.
-		open, err := db.PayoutsInFlight(ctx)
+		open, err := db.Bench().PayoutsInFlight(ctx)
 		if err != nil {
 			return err
 		}
@@ -110,12 +110,12 @@ func waitDrained(ctx context.Context, db *store.DB, limit, every time.Duration) 
 func preseed(ctx context.Context, db *store.DB, n int) error {
 	var userID string
 	err := db.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("bench-history@payoutd.local", false, "Bench History", nil)
+		u, _, err := tx.People().EnsureUser("bench-history@payoutd.local", false, "Bench History", nil)
 		userID = u.ID
 		return err
 	}, store.WithActor("bench", ""))
 	if err != nil {
 		return err
 	}
-	return db.SeedSettled(ctx, store.Seed{UserID: userID, To: n, Destination: address, History: true})
+	return db.Bench().SeedSettled(ctx, store.Seed{UserID: userID, To: n, Destination: address, History: true})
 }

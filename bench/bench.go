@@ -63,6 +63,10 @@ type Options struct {
 	// Preseed gives the drain phases' databases this many settled payouts
 	// of history first.
 	Preseed int
+	// IdempotencyKeys sends an Idempotency-Key with every request of the
+	// initiate phase, as a client that retries safely does: the body's
+	// canonical form is hashed, looked up and stored with the payout.
+	IdempotencyKeys bool
 }
 
 // Result is everything one run measured.
@@ -130,7 +134,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		phase = func(string, bool) {}
 	}
 	phase("initiate", true)
-	ids, initRes := loadInitiate(ctx, client, t.URL, users, o.Concurrency, o.Duration)
+	ids, initRes := loadInitiate(ctx, client, t.URL, users, o.Concurrency, o.Duration, o.IdempotencyKeys)
 	phase("initiate", false)
 	res.Initiate = initRes
 	say("confirm under load, pipeline running…")

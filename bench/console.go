@@ -36,7 +36,7 @@ var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 func consoleClient(ctx context.Context, base http.RoundTripper, t *Target, u store.User) (*http.Client, error) {
 	var token string
 	err := t.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-		token, _, err = tx.CreateConsoleLink(u)
+		token, _, err = tx.Keys().CreateConsoleLink(u)
 		return err
 	}, store.WithActor("bench", ""))
 	if err != nil {
@@ -67,11 +67,11 @@ func consoleClient(ctx context.Context, base http.RoundTripper, t *Target, u sto
 
 // measureConsole times each console page for the user at this size.
 func measureConsole(ctx context.Context, c *http.Client, t *Target, userID string, size, samples int, history bool) ([]ReadResult, error) {
-	latest, _, err := t.DB.ListPayments(ctx, store.PaymentFilter{UserID: userID, Page: 1, Limit: 1})
+	latest, _, err := t.DB.Payments().ListPayments(ctx, store.PaymentFilter{UserID: userID, Page: 1, Limit: 1})
 	if err != nil || len(latest) == 0 {
 		return nil, fmt.Errorf("console pages: no payout to show (%v)", err)
 	}
-	oldest, err := t.DB.FindPaymentByTxnID(ctx, userID, store.SeedTxnID(size-1))
+	oldest, err := t.DB.Payments().FindPaymentByTxnID(ctx, userID, store.SeedTxnID(size-1))
 	if err != nil {
 		return nil, fmt.Errorf("console pages: the oldest payout: %w", err)
 	}

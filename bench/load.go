@@ -42,18 +42,18 @@ func makeUsers(ctx context.Context, db *store.DB, sealer *store.Sealer, n int) (
 	users := make([]benchUser, n)
 	err := db.WithTx(ctx, func(tx *store.Tx) error {
 		for i := range users {
-			u, _, err := tx.EnsureUser(fmt.Sprintf("bench-%d@payoutd.local", i), false, "Bench User", sealer)
+			u, _, err := tx.People().EnsureUser(fmt.Sprintf("bench-%d@payoutd.local", i), false, "Bench User", sealer)
 			if err != nil {
 				return err
 			}
-			k, secret, err := tx.CreateAPIKey(u, "bench", store.AllScopes)
+			k, secret, err := tx.Keys().CreateAPIKey(u, "bench", store.AllScopes)
 			if err != nil {
 				return err
 			}
-			if err := tx.SetRateExempt(k.ID); err != nil {
+			if err := tx.Keys().SetRateExempt(k.ID); err != nil {
 				return err
 			}
-			v, err := tx.DefaultVault(u.ID)
+			v, err := tx.Vaults().DefaultVault(u.ID)
 			if err != nil {
 				return err
 			}
@@ -62,7 +62,7 @@ func makeUsers(ctx context.Context, db *store.DB, sealer *store.Sealer, n int) (
 				return err
 			}
 			// Enough funds for a long run at the bench's amounts.
-			if _, err := tx.FundVault(u.ID, v.ID, 1_000_000_000_00); err != nil {
+			if _, err := tx.Vaults().FundVault(u.ID, v.ID, 1_000_000_000_00); err != nil {
 				return err
 			}
 			users[i] = benchUser{key: secret, vault: v.ID}
@@ -104,13 +104,17 @@ func pct(sorted []time.Duration, q float64) float64 {
 	return float64(sorted[i].Microseconds()) / 1000
 }
 
-func postJSON(ctx context.Context, c *http.Client, url, key string, body []byte) (int, []byte, error) {
+// postJSON posts body with key and any further headers (name, value, …).
+func postJSON(ctx context.Context, c *http.Client, url, key string, body []byte, headers ...string) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	res, err := c.Do(req)
 	if err != nil {
 		return 0, nil, err
@@ -155,19 +159,20 @@ func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time
 	return res
 }
 
-// loadInitiate runs initiate from `conc` clients for d.
-func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration) ([]initiated, LoadResult) {
-	return initiate(ctx, c, base, users, conc, d, -1)
+// loadInitiate runs initiate from `conc` clients for d, each request with
+// an Idempotency-Key of its own when idem is set.
+func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration, idem bool) ([]initiated, LoadResult) {
+	return initiate(ctx, c, base, users, conc, d, -1, idem)
 }
 
 // initiateN initiates exactly n payouts from `conc` clients.
 func initiateN(ctx context.Context, c *http.Client, base string, users []benchUser, conc, n int) ([]initiated, LoadResult) {
-	return initiate(ctx, c, base, users, conc, time.Hour, n)
+	return initiate(ctx, c, base, users, conc, time.Hour, n, false)
 }
 
 // initiate runs initiate from `conc` clients for d, or until n (if not
 // negative) requests have been made.
-func initiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration, n int) ([]initiated, LoadResult) {
+func initiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration, n int, idem bool) ([]initiated, LoadResult) {
 	var mu sync.Mutex
 	var out []initiated
 	res := load(conc, d, func(i int64) (bool, bool, time.Duration) {
@@ -177,8 +182,12 @@ func initiate(ctx context.Context, c *http.Client, base string, users []benchUse
 		u := users[int(i)%len(users)]
 		amount := fmt.Sprintf("%d.%02d", 1+i%50, []int{0, 10, 20, 50}[i%4]) // no sandbox trigger
 		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(i) + `","counterpartyName":"Bench Client","counterpartyCountry":"US","purposeCode":"P0802"}`)
+		var headers []string
+		if idem {
+			headers = []string{"Idempotency-Key", fmt.Sprintf("00000000-0000-4000-8000-%012d", i)}
+		}
 		t0 := time.Now()
-		status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body)
+		status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body, headers...)
 		took, ok := time.Since(t0), err == nil && status == http.StatusCreated
 		if ok {
 			var p struct{ ID string }

@@ -59,7 +59,7 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 			first = c.at
 		}
 	}
-	finished, err := db.FinishedPayouts(ctx)
+	finished, err := db.Bench().FinishedPayouts(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -91,11 +91,11 @@ func measurePipeline(ctx context.Context, db *store.DB, confirmed []confirmedPay
 // acted on it: from its confirm's audit row (COMPLIANCE_CHECK) to the
 // compliance step's (PROCESSING).
 func queueLag(ctx context.Context, db *store.DB) ([]time.Duration, error) {
-	confirmed, err := db.AuditTimes(ctx, "payment.compliance_check")
+	confirmed, err := db.Bench().AuditTimes(ctx, "payment.compliance_check")
 	if err != nil {
 		return nil, err
 	}
-	processing, err := db.AuditTimes(ctx, "payment.processing")
+	processing, err := db.Bench().AuditTimes(ctx, "payment.processing")
 	if err != nil {
 		return nil, err
 	}

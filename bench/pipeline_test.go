@@ -53,7 +53,7 @@ func TestMeasurePipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := a.DB.FindAPIKeyBySecret(ctx, users[0].key)
+	key, err := a.DB.Keys().FindAPIKeyBySecret(ctx, users[0].key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestMeasurePipeline(t *testing.T) {
 	if r.CommitBatches <= 0 || r.CommitTxns < r.CommitBatches {
 		t.Errorf("%d commits carrying %d transactions", r.CommitBatches, r.CommitTxns)
 	}
-	if open, err := a.DB.PayoutsInFlight(ctx); err != nil || open != 0 {
+	if open, err := a.DB.Bench().PayoutsInFlight(ctx); err != nil || open != 0 {
 		t.Errorf("%d payouts still in flight (%v) after the measure returned", open, err)
 	}
 }
@@ -92,7 +92,7 @@ func TestWaitDrainedGivesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := a.DB.FindAPIKeyBySecret(ctx, users[0].key)
+	key, err := a.DB.Keys().FindAPIKeyBySecret(ctx, users[0].key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,15 +116,15 @@ func TestMakeUsers(t *testing.T) {
 		t.Fatalf("%d users, want 3", len(users))
 	}
 	for _, u := range users {
-		k, err := a.DB.FindAPIKeyBySecret(ctx, u.key)
+		k, err := a.DB.Keys().FindAPIKeyBySecret(ctx, u.key)
 		if err != nil || !k.RateExempt {
 			t.Fatalf("key %+v (%v): want a rate-exempt key", k, err)
 		}
-		v, err := a.DB.FindVault(ctx, k.UserID, u.vault)
+		v, err := a.DB.Vaults().FindVault(ctx, k.UserID, u.vault)
 		if err != nil || v.Balance < 1_000_000_000_00 {
 			t.Errorf("vault %+v (%v): want at least 1,000,000,000 USD", v, err)
 		}
-		kyc, err := a.DB.KYCStatus(ctx, k.UserID)
+		kyc, err := a.DB.People().KYCStatus(ctx, k.UserID)
 		if err != nil || kyc.Status != store.KYCApproved {
 			t.Errorf("KYC %s (%v), want APPROVED", kyc.Status, err)
 		}

@@ -27,16 +27,16 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 	var key, userID string
 	var user store.User
 	err := t.DB.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("bench-reader@payoutd.local", false, "Bench Reader", t.Sealer)
+		u, _, err := tx.People().EnsureUser("bench-reader@payoutd.local", false, "Bench Reader", t.Sealer)
 		if err != nil {
 			return err
 		}
-		k, secret, err := tx.CreateAPIKey(u, "bench-reader", store.AllScopes)
+		k, secret, err := tx.Keys().CreateAPIKey(u, "bench-reader", store.AllScopes)
 		if err != nil {
 			return err
 		}
 		userID, key, user = u.ID, secret, u
-		return tx.SetRateExempt(k.ID)
+		return tx.Keys().SetRateExempt(k.ID)
 	}, store.WithActor("bench", ""))
 	if err != nil {
 		return nil, err
@@ -49,12 +49,12 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 	have := 0
 	for _, size := range sizes {
 		t0 := time.Now()
-		if err := t.DB.SeedSettled(ctx, store.Seed{UserID: userID, From: have, To: size, Destination: address, History: size <= historyUpTo}); err != nil {
+		if err := t.DB.Bench().SeedSettled(ctx, store.Seed{UserID: userID, From: have, To: size, Destination: address, History: size <= historyUpTo}); err != nil {
 			return nil, err
 		}
 		say("seeded %d payments in %s", size, time.Since(t0).Round(time.Millisecond))
 		have = size
-		acct, err := t.DB.UserLedgerAccount(ctx, userID, store.AccountSettlement, "INR")
+		acct, err := t.DB.Ledger().UserLedgerAccount(ctx, userID, store.AccountSettlement, "INR")
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 		return StorageResult{}, err
 	}
 	defer db.Close()
-	if err := db.CreateScratchTable(ctx); err != nil {
+	if err := db.Bench().CreateScratchTable(ctx); err != nil {
 		return StorageResult{}, err
 	}
 	var r StorageResult
@@ -29,7 +29,7 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 	// that commits once per request.
 	n, start := 0, time.Now()
 	for time.Since(start) < d/2 {
-		if err := db.WriteScratchRows(ctx, 1); err != nil {
+		if err := db.Bench().WriteScratchRows(ctx, 1); err != nil {
 			return r, err
 		}
 		n++
@@ -38,7 +38,7 @@ func measureStorage(ctx context.Context, path, schema string, d time.Duration) (
 	// Batched: 1,000 rows per transaction.
 	rows, start := 0, time.Now()
 	for time.Since(start) < d/2 {
-		if err := db.WriteScratchRows(ctx, 1000); err != nil {
+		if err := db.Bench().WriteScratchRows(ctx, 1000); err != nil {
 			return r, err
 		}
 		rows += 1000

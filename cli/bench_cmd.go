@@ -39,6 +39,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 	backlog := fs.Int("backlog", 20000, "payouts confirmed with the workers stopped, then drained to time the pipeline alone (0 skips the drain phases)")
 	railLatency := fs.Duration("rail-latency", 50*time.Millisecond, "delay of every rail call in the second drain, as a network rail would answer (0 skips it)")
 	preseed := fs.Int("preseed", 0, "settled payouts of history (ledger, audit, events, FIRAs) written to each drain's database first")
+	idemKeys := fs.Bool("idempotency-keys", false, "send an Idempotency-Key with every initiate request, as a client that retries safely does")
 	if err := cmd.parseNone(args); err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func benchCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return startInProcess(ctx, dbPath, *workers, o)
 	}
 	res, err := bench.Run(ctx, bench.Options{Duration: *duration, Concurrency: *conc, Users: *users, Sizes: sz, Samples: *samples, Schema: schemaSQL,
-		Log: log, Phase: phaseHook, Backlog: *backlog, RailLatency: *railLatency, Preseed: *preseed}, start)
+		Log: log, Phase: phaseHook, Backlog: *backlog, RailLatency: *railLatency, Preseed: *preseed, IdempotencyKeys: *idemKeys}, start)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if err := db.RequireSchema(ctx); err != nil {
 		return err
 	}
-	damage, err := db.CheckFile(ctx, *quick)
+	damage, err := db.Health().CheckFile(ctx, *quick)
 	if err != nil {
 		return err
 	}
@@ -74,11 +74,11 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return fmt.Errorf("check found %d problem(s) in the file %s itself: do not serve it; restore a sound copy", len(damage), c.db)
 	}
-	problems, err := db.Check(ctx)
+	problems, err := db.Health().Check(ctx)
 	if err != nil {
 		return err
 	}
-	opened, sealProblems, err := db.CheckSealed(ctx, sealer)
+	opened, sealProblems, err := db.Health().CheckSealed(ctx, sealer)
 	if err != nil {
 		return err
 	}

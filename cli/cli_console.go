@@ -45,7 +45,7 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	defer a.Close()
-	u, err := a.DB.FindUserByEmail(ctx, *email, livemode)
+	u, err := a.DB.People().FindUserByEmail(ctx, *email, livemode)
 	if apperr.Code(err) == apperr.ErrNotFound {
 		return fmt.Errorf("console-link: no %s user %s (payoutd keys create --email %s creates one)", env, *email, *email)
 	}
@@ -64,7 +64,7 @@ func consoleLinkCmd(ctx context.Context, args []string, getenv func(string) stri
 func consoleLink(ctx context.Context, db *store.DB, u store.User, baseURL, actor string) (string, error) {
 	var token string
 	err := db.WithTx(ctx, func(tx *store.Tx) (err error) {
-		token, _, err = tx.CreateConsoleLink(u)
+		token, _, err = tx.Keys().CreateConsoleLink(u)
 		return err
 	}, store.WithActor(actor, ""))
 	return console.SignInURL(baseURL, token), err

@@ -93,13 +93,13 @@ func keysCreate(ctx context.Context, args []string, getenv func(string) string, 
 	db := a.DB
 	var secret string
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser(*email, livemode, *name, sealer)
+		u, _, err := tx.People().EnsureUser(*email, livemode, *name, sealer)
 		if err != nil {
 			return err
 		}
-		k, s, err := tx.CreateAPIKey(u, *keyName, sc)
+		k, s, err := tx.Keys().CreateAPIKey(u, *keyName, sc)
 		if err == nil && *rateExempt {
-			err = tx.SetRateExempt(k.ID)
+			err = tx.Keys().SetRateExempt(k.ID)
 		}
 		secret = s
 		return err
@@ -133,11 +133,11 @@ func keysList(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer a.Close()
 	db := a.DB
-	u, err := db.FindUserByEmail(ctx, *email, livemode)
+	u, err := db.People().FindUserByEmail(ctx, *email, livemode)
 	if err != nil {
 		return fmt.Errorf("keys list: no %s user %q", env, *email)
 	}
-	keys, err := db.ListAPIKeys(ctx, u.ID)
+	keys, err := db.Keys().ListAPIKeys(ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -188,9 +188,9 @@ func keysRotateRevoke(ctx context.Context, sub string, args []string, getenv fun
 	var secret string
 	err = db.WithTx(ctx, func(tx *store.Tx) (err error) {
 		if sub == "revoke" {
-			return tx.RevokeAPIKey(id)
+			return tx.Keys().RevokeAPIKey(id)
 		}
-		k, secret, err = tx.RotateAPIKey(id)
+		k, secret, err = tx.Keys().RotateAPIKey(id)
 		return err
 	}, store.WithActor("cli", ""))
 	if err != nil {

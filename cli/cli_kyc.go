@@ -56,7 +56,7 @@ func kycCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	if len(positional) != 1 {
 		return errors.New(kycUsage)
 	}
-	u, err := db.FindKYCUser(ctx, positional[0], live)
+	u, err := db.People().FindKYCUser(ctx, positional[0], live)
 	if err != nil {
 		return fmt.Errorf("kyc %s: no %s user %q", sub, env, positional[0])
 	}
@@ -90,7 +90,7 @@ func kycList(ctx context.Context, db *store.DB, live bool, status string, stdout
 	if status != "" {
 		statuses = []string{status}
 	}
-	rows, err := db.ListKYC(ctx, live, statuses...)
+	rows, err := db.People().ListKYC(ctx, live, statuses...)
 	if err != nil {
 		return err
 	}
@@ -103,15 +103,15 @@ func kycList(ctx context.Context, db *store.DB, live bool, status string, stdout
 }
 
 func kycShow(ctx context.Context, db *store.DB, u store.User, stdout io.Writer) error {
-	k, err := db.KYCStatus(ctx, u.ID)
+	k, err := db.People().KYCStatus(ctx, u.ID)
 	if err != nil {
 		return err
 	}
-	id, err := db.KYCIdentityOf(ctx, u.ID)
+	id, err := db.People().KYCIdentityOf(ctx, u.ID)
 	if err != nil {
 		return err
 	}
-	docs, err := db.KYCDocuments(ctx, u.ID)
+	docs, err := db.People().KYCDocuments(ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func kycShow(ctx context.Context, db *store.DB, u store.User, stdout io.Writer) 
 // kycDocuments writes each document under its id (the uploaded name is the
 // user's and may not be a safe path) with the uploaded name after it.
 func kycDocuments(ctx context.Context, db *store.DB, sealer *store.Sealer, u store.User, dir string, stdout io.Writer) error {
-	docs, err := db.KYCDocuments(ctx, u.ID)
+	docs, err := db.People().KYCDocuments(ctx, u.ID)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func kycDocuments(ctx context.Context, db *store.DB, sealer *store.Sealer, u sto
 		return err
 	}
 	for _, d := range docs {
-		data, err := db.OpenKYCDocument(ctx, d, sealer)
+		data, err := db.People().OpenKYCDocument(ctx, d, sealer)
 		if err != nil {
 			return fmt.Errorf("document %s does not open under this master key: %w", d.ID, err)
 		}

@@ -141,7 +141,7 @@ func (f *payoutsFlags) liveRail(ctx context.Context, db *store.DB, stderr io.Wri
 }
 
 func payoutsResolve(ctx context.Context, db *store.DB, f payoutsFlags, id string, stdout, stderr io.Writer) error {
-	p, err := db.LoadPayment(ctx, id)
+	p, err := db.Payments().LoadPayment(ctx, id)
 	if err != nil {
 		return fmt.Errorf("payouts resolve: %w", err)
 	}
@@ -184,13 +184,13 @@ func payoutsRetry(ctx context.Context, db *store.DB, f payoutsFlags, live bool, 
 		if err != nil {
 			return err
 		}
-		list, err := db.OperatorPayments(ctx, store.OperatorQuery{Livemode: live, ExpiredSince: since})
+		list, err := db.Payments().OperatorPayments(ctx, store.OperatorQuery{Livemode: live, ExpiredSince: since})
 		if err != nil {
 			return err
 		}
 		ids = paymentIDs(list)
 	case f.stalled:
-		list, err := db.StalledPayments(ctx)
+		list, err := db.Payments().StalledPayments(ctx)
 		if err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func payoutsRetry(ctx context.Context, db *store.DB, f payoutsFlags, live bool, 
 			}
 		}
 	}
-	stalled, err := db.StalledPayments(ctx)
+	stalled, err := db.Payments().StalledPayments(ctx)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func payoutsRetry(ctx context.Context, db *store.DB, f payoutsFlags, live bool, 
 	// funds, say) does not hold the others back.
 	var failed []string
 	for _, id := range ids {
-		if p, err := db.LoadPayment(ctx, id); err == nil && store.OwesStep(p.Status) && !noJob[id] {
+		if p, err := db.Payments().LoadPayment(ctx, id); err == nil && store.OwesStep(p.Status) && !noJob[id] {
 			fmt.Fprintf(stdout, "%s %s: its job carries it on; nothing to do\n", p.ID, p.Status)
 			continue
 		}

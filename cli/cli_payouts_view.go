@@ -22,11 +22,11 @@ func payoutsList(ctx context.Context, db *store.DB, f payoutsFlags, live bool, s
 		}
 		q.ExpiredSince = since
 	}
-	list, err := db.OperatorPayments(ctx, q)
+	list, err := db.Payments().OperatorPayments(ctx, q)
 	if err != nil {
 		return err
 	}
-	stalled, err := db.StalledPayments(ctx)
+	stalled, err := db.Payments().StalledPayments(ctx)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func payoutsList(ctx context.Context, db *store.DB, f payoutsFlags, live bool, s
 	for _, p := range stalled {
 		noJob[p.ID] = true
 	}
-	qs, err := db.Quarantines(ctx)
+	qs, err := db.Movements().Quarantines(ctx)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func oneLine(s string, n int) string {
 }
 
 func payoutsShow(ctx context.Context, db *store.DB, id string, stdout io.Writer) error {
-	p, err := db.LoadPayment(ctx, id)
+	p, err := db.Payments().LoadPayment(ctx, id)
 	if err != nil {
 		return fmt.Errorf("payouts show: %w", err)
 	}
@@ -113,7 +113,7 @@ func payoutsShow(ctx context.Context, db *store.DB, id string, stdout io.Writer)
 	if p.Attention != "" && p.AttentionAt != nil {
 		line("attention", p.Attention+" (since "+p.AttentionAt.Format(time.RFC3339)+")")
 	}
-	subs, err := db.PaymentSubmissions(ctx, p.ID)
+	subs, err := db.Chain().PaymentSubmissions(ctx, p.ID)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func payoutsShow(ctx context.Context, db *store.DB, id string, stdout io.Writer)
 			return err
 		}
 	}
-	jobs, err := db.PaymentJobs(ctx, p.ID)
+	jobs, err := db.Payments().PaymentJobs(ctx, p.ID)
 	if err != nil {
 		return err
 	}

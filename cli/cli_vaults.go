@@ -56,7 +56,7 @@ func vaultsCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer a.Close()
 	db := a.DB
-	q, open, err := db.OpenQuarantine(ctx, id)
+	q, open, err := db.Movements().OpenQuarantine(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func vaultsCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("vaults release: vault %s is not quarantined", id)
 	}
 	fmt.Fprintln(stdout, q.Describe())
-	waiting, err := db.WaitingToSign(ctx, id)
+	waiting, err := db.Movements().WaitingToSign(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -140,7 +140,7 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 	if err != nil {
 		return nil, err
 	}
-	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.BindNetwork(f.passphrase, used) }, store.WithActor("cli", "")); err != nil {
+	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.Chain().BindNetwork(f.passphrase, used) }, store.WithActor("cli", "")); err != nil {
 		return nil, err
 	}
 	switch err := checked; {
@@ -161,7 +161,7 @@ func newLiveRail(ctx context.Context, f stellarFlags, db *store.DB, sealer *stor
 // is refused, naming both: testnet money must never reach live books, nor
 // one issuer's dollars be counted as another's.
 func (f *stellarFlags) bind(ctx context.Context, db *store.DB) error {
-	passphrase, assets, err := db.BoundNetwork(ctx)
+	passphrase, assets, err := db.Chain().BoundNetwork(ctx)
 	if err != nil || passphrase == "" {
 		return err
 	}
@@ -211,7 +211,7 @@ func (f *stellarFlags) readOnlyRail(ctx context.Context, db *store.DB, stderr io
 // usedAssets is the part of the mapping whose currencies have live
 // vaults: the books are bound only to assets they have used.
 func usedAssets(ctx context.Context, db *store.DB, a stellar.Assets) (map[string]store.LiveAsset, error) {
-	currencies, err := db.LiveCurrencies(ctx)
+	currencies, err := db.Chain().LiveCurrencies(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func keepRates(ctx context.Context, db *store.DB, q map[string]rates.Quote, log 
 	for c, v := range q {
 		list = append(list, store.Rate{Currency: c, Rate: v.Rate.String(), AsOf: v.AsOf})
 	}
-	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.RecordRates(true, list) }); err != nil {
+	if err := db.WithTx(ctx, func(tx *store.Tx) error { return tx.Tax().RecordRates(true, list) }); err != nil {
 		log.Warn("rates: could not keep the quotes in the rate history", "error", err.Error())
 	}
 }
@@ -312,7 +312,7 @@ const rateMemory = 90 * 24 * time.Hour
 // rememberRates gives the live rate source the quotes earlier runs kept in
 // the database.
 func rememberRates(ctx context.Context, db *store.DB, live *liveRates) error {
-	kept, err := db.RateHistory(ctx, true, time.Now().Add(-rateMemory))
+	kept, err := db.Tax().RateHistory(ctx, true, time.Now().Add(-rateMemory))
 	if err != nil {
 		return err
 	}

@@ -246,20 +246,20 @@ func loadRates(v string) (rates.Table, error) {
 // ensureDemoUser makes `go run .` usable at once: on an empty database it
 // creates a sandbox user and prints its key and a console sign-in link, once.
 func ensureDemoUser(ctx context.Context, db *store.DB, sealer *store.Sealer, baseURL string, stdout io.Writer) error {
-	n, err := db.CountUsers(ctx)
+	n, err := db.People().CountUsers(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
 	var secret, token string
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("demo@payoutd.local", false, "Demo Freelancer", sealer)
+		u, _, err := tx.People().EnsureUser("demo@payoutd.local", false, "Demo Freelancer", sealer)
 		if err != nil {
 			return err
 		}
-		if _, secret, err = tx.CreateAPIKey(u, "demo", store.AllScopes); err != nil {
+		if _, secret, err = tx.Keys().CreateAPIKey(u, "demo", store.AllScopes); err != nil {
 			return err
 		}
-		token, _, err = tx.CreateConsoleLink(u)
+		token, _, err = tx.Keys().CreateConsoleLink(u)
 		return err
 	}, store.WithActor("cli", ""))
 	if err != nil {

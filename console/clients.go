@@ -21,7 +21,7 @@ func (c *Console) handleClients(w http.ResponseWriter, r *http.Request, u user) 
 }
 
 func (c *Console) clientsPage(w http.ResponseWriter, r *http.Request, u user, status int, form input.Client, formErr error) {
-	items, err := c.db.ListClients(r.Context(), u.ID)
+	items, err := c.db.Invoices().ListClients(r.Context(), u.ID)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -51,7 +51,7 @@ func (c *Console) handleClientCreate(w http.ResponseWriter, r *http.Request, u u
 	}
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-			cl, err = tx.CreateClient(cl)
+			cl, err = tx.Invoices().CreateClient(cl)
 			return err
 		}, c.txOpts(r, u))
 	}
@@ -88,7 +88,7 @@ const clientShown = 10
 // handleClient shows a client: its details (editable), what it paid this
 // financial year in INR, and its latest payouts and FIRAs.
 func (c *Console) handleClient(w http.ResponseWriter, r *http.Request, u user) {
-	cl, err := c.db.FindClient(r.Context(), u.ID, r.PathValue("id"))
+	cl, err := c.db.Invoices().FindClient(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -105,16 +105,16 @@ func (c *Console) clientPage(w http.ResponseWriter, r *http.Request, u user, sta
 	ctx := r.Context()
 	d := clientData{C: cl, Form: form, FY: india.FYOf(c.db.Now())}
 	var err error
-	if d.Year, err = c.db.ClientReceiptsBetween(ctx, u.ID, cl.ID, d.FY.Start(), d.FY.End()); err != nil {
+	if d.Year, err = c.db.Invoices().ClientReceiptsBetween(ctx, u.ID, cl.ID, d.FY.Start(), d.FY.End()); err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	if d.Payouts, d.Total, err = c.db.ListPayments(ctx, store.PaymentFilter{UserID: u.ID, ClientID: cl.ID, Page: 1, Limit: clientShown}); err != nil {
+	if d.Payouts, d.Total, err = c.db.Payments().ListPayments(ctx, store.PaymentFilter{UserID: u.ID, ClientID: cl.ID, Page: 1, Limit: clientShown}); err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	d.Payouts = d.Payouts[:min(len(d.Payouts), clientShown)]
-	if d.FIRAs, d.FIRATotal, err = c.db.ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, ClientID: cl.ID, Page: 1, Limit: clientShown}); err != nil {
+	if d.FIRAs, d.FIRATotal, err = c.db.Tax().ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, ClientID: cl.ID, Page: 1, Limit: clientShown}); err != nil {
 		c.fail(w, r, err)
 		return
 	}
@@ -131,7 +131,7 @@ func (c *Console) clientPage(w http.ResponseWriter, r *http.Request, u user, sta
 // handleClientUpdate saves a client's details (UpdateClient, as PUT
 // /clients/{id}); payouts already made keep theirs.
 func (c *Console) handleClientUpdate(w http.ResponseWriter, r *http.Request, u user) {
-	old, err := c.db.FindClient(r.Context(), u.ID, r.PathValue("id"))
+	old, err := c.db.Invoices().FindClient(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -144,7 +144,7 @@ func (c *Console) handleClientUpdate(w http.ResponseWriter, r *http.Request, u u
 	if err == nil {
 		cl.ID = old.ID
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-			cl, err = tx.UpdateClient(cl)
+			cl, err = tx.Invoices().UpdateClient(cl)
 			return err
 		}, c.txOpts(r, u))
 	}

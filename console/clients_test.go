@@ -45,7 +45,7 @@ func TestClientCreatedAndPaid(t *testing.T) {
 	is.Equal(b.post("/console/payouts/new", url.Values{"idempotencyKey": {b.hidden("idempotencyKey")}, "clientId": {id},
 		"amount": {"450.00"}, "currency": {"USD"}, "destinationAddress": {testAddress}, "invoiceRef": {"INV-450"}}), http.StatusSeeOther)
 	payID := payoutOf(b.location())
-	p, err := h.db.FindPayment(context.Background(), u.ID, payID)
+	p, err := h.db.Payments().FindPayment(context.Background(), u.ID, payID)
 	is.NoErr(err)
 	is.Equal(p.ClientID, id)
 	is.Equal(p.CounterpartyName, "Acme Corp")

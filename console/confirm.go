@@ -62,7 +62,7 @@ func (c *Console) askKeyRevoke(w http.ResponseWriter, r *http.Request, u user) {
 
 // askWebhookDelete asks before a webhook endpoint is deleted.
 func (c *Console) askWebhookDelete(w http.ResponseWriter, r *http.Request, u user) {
-	ep, err := c.db.FindWebhookEndpoint(r.Context(), u.ID, r.PathValue("id"))
+	ep, err := c.db.Webhooks().FindWebhookEndpoint(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -76,7 +76,7 @@ func (c *Console) askWebhookDelete(w http.ResponseWriter, r *http.Request, u use
 
 // askTaxReverse asks before a recorded challan is reversed.
 func (c *Console) askTaxReverse(w http.ResponseWriter, r *http.Request, u user) {
-	p, err := c.db.FindTaxPayment(r.Context(), u.ID, r.PathValue("id"))
+	p, err := c.db.Tax().FindTaxPayment(r.Context(), u.ID, r.PathValue("id"))
 	if err == nil && p.ReversedAt != nil {
 		err = errAlready("challan " + p.ChallanSerial + " is already reversed")
 	}
@@ -105,7 +105,7 @@ func kindWords(kind string) string {
 
 // askReject asks before a sandbox payout in review is rejected.
 func (c *Console) askReject(w http.ResponseWriter, r *http.Request, u user) {
-	p, err := c.db.FindPayment(r.Context(), u.ID, r.PathValue("id"))
+	p, err := c.db.Payments().FindPayment(r.Context(), u.ID, r.PathValue("id"))
 	if err == nil && p.Status != store.StatusManualReview {
 		err = errAlready("payout " + p.ID + " is " + p.Status + ", not in review")
 	}

@@ -53,7 +53,7 @@ func TestDestructiveActionsAskFirst(t *testing.T) {
 	b.post("/console/settings/keys", url.Values{"name": {"sync"}, "scopes": {"payments:read"}})
 	b.follow()
 	k := b.secret()
-	keyRow, err := h.db.FindAPIKeyBySecret(t.Context(), k)
+	keyRow, err := h.db.Keys().FindAPIKeyBySecret(t.Context(), k)
 	is.NoErr(err)
 
 	revoke := "/console/settings/keys/" + keyRow.ID + "/revoke"

@@ -124,13 +124,13 @@ func expiredLink(t *testing.T, dir, base, email string) string {
 	defer a.Close()
 	db := a.DB
 	db.SetClock(func() time.Time { return time.Now().Add(-store.ConsoleLinkTTL - 5*time.Minute) })
-	u, err := db.FindUserByEmail(ctx, email, false)
+	u, err := db.People().FindUserByEmail(ctx, email, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var token string
 	err = db.WithTx(ctx, func(tx *store.Tx) (err error) {
-		token, _, err = tx.CreateConsoleLink(u)
+		token, _, err = tx.Keys().CreateConsoleLink(u)
 		return err
 	}, store.WithActor("test", ""))
 	if err != nil {

@@ -25,7 +25,7 @@ func (c *Console) handleFIRAs(w http.ResponseWriter, r *http.Request, u user) {
 	if !strings.HasPrefix(after, "fira_") || len(after) > 64 {
 		after = ""
 	}
-	items, total, err := c.db.ListFIRAs(r.Context(), store.FIRAFilter{UserID: u.ID, After: after, Page: 1, Limit: pageSize})
+	items, total, err := c.db.Tax().ListFIRAs(r.Context(), store.FIRAFilter{UserID: u.ID, After: after, Page: 1, Limit: pageSize})
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -52,7 +52,7 @@ type firaData struct {
 
 // handleFIRA shows one advice as the PDF prints it.
 func (c *Console) handleFIRA(w http.ResponseWriter, r *http.Request, u user) {
-	f, err := c.db.FindFIRA(r.Context(), u.ID, r.PathValue("id"))
+	f, err := c.db.Tax().FindFIRA(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -65,7 +65,7 @@ func (c *Console) handleFIRA(w http.ResponseWriter, r *http.Request, u user) {
 // handleFIRAPDF downloads the advice: the same bytes as the API's
 // GET /compliance/fira/{id}/pdf.
 func (c *Console) handleFIRAPDF(w http.ResponseWriter, r *http.Request, u user) {
-	f, err := c.db.FindFIRA(r.Context(), u.ID, r.PathValue("id"))
+	f, err := c.db.Tax().FindFIRA(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return

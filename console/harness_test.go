@@ -99,10 +99,10 @@ func (h *harness) newUser(email string, live bool) (store.User, string) {
 	var u store.User
 	var key string
 	err := h.db.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		if u, _, err = tx.EnsureUser(email, live, "Asha Rao", h.sealer); err != nil {
+		if u, _, err = tx.People().EnsureUser(email, live, "Asha Rao", h.sealer); err != nil {
 			return err
 		}
-		_, key, err = tx.CreateAPIKey(u, "test", store.AllScopes)
+		_, key, err = tx.Keys().CreateAPIKey(u, "test", store.AllScopes)
 		return err
 	}, store.WithActor("test", ""))
 	if err != nil {
@@ -116,7 +116,7 @@ func (h *harness) link(u store.User) string {
 	h.t.Helper()
 	var token string
 	err := h.db.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		token, _, err = tx.CreateConsoleLink(u)
+		token, _, err = tx.Keys().CreateConsoleLink(u)
 		return err
 	}, store.WithActor("test", ""))
 	if err != nil {

@@ -41,7 +41,7 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 	ctx := r.Context()
 	var d homeData
 	var err error
-	if d.Vaults, err = c.db.ListVaults(ctx, u.ID); err != nil {
+	if d.Vaults, err = c.db.Vaults().ListVaults(ctx, u.ID); err != nil {
 		c.fail(w, r, err)
 		return
 	}
@@ -56,7 +56,7 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 			break
 		}
 	}
-	reserve, err := c.db.UserLedgerAccount(ctx, u.ID, store.AccountTaxReserve, "INR")
+	reserve, err := c.db.Ledger().UserLedgerAccount(ctx, u.ID, store.AccountTaxReserve, "INR")
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -67,7 +67,7 @@ func (c *Console) handleHome(w http.ResponseWriter, r *http.Request, u user) {
 		c.fail(w, r, err)
 		return
 	}
-	if d.Deposits, err = c.db.RecentDeposits(ctx, u.ID, u.Livemode, "", homeDeposits); err != nil {
+	if d.Deposits, err = c.db.Vaults().RecentDeposits(ctx, u.ID, u.Livemode, "", homeDeposits); err != nil {
 		c.fail(w, r, err)
 		return
 	}
@@ -91,7 +91,7 @@ func (c *Console) attention(r *http.Request, u user) ([]attention, error) {
 	}
 	var out []attention
 	for _, k := range kinds {
-		ps, total, err := c.db.ListPayments(r.Context(), store.PaymentFilter{UserID: u.ID, Status: k.Status,
+		ps, total, err := c.db.Payments().ListPayments(r.Context(), store.PaymentFilter{UserID: u.ID, Status: k.Status,
 			Retryable: k.Retryable, Page: 1, Limit: attentionShown})
 		if err != nil {
 			return nil, err

@@ -32,7 +32,7 @@ type invoiceFormData struct {
 func (c *Console) handleNewInvoice(w http.ResponseWriter, r *http.Request, u user) {
 	f := input.Invoice{Date: india.DateOf(c.db.Now()), ClientID: r.URL.Query().Get("client")}
 	if f.ClientID != "" {
-		cl, err := c.db.FindClient(r.Context(), u.ID, f.ClientID)
+		cl, err := c.db.Invoices().FindClient(r.Context(), u.ID, f.ClientID)
 		if err != nil {
 			c.fail(w, r, err)
 			return
@@ -43,7 +43,7 @@ func (c *Console) handleNewInvoice(w http.ResponseWriter, r *http.Request, u use
 }
 
 func (c *Console) newInvoicePage(w http.ResponseWriter, r *http.Request, u user, status int, f input.Invoice, key string, formErr error) {
-	cls, err := c.db.ListClients(r.Context(), u.ID)
+	cls, err := c.db.Invoices().ListClients(r.Context(), u.ID)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -76,7 +76,7 @@ func (c *Console) invoiceFromForm(r *http.Request, u user) (input.Invoice, error
 	if q.ClientID == "" {
 		return q, nil
 	}
-	cl, err := c.db.FindClient(r.Context(), u.ID, q.ClientID)
+	cl, err := c.db.Invoices().FindClient(r.Context(), u.ID, q.ClientID)
 	if err != nil {
 		return q, input.FieldError("clientId", "is not one of your clients")
 	}
@@ -146,7 +146,7 @@ func (c *Console) handleCreditNote(w http.ResponseWriter, r *http.Request, u use
 		c.problem(w, r, http.StatusBadRequest, "Form expired", "This form has no valid key, so no credit note was issued. Open the invoice again.")
 		return
 	}
-	inv, err := c.db.FindInvoice(r.Context(), u.ID, r.PathValue("id"))
+	inv, err := c.db.Invoices().FindInvoice(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return

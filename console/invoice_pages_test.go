@@ -50,7 +50,7 @@ func TestInvoicePages(t *testing.T) {
 	is.True(strings.HasPrefix(inv, "/console/invoices/inv_"))
 	is.Equal(b.do("POST", "/console/invoices", form), http.StatusSeeOther) // sent again, as Back and resubmit do
 	is.Equal(b.location(), inv)
-	_, total, err := h.db.ListInvoices(context.Background(), u.ID, 1, 10)
+	_, total, err := h.db.Invoices().ListInvoices(context.Background(), u.ID, 1, 10)
 	is.NoErr(err)
 	is.Equal(total, 1)
 

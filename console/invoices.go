@@ -31,7 +31,7 @@ func (c *Console) handleInvoices(w http.ResponseWriter, r *http.Request, u user)
 	ctx := r.Context()
 	pg, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	pg = max(pg, 1)
-	is, total, err := c.db.ListInvoices(ctx, u.ID, pg, invoicesShown)
+	is, total, err := c.db.Invoices().ListInvoices(ctx, u.ID, pg, invoicesShown)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -69,7 +69,7 @@ func (c *Console) handleInvoice(w http.ResponseWriter, r *http.Request, u user) 
 
 func (c *Console) invoicePage(w http.ResponseWriter, r *http.Request, u user, status int, f creditForm, key string, formErr error) {
 	ctx := r.Context()
-	i, err := c.db.FindInvoice(ctx, u.ID, r.PathValue("id"))
+	i, err := c.db.Invoices().FindInvoice(ctx, u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -78,17 +78,17 @@ func (c *Console) invoicePage(w http.ResponseWriter, r *http.Request, u user, st
 	if i.LUTARN != "" {
 		d.Endorsement = india.EndorsementLUT
 	}
-	if d.Collections, err = c.db.Collections(ctx, i.ID); err != nil {
+	if d.Collections, err = c.db.Invoices().Collections(ctx, i.ID); err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	if d.Notes, err = c.db.CreditNotesOf(ctx, i.ID); err != nil {
+	if d.Notes, err = c.db.Invoices().CreditNotesOf(ctx, i.ID); err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	d.Watch = taxes.WatchOf(i, d.Collections, india.DateOf(c.db.Now()))
 	if i.ClientID != "" {
-		if cl, err := c.db.FindClient(ctx, u.ID, i.ClientID); err == nil {
+		if cl, err := c.db.Invoices().FindClient(ctx, u.ID, i.ClientID); err == nil {
 			d.Client = &cl
 		}
 	}
@@ -100,7 +100,7 @@ func (c *Console) invoicePage(w http.ResponseWriter, r *http.Request, u user, st
 // handleInvoicePDF downloads the invoice's PDF, the API's
 // GET /invoices/{id}/pdf body.
 func (c *Console) handleInvoicePDF(w http.ResponseWriter, r *http.Request, u user) {
-	i, err := c.db.FindInvoice(r.Context(), u.ID, r.PathValue("id"))
+	i, err := c.db.Invoices().FindInvoice(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -134,7 +134,7 @@ func (c *Console) invoiceRows(r *http.Request, is []store.Invoice) ([]invoiceRow
 	today := india.DateOf(c.db.Now())
 	out := make([]invoiceRow, 0, len(is))
 	for _, i := range is {
-		cs, err := c.db.Collections(r.Context(), i.ID)
+		cs, err := c.db.Invoices().Collections(r.Context(), i.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -53,7 +53,7 @@ func (h *harness) waitStatus(userID, id, status string) store.Payment {
 	h.t.Helper()
 	var p store.Payment
 	wait.For(h.t, 2*time.Minute, func() (err error) {
-		if p, err = h.db.FindPayment(context.Background(), userID, id); err != nil {
+		if p, err = h.db.Payments().FindPayment(context.Background(), userID, id); err != nil {
 			return err
 		}
 		if p.Status != status {
@@ -89,7 +89,7 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	h.waitStatus(asha.ID, completed, store.StatusCompleted)
 	h.waitStatus(asha.ID, failed, store.StatusFailed)
 	h.waitStatus(asha.ID, review, store.StatusManualReview)
-	firas, _, err := h.db.ListFIRAs(ctx, store.FIRAFilter{UserID: asha.ID, PaymentID: completed, Page: 1, Limit: 1})
+	firas, _, err := h.db.Tax().ListFIRAs(ctx, store.FIRAFilter{UserID: asha.ID, PaymentID: completed, Page: 1, Limit: 1})
 	is.NoErr(err)
 	is.Equal(len(firas), 1)
 	fira := firas[0].ID
@@ -98,19 +98,19 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	a.post("/console/tax/payments", url.Values{"idempotencyKey": {a.hidden("idempotencyKey")}, "fy": {a.hidden("fy")},
 		"kind": {"advance"}, "amount": {"1000"}, "paidOn": {time.Now().Format(time.DateOnly)}, "bsrCode": {"0510002"}, "challanSerial": {"00017"}})
 	is.Equal(a.status, http.StatusSeeOther)
-	challans, _, err := h.db.ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
+	challans, _, err := h.db.Tax().ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
 	is.NoErr(err)
 	challan := challans[0].ID
 	a.get("/console/settings")
 	a.post("/console/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/payoutd"}})
 	is.Equal(a.status, http.StatusSeeOther)
-	endpoints, err := h.db.ListWebhookEndpoints(ctx, asha.ID)
+	endpoints, err := h.db.Webhooks().ListWebhookEndpoints(ctx, asha.ID)
 	is.NoErr(err)
 	endpoint := endpoints[0].ID
-	keys, err := h.db.ListAPIKeys(ctx, asha.ID)
+	keys, err := h.db.Keys().ListAPIKeys(ctx, asha.ID)
 	is.NoErr(err)
 	key := keys[0].ID
-	vaults, err := h.db.ListVaults(ctx, asha.ID)
+	vaults, err := h.db.Vaults().ListVaults(ctx, asha.ID)
 	is.NoErr(err)
 	vault := vaults[0]
 
@@ -182,19 +182,19 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	}
 	a.get("/console/")
 	is.Equal(a.status, http.StatusOK) // still signed in: the forged sign-out did nothing
-	profile, err := h.db.FindProfile(ctx, asha.ID)
+	profile, err := h.db.People().FindProfile(ctx, asha.ID)
 	is.NoErr(err)
 	is.True(profile.Name != "Forged")
-	_, total, err := h.db.ListPayments(ctx, store.PaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
+	_, total, err := h.db.Payments().ListPayments(ctx, store.PaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(total, 4) // no payout from the forged form
-	eps, err := h.db.ListWebhookEndpoints(ctx, asha.ID)
+	eps, err := h.db.Webhooks().ListWebhookEndpoints(ctx, asha.ID)
 	is.NoErr(err)
 	is.Equal(len(eps), 1)
-	ks, err := h.db.ListAPIKeys(ctx, asha.ID)
+	ks, err := h.db.Keys().ListAPIKeys(ctx, asha.ID)
 	is.NoErr(err)
 	is.Equal(len(ks), 1)
-	cs, _, err := h.db.ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
+	cs, _, err := h.db.Tax().ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: asha.ID, Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(cs), 1)
 
@@ -202,16 +202,16 @@ func TestAnotherUsersIDsAreNotFound(t *testing.T) {
 	h.waitStatus(asha.ID, initiated, store.StatusInitiated)
 	h.waitStatus(asha.ID, failed, store.StatusFailed)
 	h.waitStatus(asha.ID, review, store.StatusManualReview)
-	after, err := h.db.FindTaxPayment(ctx, asha.ID, challan)
+	after, err := h.db.Tax().FindTaxPayment(ctx, asha.ID, challan)
 	is.NoErr(err)
 	is.Equal(after.ReversedAt, nil)
-	ep, err := h.db.FindWebhookEndpoint(ctx, asha.ID, endpoint)
+	ep, err := h.db.Webhooks().FindWebhookEndpoint(ctx, asha.ID, endpoint)
 	is.NoErr(err)
 	is.Equal(ep.GraceUntil, nil) // never rotated
-	k, err := h.db.FindAPIKey(ctx, key)
+	k, err := h.db.Keys().FindAPIKey(ctx, key)
 	is.NoErr(err)
 	is.True(k.RevokedAt == nil && k.ReplacedBy == "")
-	v, err := h.db.FindVault(ctx, asha.ID, vault.ID)
+	v, err := h.db.Vaults().FindVault(ctx, asha.ID, vault.ID)
 	is.NoErr(err)
 	is.Equal(v.Reserved, vault.Reserved)
 

@@ -25,7 +25,7 @@ type noticesData struct {
 // handleNotices lists the user's notices, newest first, a page at a time.
 func (c *Console) handleNotices(w http.ResponseWriter, r *http.Request, u user) {
 	after := r.URL.Query().Get("after")
-	ns, err := c.db.ListNotices(r.Context(), store.NoticeFilter{UserID: u.ID, After: after, Limit: noticesShown})
+	ns, err := c.db.Notices().ListNotices(r.Context(), store.NoticeFilter{UserID: u.ID, After: after, Limit: noticesShown})
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -47,7 +47,7 @@ func (c *Console) handleNotices(w http.ResponseWriter, r *http.Request, u user) 
 // read; one that arrived since stays unread.
 func (c *Console) handleNoticesRead(w http.ResponseWriter, r *http.Request, u user) {
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
-		_, err := tx.MarkNoticesRead(u.ID, u.Livemode, r.PostForm.Get("upTo"))
+		_, err := tx.Notices().MarkNoticesRead(u.ID, u.Livemode, r.PostForm.Get("upTo"))
 		return err
 	}, c.txOpts(r, u))
 	if err != nil {
@@ -67,7 +67,7 @@ type noticeMailView struct {
 
 // noticeMail reads which kinds the user has mailed.
 func (c *Console) noticeMail(r *http.Request, u user) ([]noticeMailView, error) {
-	off, err := c.db.NoticeMailOff(r.Context(), u.ID)
+	off, err := c.db.Notices().NoticeMailOff(r.Context(), u.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (c *Console) handleNoticeMail(w http.ResponseWriter, r *http.Request, u use
 			off = append(off, k.Kind)
 		}
 	}
-	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.SetNoticeMailOff(u.ID, u.Livemode, off) }, c.txOpts(r, u))
+	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.Notices().SetNoticeMailOff(u.ID, u.Livemode, off) }, c.txOpts(r, u))
 	if err != nil {
 		c.fail(w, r, err)
 		return

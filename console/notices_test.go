@@ -74,7 +74,7 @@ func TestNoticeMailChoices(t *testing.T) {
 	is.True(b.has(`value="payout.needs_you" checked`))
 	// The same choice sent again (a resubmit) changes nothing: one audit row.
 	is.Equal(b.post("/console/settings/notices", url.Values{"mail": {"payout.failed", "payout.needs_you"}}), http.StatusSeeOther)
-	rows, _, err := h.db.ListAudit(context.Background(), store.AuditFilter{UserID: u.ID, Action: "notices.mail_set", Page: 1, Limit: 10})
+	rows, _, err := h.db.History().ListAudit(context.Background(), store.AuditFilter{UserID: u.ID, Action: "notices.mail_set", Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(rows), 1)
 	is.True(consoleActor.MatchString(rows[0].Actor))

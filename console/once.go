@@ -32,7 +32,7 @@ func (c *Console) once(r *http.Request, u user, op, key string, details []string
 		}
 		return string(prev.Body), nil
 	}
-	if prev, found, err := c.db.FindIdempotent(ctx, scope, key); err != nil || found {
+	if prev, found, err := c.db.Payments().FindIdempotent(ctx, scope, key); err != nil || found {
 		if err != nil {
 			return "", err
 		}
@@ -43,11 +43,11 @@ func (c *Console) once(r *http.Request, u user, op, key string, details []string
 		if target, err = fn(tx); err != nil {
 			return err
 		}
-		return tx.SaveIdempotent(scope, key, store.IdempotentResponse{RequestHash: digest[:], Status: http.StatusSeeOther, Body: []byte(target)})
+		return tx.Payments().SaveIdempotent(scope, key, store.IdempotentResponse{RequestHash: digest[:], Status: http.StatusSeeOther, Body: []byte(target)})
 	}, c.txOpts(r, u))
 	if err != nil {
 		// A twin submit that committed first wins; this one follows it.
-		if prev, found, ferr := c.db.FindIdempotent(ctx, scope, key); ferr == nil && found {
+		if prev, found, ferr := c.db.Payments().FindIdempotent(ctx, scope, key); ferr == nil && found {
 			return seen(prev)
 		}
 	}
@@ -56,7 +56,7 @@ func (c *Console) once(r *http.Request, u user, op, key string, details []string
 
 // sentBefore is where a form's key already led, "" when it is unused.
 func (c *Console) sentBefore(r *http.Request, u user, op, key string) (string, error) {
-	prev, found, err := c.db.FindIdempotent(r.Context(), "console:"+u.ID, op+":"+strings.ToLower(key))
+	prev, found, err := c.db.Payments().FindIdempotent(r.Context(), "console:"+u.ID, op+":"+strings.ToLower(key))
 	if err != nil || !found {
 		return "", err
 	}

@@ -27,7 +27,7 @@ import (
 func (h *harness) seedPayouts(u store.User) []store.Payment {
 	h.t.Helper()
 	ctx := context.Background()
-	if err := h.db.SeedSettled(ctx, store.Seed{UserID: u.ID, From: 0, To: 800, Destination: testAddress}); err != nil {
+	if err := h.db.Bench().SeedSettled(ctx, store.Seed{UserID: u.ID, From: 0, To: 800, Destination: testAddress}); err != nil {
 		h.t.Fatal(err)
 	}
 	currencies := []string{"USD", "EUR", "GBP"}
@@ -49,7 +49,7 @@ func (h *harness) seedPayouts(u store.User) []store.Payment {
 		}
 		h.advance(24 * time.Hour)
 	}
-	all, total, err := h.db.ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 5000})
+	all, total, err := h.db.Payments().ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 5000})
 	if err != nil || total != 2000 || len(all) != 2000 {
 		h.t.Fatalf("seeded %d (%d listed): %v", total, len(all), err)
 	}

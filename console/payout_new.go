@@ -48,12 +48,12 @@ var initiateFields = []string{"amount", "currency", "destinationAddress", "count
 	"counterpartyBank", "purposeCode", "invoiceRef", "invoiceDate", "memo"}
 
 func (c *Console) newPayoutPage(w http.ResponseWriter, r *http.Request, u user, status int, f input.Initiate, key string, err error) {
-	vaults, verr := c.db.ListVaults(r.Context(), u.ID)
+	vaults, verr := c.db.Vaults().ListVaults(r.Context(), u.ID)
 	if verr != nil {
 		c.fail(w, r, verr)
 		return
 	}
-	clients, verr := c.db.ListClients(r.Context(), u.ID)
+	clients, verr := c.db.Invoices().ListClients(r.Context(), u.ID)
 	if verr != nil {
 		c.fail(w, r, verr)
 		return
@@ -98,7 +98,7 @@ func (c *Console) handleNewPayout(w http.ResponseWriter, r *http.Request, u user
 	if clientID != "" {
 		// Pay with this client: its currency to start with, and its
 		// details taken at submit for what the form leaves empty.
-		cl, err := c.db.FindClient(r.Context(), u.ID, clientID)
+		cl, err := c.db.Invoices().FindClient(r.Context(), u.ID, clientID)
 		if err != nil {
 			c.fail(w, r, err)
 			return
@@ -157,7 +157,7 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 		}
 		created, err := payout.Initiate(tx, c.cfg.Rates, p)
 		if err == nil && inv != nil {
-			err = tx.LinkPayment(created.ID, *inv)
+			err = tx.Invoices().LinkPayment(created.ID, *inv)
 		}
 		return Prefix + "payouts/" + created.ID + "/confirm", err
 	})
@@ -186,7 +186,7 @@ func (c *Console) handleInitiate(w http.ResponseWriter, r *http.Request, u user)
 // collectInvoice fills New payout in to collect an invoice: what it still
 // holds, in its currency, from its client, under its number.
 func (c *Console) collectInvoice(r *http.Request, u user, id string, f *input.Initiate) error {
-	inv, err := c.db.FindInvoice(r.Context(), u.ID, id)
+	inv, err := c.db.Invoices().FindInvoice(r.Context(), u.ID, id)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (c *Console) useClient(r *http.Request, u user, q *input.Initiate) error {
 	if q.ClientID == "" {
 		return nil
 	}
-	cl, err := c.db.FindClient(r.Context(), u.ID, q.ClientID)
+	cl, err := c.db.Invoices().FindClient(r.Context(), u.ID, q.ClientID)
 	if apperr.Code(err) == apperr.ErrNotFound {
 		return input.FieldError("clientId", "is not one of your clients")
 	}
@@ -241,7 +241,7 @@ type confirmData struct {
 }
 
 func (c *Console) confirmPage(w http.ResponseWriter, r *http.Request, u user, status int, p store.Payment, vaultID, key string, err error) {
-	vaults, verr := c.db.ListVaults(r.Context(), u.ID)
+	vaults, verr := c.db.Vaults().ListVaults(r.Context(), u.ID)
 	if verr != nil {
 		c.fail(w, r, verr)
 		return
@@ -263,7 +263,7 @@ func (c *Console) confirmPage(w http.ResponseWriter, r *http.Request, u user, st
 // handleConfirmPage is the second step: what will be sent, from which
 // vault, and its INR estimate, before anything moves.
 func (c *Console) handleConfirmPage(w http.ResponseWriter, r *http.Request, u user) {
-	p, err := c.db.FindPayment(r.Context(), u.ID, r.PathValue("id"))
+	p, err := c.db.Payments().FindPayment(r.Context(), u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -280,7 +280,7 @@ func (c *Console) handleConfirmPage(w http.ResponseWriter, r *http.Request, u us
 // the payout moves to COMPLIANCE_CHECK.
 func (c *Console) handleConfirm(w http.ResponseWriter, r *http.Request, u user) {
 	ctx := r.Context()
-	p, err := c.db.FindPayment(ctx, u.ID, r.PathValue("id"))
+	p, err := c.db.Payments().FindPayment(ctx, u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return

@@ -25,7 +25,7 @@ func TestNewPayoutBackAndResubmit(t *testing.T) {
 	b := h.signIn(u)
 	ctx := context.Background()
 	count := func() int {
-		_, n, err := h.db.ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 1})
+		_, n, err := h.db.Payments().ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 1})
 		is.NoErr(err)
 		return n
 	}
@@ -79,7 +79,7 @@ func TestCrossBorderNeedsClientName(t *testing.T) {
 		"destinationAddress": {testAddress}, "counterpartyCountry": {"US"}}
 	is.Equal(b.post("/console/payouts/new", form), http.StatusBadRequest)
 	is.True(strings.Contains(b.errorNextTo("counterpartyName"), "required for a cross-border payout"))
-	_, n, err := h.db.ListPayments(context.Background(), store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 1})
+	_, n, err := h.db.Payments().ListPayments(context.Background(), store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 1})
 	is.NoErr(err)
 	is.Equal(n, 0)
 	form.Set("counterpartyName", "Acme Inc")

@@ -96,7 +96,7 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 	} else if id := q.Get("before"); validCursor(id) {
 		sf.Before = id
 	}
-	clients, err := c.db.ListClients(r.Context(), u.ID)
+	clients, err := c.db.Invoices().ListClients(r.Context(), u.ID)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -109,10 +109,10 @@ func (c *Console) handlePayouts(w http.ResponseWriter, r *http.Request, u user) 
 		c.render(w, r, http.StatusBadRequest, "payouts", p)
 		return
 	}
-	items, total, err := c.db.ListPayments(r.Context(), sf)
+	items, total, err := c.db.Payments().ListPayments(r.Context(), sf)
 	if apperr.Code(err) == apperr.ErrValidation {
 		sf.After, sf.Before = "", "" // a cursor of another list: start at its top
-		items, total, err = c.db.ListPayments(r.Context(), sf)
+		items, total, err = c.db.Payments().ListPayments(r.Context(), sf)
 	}
 	if err != nil {
 		c.fail(w, r, err)
@@ -207,14 +207,14 @@ func (c *Console) handlePayout(w http.ResponseWriter, r *http.Request, u user) {
 // review's messages next to its fields.
 func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, status int, formErr error) {
 	ctx := r.Context()
-	p, err := c.db.FindPayment(ctx, u.ID, r.PathValue("id"))
+	p, err := c.db.Payments().FindPayment(ctx, u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	d := payoutData{P: p, Words: wordsOf(p), CanConfirm: p.Status == store.StatusInitiated, CanRetry: payout.CanRetry(p),
 		CanReview: p.Status == store.StatusManualReview && !p.Livemode, Reason: r.PostForm.Get("reason")}
-	rows, err := c.db.ResourceAudit(ctx, u.ID, p.ID, 100)
+	rows, err := c.db.History().ResourceAudit(ctx, u.ID, p.ID, 100)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -222,7 +222,7 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 	for _, a := range rows {
 		d.Timeline = append(d.Timeline, timelineOf(a))
 	}
-	firas, _, err := c.db.ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, PaymentID: p.ID, Page: 1, Limit: 1})
+	firas, _, err := c.db.Tax().ListFIRAs(ctx, store.FIRAFilter{UserID: u.ID, PaymentID: p.ID, Page: 1, Limit: 1})
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -231,7 +231,7 @@ func (c *Console) payoutPage(w http.ResponseWriter, r *http.Request, u user, sta
 		d.FIRA = &firas[0]
 		d.RateAsOf = firas[0].RateTime()
 	} else if p.SettledAt != nil {
-		at, ok, err := c.db.RateAsOf(ctx, p.ID)
+		at, ok, err := c.db.Ledger().RateAsOf(ctx, p.ID)
 		if err != nil {
 			c.fail(w, r, err)
 			return

@@ -181,7 +181,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 // unread is the header's count of unread notices; a failure to count
 // shows none rather than no page.
 func (c *Console) unread(r *http.Request, u user) string {
-	n, err := c.db.UnreadNotices(r.Context(), u.ID, unreadCap)
+	n, err := c.db.Notices().UnreadNotices(r.Context(), u.ID, unreadCap)
 	switch {
 	case err != nil:
 		c.log.ErrorContext(r.Context(), "console: unread notices", slog.String("error", err.Error()))

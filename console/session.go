@@ -145,7 +145,7 @@ func (c *Console) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := signInData{SignedOut: q.Has("signedout")}
 	if token := q.Get("token"); token != "" {
-		err := c.db.CheckConsoleLink(r.Context(), token)
+		err := c.db.Keys().CheckConsoleLink(r.Context(), token)
 		if apperr.Code(err) == apperr.ErrUnauthorized {
 			c.refuseLink(w, r, err)
 			return
@@ -173,7 +173,7 @@ func (c *Console) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	token := r.PostForm.Get("token")
 	var u store.User
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-		u, err = tx.UseConsoleLink(token)
+		u, err = tx.Keys().UseConsoleLink(token)
 		return err
 	}, store.WithActor("console:signin", c.cfg.RequestID(r)))
 	if apperr.Code(err) == apperr.ErrUnauthorized {

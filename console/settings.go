@@ -56,17 +56,17 @@ func (c *Console) readSettings(r *http.Request, u user, d *settingsData) error {
 	if err := c.readReserve(r, u, d); err != nil {
 		return err
 	}
-	if d.Profile, err = c.db.FindProfile(ctx, u.ID); err != nil {
+	if d.Profile, err = c.db.People().FindProfile(ctx, u.ID); err != nil {
 		return err
 	}
-	if d.KYC, err = c.db.KYCStatus(ctx, u.ID); err != nil {
+	if d.KYC, err = c.db.People().KYCStatus(ctx, u.ID); err != nil {
 		return err
 	}
 	d.ResubmitLeft = kyc.ResubmitsLeft(d.KYC)
-	if d.Webhooks, err = c.db.ListWebhookEndpoints(ctx, u.ID); err != nil {
+	if d.Webhooks, err = c.db.Webhooks().ListWebhookEndpoints(ctx, u.ID); err != nil {
 		return err
 	}
-	if d.Keys, err = c.db.ListAPIKeys(ctx, u.ID); err != nil {
+	if d.Keys, err = c.db.Keys().ListAPIKeys(ctx, u.ID); err != nil {
 		return err
 	}
 	d.EventTypes, d.Scopes = store.EventTypes, store.AllScopes
@@ -110,7 +110,7 @@ func (c *Console) handleProfile(w http.ResponseWriter, r *http.Request, u user) 
 	}
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) error {
-			_, err := tx.UpdateProfile(u.ID, u.Livemode, patch)
+			_, err := tx.People().UpdateProfile(u.ID, u.Livemode, patch)
 			return err
 		}, c.txOpts(r, u))
 	}

@@ -29,7 +29,7 @@ func (c *Console) handleWebhookCreate(w http.ResponseWriter, r *http.Request, u 
 	var secret string
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-			ep, secret, err = tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, Livemode: u.Livemode,
+			ep, secret, err = tx.Webhooks().CreateWebhookEndpoint(store.WebhookEndpoint{UserID: u.ID, Livemode: u.Livemode,
 				URL: q.URL, Description: q.Description, EventTypes: types}, c.cfg.Sealer)
 			return err
 		}, c.txOpts(r, u))
@@ -51,7 +51,7 @@ func (c *Console) handleWebhookRotate(w http.ResponseWriter, r *http.Request, u 
 	var ep store.WebhookEndpoint
 	var secret string
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-		ep, secret, err = tx.RotateWebhookSecret(u.ID, r.PathValue("id"), c.cfg.Sealer)
+		ep, secret, err = tx.Webhooks().RotateWebhookSecret(u.ID, r.PathValue("id"), c.cfg.Sealer)
 		return err
 	}, c.txOpts(r, u))
 	if err != nil {
@@ -66,7 +66,7 @@ func (c *Console) handleWebhookDelete(w http.ResponseWriter, r *http.Request, u 
 		return
 	}
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) error {
-		return tx.DeleteWebhookEndpoint(u.ID, r.PathValue("id"))
+		return tx.Webhooks().DeleteWebhookEndpoint(u.ID, r.PathValue("id"))
 	}, c.txOpts(r, u))
 	if err != nil {
 		c.fail(w, r, err)
@@ -85,12 +85,12 @@ type webhookData struct {
 // handleWebhook shows an endpoint and its latest delivery attempts.
 func (c *Console) handleWebhook(w http.ResponseWriter, r *http.Request, u user) {
 	ctx := r.Context()
-	ep, err := c.db.FindWebhookEndpoint(ctx, u.ID, r.PathValue("id"))
+	ep, err := c.db.Webhooks().FindWebhookEndpoint(ctx, u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	as, total, err := c.db.ListWebhookDeliveries(ctx, store.DeliveryFilter{UserID: u.ID, EndpointID: ep.ID, Page: 1, Limit: 50})
+	as, total, err := c.db.Webhooks().ListWebhookDeliveries(ctx, store.DeliveryFilter{UserID: u.ID, EndpointID: ep.ID, Page: 1, Limit: 50})
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -110,7 +110,7 @@ func (c *Console) handleKeyCreate(w http.ResponseWriter, r *http.Request, u user
 	var secret string
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-			_, secret, err = tx.CreateAPIKey(store.User{ID: u.ID, Email: u.Email, Livemode: u.Livemode}, q.Name, scopes)
+			_, secret, err = tx.Keys().CreateAPIKey(store.User{ID: u.ID, Email: u.Email, Livemode: u.Livemode}, q.Name, scopes)
 			return err
 		}, c.txOpts(r, u))
 	}
@@ -127,7 +127,7 @@ func (c *Console) handleKeyCreate(w http.ResponseWriter, r *http.Request, u user
 
 // ownKey refuses a key of another user as not found, like the API.
 func (c *Console) ownKey(r *http.Request, u user) (store.APIKey, error) {
-	k, err := c.db.FindAPIKey(r.Context(), r.PathValue("id"))
+	k, err := c.db.Keys().FindAPIKey(r.Context(), r.PathValue("id"))
 	if err == nil && k.UserID != u.ID {
 		err = apperr.Errorf(apperr.ErrNotFound, "api key not found")
 	}
@@ -141,7 +141,7 @@ func (c *Console) handleKeyRotate(w http.ResponseWriter, r *http.Request, u user
 	var secret string
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-			_, secret, err = tx.RotateAPIKey(k.ID)
+			_, secret, err = tx.Keys().RotateAPIKey(k.ID)
 			return err
 		}, c.txOpts(r, u))
 	}
@@ -169,7 +169,7 @@ func (c *Console) handleKeyRevoke(w http.ResponseWriter, r *http.Request, u user
 	}
 	k, err := c.ownKey(r, u)
 	if err == nil {
-		err = c.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.RevokeAPIKey(k.ID) }, c.txOpts(r, u))
+		err = c.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.Keys().RevokeAPIKey(k.ID) }, c.txOpts(r, u))
 	}
 	if err != nil {
 		c.fail(w, r, err)

@@ -39,7 +39,7 @@ func TestReservePolicy(t *testing.T) {
 	b.get("/console/settings") // the reload
 	is.True(b.has(`name="enabled" checked`))
 	is.True(b.has(`value="12.50"`))
-	rows, _, err := h.db.ListAudit(context.Background(), store.AuditFilter{UserID: u.ID, Action: "sequestration.policy_set", Page: 1, Limit: 10})
+	rows, _, err := h.db.History().ListAudit(context.Background(), store.AuditFilter{UserID: u.ID, Action: "sequestration.policy_set", Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(rows), 1)
 }
@@ -60,13 +60,13 @@ func TestWebhookEnableAndRedeliver(t *testing.T) {
 	b := h.signIn(u)
 	b.get("/console/settings")
 	is.Equal(b.post("/console/settings/webhooks", url.Values{"url": {rcv.URL + "/hook"}, "eventTypes": {"deposit.received"}}), http.StatusSeeOther)
-	eps, err := h.db.ListWebhookEndpoints(context.Background(), u.ID)
+	eps, err := h.db.Webhooks().ListWebhookEndpoints(context.Background(), u.ID)
 	is.NoErr(err)
 	ep := eps[0]
-	vs, err := h.db.ListVaults(context.Background(), u.ID)
+	vs, err := h.db.Vaults().ListVaults(context.Background(), u.ID)
 	is.NoErr(err)
 	err = h.db.WithTx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.SandboxDeposit(u.ID, vs[0].ID, 5_00, "GCLIENT", "INV-1")
+		_, err := tx.Vaults().SandboxDeposit(u.ID, vs[0].ID, 5_00, "GCLIENT", "INV-1")
 		return err
 	}, store.WithActor("test", ""))
 	is.NoErr(err)
@@ -81,7 +81,7 @@ func TestWebhookEnableAndRedeliver(t *testing.T) {
 	wait.Until(t, 10*time.Second, "the delivery sent again", func() bool { return got.Load() == 2 })
 
 	err = h.db.WithTx(context.Background(), func(tx *store.Tx) error {
-		return tx.DisableWebhookEndpoint(ep.ID, "test: failed on every attempt", nil)
+		return tx.Webhooks().DisableWebhookEndpoint(ep.ID, "test: failed on every attempt", nil)
 	}, store.WithActor("test", ""))
 	is.NoErr(err)
 	b.get(page)
@@ -91,7 +91,7 @@ func TestWebhookEnableAndRedeliver(t *testing.T) {
 	b.follow()
 	is.True(b.has("Endpoint turned back on"))
 	is.True(b.has("Send again"))
-	again, err := h.db.FindWebhookEndpoint(context.Background(), u.ID, ep.ID)
+	again, err := h.db.Webhooks().FindWebhookEndpoint(context.Background(), u.ID, ep.ID)
 	is.NoErr(err)
 	is.Equal(again.Status, store.WebhookEnabled)
 }

@@ -17,11 +17,11 @@ type reserveView struct {
 }
 
 func (c *Console) readReserve(r *http.Request, u user, d *settingsData) error {
-	pol, err := c.db.SequestrationPolicy(r.Context(), u.ID)
+	pol, err := c.db.Payments().SequestrationPolicy(r.Context(), u.ID)
 	if err != nil {
 		return err
 	}
-	acct, err := c.db.UserLedgerAccount(r.Context(), u.ID, store.AccountTaxReserve, "INR")
+	acct, err := c.db.Ledger().UserLedgerAccount(r.Context(), u.ID, store.AccountTaxReserve, "INR")
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (c *Console) handleReserve(w http.ResponseWriter, r *http.Request, u user) 
 	bp, err := input.ReservePolicy{Enabled: &enabled, Rate: rate, Trigger: &trigger}.Validate()
 	if err == nil {
 		err = c.db.WithTx(r.Context(), func(tx *store.Tx) error {
-			_, err := tx.SetSequestrationPolicy(u.ID, u.Livemode, enabled, bp, trigger)
+			_, err := tx.Payments().SetSequestrationPolicy(u.ID, u.Livemode, enabled, bp, trigger)
 			return err
 		}, c.txOpts(r, u))
 	}

@@ -30,7 +30,7 @@ func (b *browser) secret() string {
 // auditActors lists the actions on a resource with who did them.
 func (h *harness) auditActors(userID, resourceID string) map[string]string {
 	h.t.Helper()
-	rows, _, err := h.db.ListAudit(context.Background(), store.AuditFilter{UserID: userID, ResourceID: resourceID, Page: 1, Limit: 50})
+	rows, _, err := h.db.History().ListAudit(context.Background(), store.AuditFilter{UserID: userID, ResourceID: resourceID, Page: 1, Limit: 50})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestWebhookAddRotateDelete(t *testing.T) {
 	b.follow()
 	first := b.secret()
 	is.True(strings.HasPrefix(first, "whsec_"))
-	eps, err := h.db.ListWebhookEndpoints(context.Background(), u.ID)
+	eps, err := h.db.Webhooks().ListWebhookEndpoints(context.Background(), u.ID)
 	is.NoErr(err)
 	is.Equal(len(eps), 1)
 	id := eps[0].ID
@@ -132,7 +132,7 @@ func TestAPIKeyCreateRotateRevoke(t *testing.T) {
 	b.follow()
 	first := b.secret()
 	is.True(strings.HasPrefix(first, "sk_sandbox_"))
-	k, err := h.db.FindAPIKeyBySecret(context.Background(), first)
+	k, err := h.db.Keys().FindAPIKeyBySecret(context.Background(), first)
 	is.NoErr(err)
 	is.Equal(k.Name, "accounting-sync")
 	is.Equal(k.Scopes, []string{"payments:read"})
@@ -156,7 +156,7 @@ func TestAPIKeyCreateRotateRevoke(t *testing.T) {
 	is.True(!b.has(second))
 	is.True(b.has("rotated; works until"))
 
-	replacement, err := h.db.FindAPIKeyBySecret(context.Background(), second)
+	replacement, err := h.db.Keys().FindAPIKeyBySecret(context.Background(), second)
 	is.NoErr(err)
 	is.Equal(b.confirmed("/console/settings/keys/"+replacement.ID+"/revoke", "Every request made with this key is refused"), http.StatusSeeOther)
 	b.follow()
@@ -200,26 +200,26 @@ func TestSettingsReloadRepeatsNothing(t *testing.T) {
 		return secret
 	}
 	is.True(submit("/console/settings/webhooks", url.Values{"url": {"http://127.0.0.1:9/payoutd"}}) != "")
-	eps, err := h.db.ListWebhookEndpoints(ctx, u.ID)
+	eps, err := h.db.Webhooks().ListWebhookEndpoints(ctx, u.ID)
 	is.NoErr(err)
 	is.Equal(len(eps), 1)
 	is.True(submit("/console/settings/webhooks/"+eps[0].ID+"/rotate", url.Values{}) != "")
 	is.True(submit("/console/settings/keys", url.Values{"name": {"books"}, "scopes": {"payments:read"}}) != "")
-	keys, err := h.db.ListAPIKeys(ctx, u.ID)
+	keys, err := h.db.Keys().ListAPIKeys(ctx, u.ID)
 	is.NoErr(err)
 	is.Equal(len(keys), 2) // the harness's and the one made here
 	submit("/console/settings/keys/"+keys[0].ID+"/rotate", url.Values{})
 	submit("/console/settings/profile", url.Values{"name": {"Asha Rao"}})
 
 	count := func(action string) int {
-		rows, _, err := h.db.ListAudit(ctx, store.AuditFilter{UserID: u.ID, Action: action, Page: 1, Limit: 50})
+		rows, _, err := h.db.History().ListAudit(ctx, store.AuditFilter{UserID: u.ID, Action: action, Page: 1, Limit: 50})
 		is.NoErr(err)
 		return len(rows)
 	}
 	is.Equal(count("webhook.created"), 1)
 	is.Equal(count("webhook.secret_rotated"), 1)
 	is.Equal(count("api_key.rotated"), 1)
-	keys, err = h.db.ListAPIKeys(ctx, u.ID)
+	keys, err = h.db.Keys().ListAPIKeys(ctx, u.ID)
 	is.NoErr(err)
 	is.Equal(len(keys), 3) // + the rotation's replacement
 }

@@ -67,13 +67,13 @@ func (c *Console) taxPage(w http.ResponseWriter, r *http.Request, u user, status
 		c.fail(w, r, err)
 		return
 	}
-	reserve, err := c.db.UserLedgerAccount(ctx, u.ID, store.AccountTaxReserve, "INR")
+	reserve, err := c.db.Ledger().UserLedgerAccount(ctx, u.ID, store.AccountTaxReserve, "INR")
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	d.Reserve = reserve.Balance
-	if d.Challans, _, err = c.db.ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: u.ID, FY: fy.String(), Page: 1, Limit: 100}); err != nil {
+	if d.Challans, _, err = c.db.Tax().ListTaxPayments(ctx, store.TaxPaymentFilter{UserID: u.ID, FY: fy.String(), Page: 1, Limit: 100}); err != nil {
 		c.fail(w, r, err)
 		return
 	}
@@ -132,7 +132,7 @@ func (c *Console) handleTaxPayment(w http.ResponseWriter, r *http.Request, u use
 			BSRCode: q.BSRCode, ChallanSerial: q.ChallanSerial, FromReserve: q.FromReserve, Note: q.Note}
 		details := []string{p.FY, p.Kind, strconv.FormatInt(p.Amount, 10), p.PaidOn, p.BSRCode, p.ChallanSerial, strconv.FormatBool(p.FromReserve), p.Note}
 		_, err = c.once(r, u, "tax_payment", key, details, func(tx *store.Tx) (string, error) {
-			_, err := tx.RecordTaxPayment(p)
+			_, err := tx.Tax().RecordTaxPayment(p)
 			return Prefix + "tax?fy=" + q.FY, err
 		})
 	}
@@ -160,7 +160,7 @@ func (c *Console) handleTaxReverse(w http.ResponseWriter, r *http.Request, u use
 	}
 	var p store.TaxPayment
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-		p, err = tx.ReverseTaxPayment(u.ID, r.PathValue("id"))
+		p, err = tx.Tax().ReverseTaxPayment(u.ID, r.PathValue("id"))
 		return err
 	}, c.txOpts(r, u))
 	if err != nil {

@@ -38,7 +38,7 @@ func rupees(t *testing.T, n json.Number) int64 {
 // reads it.
 func (h *harness) reserve(userID string) int64 {
 	h.t.Helper()
-	a, err := h.db.UserLedgerAccount(context.Background(), userID, store.AccountTaxReserve, "INR")
+	a, err := h.db.Ledger().UserLedgerAccount(context.Background(), userID, store.AccountTaxReserve, "INR")
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestChallanRecordAndReverse(t *testing.T) {
 	is.Equal(h.reserve(u.ID), full-1000_00)
 	_, body = h.api("GET", "/api/v1/tax/liability", key, "")
 	is.True(strings.Contains(body, `"total":1000.00`) || strings.Contains(body, `"total":"1000.00"`))
-	ps, _, err := h.db.ListTaxPayments(context.Background(), store.TaxPaymentFilter{UserID: u.ID, Page: 1, Limit: 10})
+	ps, _, err := h.db.Tax().ListTaxPayments(context.Background(), store.TaxPaymentFilter{UserID: u.ID, Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(ps), 1)
 	reverse := "/console/tax/payments/" + ps[0].ID + "/reverse"

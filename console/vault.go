@@ -30,13 +30,13 @@ type vaultData struct {
 // can vouch for in its movements and its quarantine, if any.
 func (c *Console) handleVault(w http.ResponseWriter, r *http.Request, u user) {
 	ctx := r.Context()
-	v, err := c.db.FindVault(ctx, u.ID, r.PathValue("id"))
+	v, err := c.db.Vaults().FindVault(ctx, u.ID, r.PathValue("id"))
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	d := vaultData{V: v}
-	deps, _, err := c.db.ListDeposits(ctx, store.DepositFilter{UserID: u.ID, Livemode: v.Livemode, VaultID: v.ID,
+	deps, _, err := c.db.Vaults().ListDeposits(ctx, store.DepositFilter{UserID: u.ID, Livemode: v.Livemode, VaultID: v.ID,
 		After: r.URL.Query().Get("after"), Page: 1, Limit: depositsShown})
 	if err != nil {
 		c.fail(w, r, err)
@@ -58,7 +58,7 @@ func (c *Console) handleVault(w http.ResponseWriter, r *http.Request, u user) {
 
 // vaultChain reads what the chain's movements say of a live vault.
 func (c *Console) vaultChain(r *http.Request, u user, d *vaultData) error {
-	t, err := c.db.Track(r.Context(), d.V.ID)
+	t, err := c.db.Movements().Track(r.Context(), d.V.ID)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (c *Console) vaultChain(r *http.Request, u user, d *vaultData) error {
 	case t.Tracked():
 		d.Tracked = t.Describe()
 	}
-	qs, err := c.db.UserQuarantines(r.Context(), u.ID)
+	qs, err := c.db.Movements().UserQuarantines(r.Context(), u.ID)
 	if q, ok := qs[d.V.ID]; ok && err == nil {
 		d.Quarantine = &q
 	}

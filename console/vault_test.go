@@ -17,7 +17,7 @@ func TestVaultDeposits(t *testing.T) {
 	is := is.New(t)
 	h := newHarness(t, harnessOpts{})
 	u, key := h.newUser("asha@example.com", false)
-	vs, err := h.db.ListVaults(context.Background(), u.ID)
+	vs, err := h.db.Vaults().ListVaults(context.Background(), u.ID)
 	is.NoErr(err)
 	status, _ := h.api("POST", "/api/v1/sandbox/vaults/"+vs[0].ID+"/deposits", key,
 		`{"amount":"1234.56","from":"GACLIENTSENDERADDRESS","memo":"INV/26-27/00007"}`)
@@ -42,31 +42,31 @@ func TestLiveVaultTroubles(t *testing.T) {
 	is := is.New(t)
 	h := newHarness(t, harnessOpts{})
 	u, _ := h.newUser("ravi@example.com", true)
-	vs, err := h.db.ListVaults(context.Background(), u.ID)
+	vs, err := h.db.Vaults().ListVaults(context.Background(), u.ID)
 	is.NoErr(err)
 	v := vs[0]
 	closed := time.Date(2026, 11, 21, 4, 30, 0, 0, time.UTC)
 	err = h.db.WithTx(context.Background(), func(tx *store.Tx) error {
-		if err := tx.SaveTrack(store.Track{VaultID: v.ID, OpeningLedger: 100, EventsLedger: 400, GapFrom: 150, GapTo: 160,
+		if err := tx.Movements().SaveTrack(store.Track{VaultID: v.ID, OpeningLedger: 100, EventsLedger: 400, GapFrom: 150, GapTo: 160,
 			Source: store.TrackEvents}); err != nil {
 			return err
 		}
 		in := store.Movement{VaultID: v.ID, UserID: u.ID, Livemode: true, EventID: "0000000001-1", Direction: store.MovementIn,
 			Kind: "transfer", Counterparty: "GBSENDER", Amount: 500_00, Stroops: 5_000_000_000, Currency: "USD",
 			TxHash: "aa11", Ledger: 300, ClosedAt: closed, Memo: "INV-9"}
-		if _, err := tx.RecordMovement(&in); err != nil {
+		if _, err := tx.Movements().RecordMovement(&in); err != nil {
 			return err
 		}
-		if err := tx.BookDeposit(in, "Deposit"); err != nil {
+		if err := tx.Movements().BookDeposit(in, "Deposit"); err != nil {
 			return err
 		}
 		out := store.Movement{VaultID: v.ID, UserID: u.ID, Livemode: true, EventID: "0000000002-1", Direction: store.MovementOut,
 			Kind: "transfer", Counterparty: "GTHIEF", Amount: 123_45, Stroops: 1_234_500_000, Currency: "USD", TxHash: "bb22",
 			Ledger: 310, ClosedAt: closed, OutsideAt: &closed}
-		if _, err := tx.RecordMovement(&out); err != nil {
+		if _, err := tx.Movements().RecordMovement(&out); err != nil {
 			return err
 		}
-		_, _, err := tx.QuarantineVault(v.ID, store.QuarantineFacts{Reasons: []string{store.ReasonOutsideTransfer}, Ledger: 310})
+		_, _, err := tx.Movements().QuarantineVault(v.ID, store.QuarantineFacts{Reasons: []string{store.ReasonOutsideTransfer}, Ledger: 310})
 		return err
 	}, store.WithActor("test", ""))
 	is.NoErr(err)

@@ -14,7 +14,7 @@ import (
 func (c *Console) handleWebhookEnable(w http.ResponseWriter, r *http.Request, u user) {
 	var ep store.WebhookEndpoint
 	err := c.db.WithTx(r.Context(), func(tx *store.Tx) (err error) {
-		ep, err = tx.EnableWebhookEndpoint(u.ID, r.PathValue("id"))
+		ep, err = tx.Webhooks().EnableWebhookEndpoint(u.ID, r.PathValue("id"))
 		return err
 	}, c.txOpts(r, u))
 	if err != nil {
@@ -29,10 +29,10 @@ func (c *Console) handleWebhookEnable(w http.ResponseWriter, r *http.Request, u 
 // attempt, even if it was accepted before).
 func (c *Console) handleRedeliver(w http.ResponseWriter, r *http.Request, u user) {
 	ctx := r.Context()
-	ep, err := c.db.FindWebhookEndpoint(ctx, u.ID, r.PathValue("id"))
+	ep, err := c.db.Webhooks().FindWebhookEndpoint(ctx, u.ID, r.PathValue("id"))
 	var ev store.Event
 	if err == nil {
-		ev, err = c.db.FindEvent(ctx, r.PostForm.Get("eventId"))
+		ev, err = c.db.History().FindEvent(ctx, r.PostForm.Get("eventId"))
 		if err == nil && (ev.UserID != u.ID || ev.Livemode != ep.Livemode) {
 			err = apperr.Errorf(apperr.ErrNotFound, "event not found")
 		}

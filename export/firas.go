@@ -30,7 +30,7 @@ func Period(fy india.FY, quarter int) (from, to time.Time, err error) {
 func eachFIRA(ctx context.Context, db *store.DB, f store.FIRAFilter, fn func(store.FIRA) error, done func() error) error {
 	f.After, f.Page, f.Limit, f.SkipTotal = "", 1, chunk, true
 	for {
-		fs, _, err := db.ListFIRAs(ctx, f)
+		fs, _, err := db.Tax().ListFIRAs(ctx, f)
 		if err != nil {
 			return err
 		}

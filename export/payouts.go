@@ -19,7 +19,7 @@ func Payouts(ctx context.Context, w io.Writer, db *store.DB, f store.PaymentFilt
 	}
 	f.After, f.Before, f.Page, f.Limit, f.SkipTotal = "", "", 1, chunk, true
 	for {
-		ps, _, err := db.ListPayments(ctx, f)
+		ps, _, err := db.Payments().ListPayments(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func TaxPayments(ctx context.Context, w io.Writer, db *store.DB, f store.TaxPaym
 	}
 	f.After, f.Page, f.Limit = "", 1, chunk
 	for {
-		ps, _, err := db.ListTaxPayments(ctx, f)
+		ps, _, err := db.Tax().ListTaxPayments(ctx, f)
 		if err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ type IdempotencyPurgeWorker struct {
 
 // Work deletes every expired stored response in one transaction.
 func (w *IdempotencyPurgeWorker) Work(ctx context.Context, job *river.Job[IdempotencyPurgeArgs]) error {
-	_, err := w.DB.PurgeExpiredIdempotency(ctx)
+	_, err := w.DB.Payments().PurgeExpiredIdempotency(ctx)
 	return err
 }
 

@@ -46,7 +46,7 @@ func noticeOf(tx *store.Tx, n eventNotice, ev store.Event, mail bool) error {
 		return fmt.Errorf("notice of %s: %w", ev.Type, err)
 	}
 	notice := store.Notice{UserID: ev.UserID, Livemode: ev.Livemode, Kind: n.kind, Occasion: ev.ID, Title: title, Body: body, Link: link}
-	tx.AddEventNotice(&notice)
+	tx.Notices().AddEventNotice(&notice)
 	return mailJob(tx, notice, mail)
 }
 
@@ -54,7 +54,7 @@ func noticeOf(tx *store.Tx, n eventNotice, ev store.Event, mail bool) error {
 // when mail is on and the user wants its kind by e-mail, inserts the job
 // that mails it, in tx.
 func Notify(tx *store.Tx, n store.Notice, mail bool) error {
-	added, err := tx.AddNotice(&n)
+	added, err := tx.Notices().AddNotice(&n)
 	if err != nil || !added {
 		return err
 	}
@@ -67,7 +67,7 @@ func mailJob(tx *store.Tx, n store.Notice, mail bool) error {
 	if !mail {
 		return nil
 	}
-	wanted, err := tx.MailsNotice(n.UserID, n.Kind)
+	wanted, err := tx.Notices().MailsNotice(n.UserID, n.Kind)
 	if err != nil || !wanted {
 		return err
 	}

@@ -42,7 +42,7 @@ type NoticeDatesWorker struct {
 
 // Work writes the notices of today's occasions, one transaction per user.
 func (w *NoticeDatesWorker) Work(ctx context.Context, _ *river.Job[NoticeDatesArgs]) error {
-	users, err := w.DB.Users(ctx)
+	users, err := w.DB.People().Users(ctx)
 	if err != nil {
 		return err
 	}

@@ -47,14 +47,14 @@ type NoticeMailWorker struct {
 // Work mails the notice unless it was mailed already or the user has since
 // turned its kind off.
 func (w *NoticeMailWorker) Work(ctx context.Context, job *river.Job[NoticeMailArgs]) error {
-	n, err := w.DB.FindNotice(ctx, job.Args.NoticeID)
+	n, err := w.DB.Notices().FindNotice(ctx, job.Args.NoticeID)
 	if apperr.Code(err) == apperr.ErrNotFound {
 		return river.JobCancel(err)
 	}
 	if err != nil || n.MailedAt != nil {
 		return err
 	}
-	off, err := w.DB.NoticeMailOff(ctx, n.UserID)
+	off, err := w.DB.Notices().NoticeMailOff(ctx, n.UserID)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (w *NoticeMailWorker) Work(ctx context.Context, job *river.Job[NoticeMailAr
 			return nil
 		}
 	}
-	u, err := w.DB.FindUser(ctx, n.UserID)
+	u, err := w.DB.People().FindUser(ctx, n.UserID)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (w *NoticeMailWorker) Work(ctx context.Context, job *river.Job[NoticeMailAr
 			"attempt", job.Attempt, "error", err.Error())
 		return fmt.Errorf("mail to %s: %w", w.SMTP.Addr(), err)
 	}
-	return w.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.NoticeMailed(n.ID) }, store.WithActor("system:mail", ""))
+	return w.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.Notices().NoticeMailed(n.ID) }, store.WithActor("system:mail", ""))
 }
 
 // message is the notice as a plain-text e-mail.

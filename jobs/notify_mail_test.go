@@ -33,7 +33,7 @@ func mailApp(t *testing.T, smtp jobs.SMTP) (*app.App, store.User) {
 		RetryPolicy: fastRetry{}, FetchPoll: 50 * time.Millisecond})
 	var u store.User
 	err := a.DB.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		u, _, err = tx.EnsureUser("asha@example.in", false, "Asha Rao", sealer)
+		u, _, err = tx.People().EnsureUser("asha@example.in", false, "Asha Rao", sealer)
 		return err
 	}, store.WithActor("test", ""))
 	if err != nil {
@@ -48,13 +48,13 @@ func mailApp(t *testing.T, smtp jobs.SMTP) (*app.App, store.User) {
 // deposit books a sandbox deposit into u's default vault.
 func deposit(t *testing.T, a *app.App, u store.User, amount int64, memo string) store.Movement {
 	t.Helper()
-	vs, err := a.DB.ListVaults(context.Background(), u.ID)
+	vs, err := a.DB.Vaults().ListVaults(context.Background(), u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var m store.Movement
 	err = a.DB.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		m, err = tx.SandboxDeposit(u.ID, vs[0].ID, amount, "GBCLIENTSENDER", memo)
+		m, err = tx.Vaults().SandboxDeposit(u.ID, vs[0].ID, amount, "GBCLIENTSENDER", memo)
 		return err
 	}, store.WithActor("test", ""))
 	if err != nil {
@@ -86,11 +86,11 @@ func TestNoticeMailedOverSTARTTLS(t *testing.T) {
 	is.Equal(got.Header.Get("Subject"), "[sandbox] Deposit of USD 123.45 received")
 	is.True(strings.Contains(got.Body, "From GBCLIENTSENDER, memo “INV-7”."))
 	is.True(strings.Contains(got.Body, "https://payouts.example.in/console/vaults/"+m.VaultID))
-	ns, err := a.DB.ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
+	ns, err := a.DB.Notices().ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(ns), 1)
 	wait.Until(t, 5*time.Second, "the notice marked mailed", func() bool {
-		n, err := a.DB.FindNotice(context.Background(), ns[0].ID)
+		n, err := a.DB.Notices().FindNotice(context.Background(), ns[0].ID)
 		return err == nil && n.MailedAt != nil
 	})
 }
@@ -103,7 +103,7 @@ func TestNoticeMailRetriedWhileRefused(t *testing.T) {
 	srv.Refuse(true)
 	a, u := mailApp(t, smtpOf(t, srv))
 	deposit(t, a, u, 500, "")
-	ns, err := a.DB.ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
+	ns, err := a.DB.Notices().ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(ns), 1) // the notice does not wait for the mail server
 	wait.Until(t, 10*time.Second, "two refused attempts", func() bool { return srv.Refused() >= 2 })
@@ -126,7 +126,7 @@ func TestNoticeMailServerDown(t *testing.T) {
 	for i := range 3 {
 		deposit(t, a, u, int64(100+i), "")
 	}
-	ns, err := a.DB.ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
+	ns, err := a.DB.Notices().ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(ns), 3)
 	for _, n := range ns {
@@ -140,7 +140,7 @@ func TestNoticeMailOptOut(t *testing.T) {
 	srv := mailtest.Start(t)
 	a, u := mailApp(t, smtpOf(t, srv))
 	err := a.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		return tx.SetNoticeMailOff(u.ID, false, []string{jobs.NoticeDepositReceived})
+		return tx.Notices().SetNoticeMailOff(u.ID, false, []string{jobs.NoticeDepositReceived})
 	}, store.WithActor("test", ""))
 	is.NoErr(err)
 	deposit(t, a, u, 100, "off")
@@ -151,7 +151,7 @@ func TestNoticeMailOptOut(t *testing.T) {
 	is.NoErr(err)
 	wait.Until(t, 10*time.Second, "the advance-tax e-mail", func() bool { return len(srv.Messages()) == 1 })
 	is.Equal(srv.Messages()[0].Header.Get("Subject"), "[sandbox] Advance tax")
-	ns, err := a.DB.ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
+	ns, err := a.DB.Notices().ListNotices(context.Background(), store.NoticeFilter{UserID: u.ID, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(ns), 2) // both listed in the console
 }

@@ -33,6 +33,6 @@ type TaxRefreshWorker struct {
 // it twice is harmless.
 func (w *TaxRefreshWorker) Work(ctx context.Context, job *river.Job[TaxRefreshArgs]) error {
 	return w.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.RefreshTaxFigures(job.Args.UserID)
+		return tx.Tax().RefreshTaxFigures(job.Args.UserID)
 	}, store.WithActor("system:tax", ""))
 }

@@ -58,7 +58,7 @@ func (WebhookDeliverArgs) InsertOpts() river.InsertOpts { return river.InsertOpt
 // writes an event it inserts one delivery job per subscribed endpoint, so
 // the deliveries exist exactly when the event does.
 func EnqueueWebhooks(tx *store.Tx, ev store.Event) error {
-	ids, err := tx.WebhookTargets(ev)
+	ids, err := tx.Webhooks().WebhookTargets(ev)
 	if err != nil {
 		return fmt.Errorf("webhook targets: %w", err)
 	}
@@ -133,14 +133,14 @@ func (w *WebhookDeliverWorker) Timeout(*river.Job[WebhookDeliverArgs]) time.Dura
 // already accepted, ends the job without a request.
 func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookDeliverArgs]) error {
 	a := job.Args
-	ep, err := w.DB.LoadWebhookEndpoint(ctx, a.EndpointID)
+	ep, err := w.DB.Webhooks().LoadWebhookEndpoint(ctx, a.EndpointID)
 	if apperr.Code(err) == apperr.ErrNotFound || (err == nil && ep.Status != store.WebhookEnabled) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	ev, err := w.DB.FindEvent(ctx, a.EventID)
+	ev, err := w.DB.History().FindEvent(ctx, a.EventID)
 	if apperr.Code(err) == apperr.ErrNotFound {
 		return river.JobCancel(err) // an event is never deleted: no retry brings it back
 	}
@@ -148,11 +148,11 @@ func (w *WebhookDeliverWorker) Work(ctx context.Context, job *river.Job[WebhookD
 		return err
 	}
 	if !a.Manual {
-		if delivered, err := w.DB.WebhookDelivered(ctx, ep.ID, ev.ID); err != nil || delivered {
+		if delivered, err := w.DB.Webhooks().WebhookDelivered(ctx, ep.ID, ev.ID); err != nil || delivered {
 			return err
 		}
 	}
-	keys, err := w.DB.WebhookSigningSecrets(ctx, ep.ID, w.DB.Now(), w.Sealer)
+	keys, err := w.DB.Webhooks().WebhookSigningSecrets(ctx, ep.ID, w.DB.Now(), w.Sealer)
 	if err != nil {
 		return err
 	}
@@ -250,32 +250,32 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 	var disabled string
 	err := w.DB.WithTx(ctx, func(tx *store.Tx) error {
 		retryIn, failedAttempt, disabled = 0, 0, "" // a run again starts afresh (see store.DB.WithTx)
-		cur, err := tx.FindWebhookEndpoint("", ep.ID)
+		cur, err := tx.Webhooks().FindWebhookEndpoint("", ep.ID)
 		if apperr.Code(err) == apperr.ErrNotFound {
 			return nil // deleted while the request was in flight
 		}
 		if err != nil {
 			return err
 		}
-		n, err := tx.WebhookAttempts(ep.ID, ev.ID)
+		n, err := tx.Webhooks().WebhookAttempts(ep.ID, ev.ID)
 		if err != nil {
 			return err
 		}
 		att := store.WebhookAttempt{EndpointID: ep.ID, EventID: ev.ID, EventType: ev.Type, Attempt: n + 1,
 			Status: store.DeliverySucceeded, ResponseCode: res.code, Duration: res.duration, Error: res.err}
 		if res.ok {
-			return tx.RecordWebhookAttempt(&att)
+			return tx.Webhooks().RecordWebhookAttempt(&att)
 		}
 		att.Status = store.DeliveryFailed
 		if manual {
-			return tx.RecordWebhookAttempt(&att)
+			return tx.Webhooks().RecordWebhookAttempt(&att)
 		}
 		if n < len(w.Schedule) && cur.Status == store.WebhookEnabled {
 			retryIn = w.Schedule[n]
 			next := tx.Now().Add(retryIn)
 			att.NextRetryAt = &next
 		}
-		if err := tx.RecordWebhookAttempt(&att); err != nil {
+		if err := tx.Webhooks().RecordWebhookAttempt(&att); err != nil {
 			return err
 		}
 		failedAttempt = att.Attempt
@@ -288,7 +288,7 @@ func (w *WebhookDeliverWorker) record(ctx context.Context, ep store.WebhookEndpo
 		if res.code != 0 {
 			code = res.code
 		}
-		return tx.DisableWebhookEndpoint(ep.ID, reason, map[string]any{
+		return tx.Webhooks().DisableWebhookEndpoint(ep.ID, reason, map[string]any{
 			"eventId": ev.ID, "eventType": ev.Type, "attempts": att.Attempt, "lastError": res.err, "lastResponseCode": code,
 		})
 	}, store.WithActor("system:webhooks", ""))

@@ -46,7 +46,7 @@ func (w *world) submitted(t *testing.T, live bool, name string) store.User {
 	var u store.User
 	w.tx(t, func(tx *store.Tx) error {
 		var err error
-		if u, _, err = tx.EnsureUser("kyc@example.com", live, name, w.sealer); err != nil {
+		if u, _, err = tx.People().EnsureUser("kyc@example.com", live, name, w.sealer); err != nil {
 			return err
 		}
 		st, err := kyc.Start(tx, u.ID, live)
@@ -73,7 +73,7 @@ func TestSubmissionQueuesSandboxReview(t *testing.T) {
 			w := newWorld(t)
 			at := time.UnixMilli(w.now.Load())
 			u := w.submitted(t, live, "Asha Rao")
-			k, err := w.a.DB.KYCStatus(context.Background(), u.ID)
+			k, err := w.a.DB.People().KYCStatus(context.Background(), u.ID)
 			is.NoErr(err)
 			is.Equal(k.Status, store.KYCDocsSubmitted)
 			res, err := w.a.River.JobList(context.Background(), river.NewJobListParams().Kinds("sandbox_kyc_review").

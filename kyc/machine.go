@@ -64,5 +64,5 @@ func move(tx *store.Tx, k store.KYC, livemode bool, to, reason string) (store.KY
 		return k, err
 	}
 	m.Livemode = livemode
-	return tx.RecordKYCMove(m)
+	return tx.People().RecordKYCMove(m)
 }

@@ -75,7 +75,7 @@ func SandboxReview(tx *store.Tx, userID string) (store.KYC, time.Duration, error
 	if err != nil {
 		return k, 0, err
 	}
-	if live, err := tx.UserLivemode(userID); err != nil || live {
+	if live, err := tx.People().UserLivemode(userID); err != nil || live {
 		return k, 0, err
 	}
 	_, wait := SandboxStep(k.Status, tx.Now().Sub(k.UpdatedAt))
@@ -89,14 +89,14 @@ func SandboxReview(tx *store.Tx, userID string) (store.KYC, time.Duration, error
 // any step that is due, so a reader never sees a stale review state;
 // requestID labels the provider's audit rows.
 func Current(ctx context.Context, db *store.DB, userID, requestID string) (store.KYC, error) {
-	k, err := db.KYCStatus(ctx, userID)
+	k, err := db.People().KYCStatus(ctx, userID)
 	if err != nil {
 		return k, err
 	}
 	if to, _ := SandboxStep(k.Status, db.Now().Sub(k.UpdatedAt)); to == "" {
 		return k, nil
 	}
-	if u, err := db.FindUser(ctx, userID); err != nil || u.Livemode {
+	if u, err := db.People().FindUser(ctx, userID); err != nil || u.Livemode {
 		return k, err // a live user's review is the operator's
 	}
 	err = db.WithTx(ctx, func(tx *store.Tx) (err error) {
@@ -109,11 +109,11 @@ func Current(ctx context.Context, db *store.DB, userID, requestID string) (store
 // advance performs the sandbox provider's steps that are due for one user.
 // Live users have no provider here and are left waiting in DOCS_SUBMITTED.
 func advance(tx *store.Tx, userID string) (store.KYC, error) {
-	k, err := tx.KYCStatus(userID)
+	k, err := tx.People().KYCStatus(userID)
 	if err != nil {
 		return k, err
 	}
-	if live, err := tx.UserLivemode(userID); err != nil || live {
+	if live, err := tx.People().UserLivemode(userID); err != nil || live {
 		return k, err
 	}
 	for {
@@ -121,7 +121,7 @@ func advance(tx *store.Tx, userID string) (store.KYC, error) {
 		case "":
 			return k, nil
 		case Decide:
-			id, err := tx.KYCIdentityOf(userID)
+			id, err := tx.People().KYCIdentityOf(userID)
 			if err != nil {
 				return k, err
 			}
@@ -142,7 +142,7 @@ func advance(tx *store.Tx, userID string) (store.KYC, error) {
 // APPROVED (approve) or REJECTED, one audited move at a time, the way the
 // provider would. A REJECTED user with resubmissions left resubmits first.
 func SandboxWalk(tx *store.Tx, userID string, approve bool, reason string) (store.KYC, error) {
-	k, err := tx.KYCStatus(userID)
+	k, err := tx.People().KYCStatus(userID)
 	if err != nil {
 		return k, err
 	}

@@ -20,7 +20,7 @@ type Started struct {
 // moves them. An unclaimed, unexpired link is handed out again so repeated
 // calls give the same URL.
 func Start(tx *store.Tx, userID string, livemode bool) (Started, error) {
-	k, err := tx.KYCStatus(userID)
+	k, err := tx.People().KYCStatus(userID)
 	if err != nil {
 		return Started{}, err
 	}
@@ -46,13 +46,13 @@ func Start(tx *store.Tx, userID string, livemode bool) (Started, error) {
 	default:
 		out.Message = "verification in progress: open redirectUrl to continue"
 	}
-	if cur, err := tx.FindKYCSession(k.SessionID); err == nil && cur.ClaimedAt == nil && !cur.Expired(tx.Now()) {
+	if cur, err := tx.People().FindKYCSession(k.SessionID); err == nil && cur.ClaimedAt == nil && !cur.Expired(tx.Now()) {
 		out.Session, out.Started = cur, true
 		return out, nil
 	} else if err != nil && apperr.Code(err) != apperr.ErrNotFound {
 		return out, err
 	}
-	out.Session, err = tx.NewKYCSession(userID, livemode)
+	out.Session, err = tx.People().NewKYCSession(userID, livemode)
 	out.Started = err == nil
 	return out, err
 }

@@ -23,11 +23,11 @@ func CanSubmit(s store.KYCSession, k store.KYC) error {
 // openForSubmit re-reads the link and its record inside the writing
 // transaction, so two tabs submitting at once cannot both pass the checks.
 func openForSubmit(tx *store.Tx, sessionID string) (store.KYCSession, store.KYC, error) {
-	s, err := tx.FindKYCSession(sessionID)
+	s, err := tx.People().FindKYCSession(sessionID)
 	if err != nil {
 		return s, store.KYC{}, err
 	}
-	k, err := tx.KYCStatus(s.UserID)
+	k, err := tx.People().KYCStatus(s.UserID)
 	if err != nil {
 		return s, k, err
 	}
@@ -41,7 +41,7 @@ func SaveIdentity(tx *store.Tx, sessionID string, id store.KYCIdentity) error {
 	if err != nil {
 		return err
 	}
-	return tx.SaveKYCIdentity(s, id)
+	return tx.People().SaveKYCIdentity(s, id)
 }
 
 // SubmitDocument stores the document given on the link, after its identity
@@ -55,7 +55,7 @@ func SubmitDocument(tx *store.Tx, sessionID string, doc store.KYCDocument, data 
 	if s.IdentityAt == nil {
 		return k, doc, apperr.Errorf(apperr.ErrInvalidState, "identity details come before the document")
 	}
-	if doc, err = tx.AddKYCDocument(s, doc, data, sealer); err != nil {
+	if doc, err = tx.People().AddKYCDocument(s, doc, data, sealer); err != nil {
 		return k, doc, err
 	}
 	if k, err = move(tx, k, s.Livemode, store.KYCDocsSubmitted, ""); err != nil || s.Livemode {
@@ -72,7 +72,7 @@ var AwaitingDecision = []string{store.KYCDocsSubmitted, store.KYCUnderReview}
 // to APPROVED or REJECTED, each move audited and emitted as the sandbox
 // provider's are.
 func Review(tx *store.Tx, userID string, livemode, approve bool, reason string) (store.KYC, error) {
-	k, err := tx.KYCStatus(userID)
+	k, err := tx.People().KYCStatus(userID)
 	if err != nil {
 		return k, err
 	}

@@ -234,7 +234,7 @@ func (v *Page) postResubmit(w http.ResponseWriter, r *http.Request, sess store.K
 		if next, err = kyc.Start(tx, sess.UserID, sess.Livemode); err != nil {
 			return err
 		}
-		_, err = tx.ClaimKYCSession(next.Session)
+		_, err = tx.People().ClaimKYCSession(next.Session)
 		return err
 	}, store.WithActor("verify:"+sess.ID, v.cfg.RequestID(r)))
 	if err != nil {
@@ -251,6 +251,6 @@ func (v *Page) postResubmit(w http.ResponseWriter, r *http.Request, sess store.K
 
 // prefill is the identity form as last given (a resubmission starts from it).
 func (v *Page) prefill(r *http.Request, userID string) (identityForm, error) {
-	id, err := v.cfg.DB.KYCIdentityOf(r.Context(), userID)
+	id, err := v.cfg.DB.People().KYCIdentityOf(r.Context(), userID)
 	return identityForm{FullName: id.FullName, PAN: id.PAN, DOB: id.DOB}, err
 }

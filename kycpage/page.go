@@ -281,9 +281,9 @@ func (v *Page) csrfToken(r *http.Request) string {
 func (v *Page) open(w http.ResponseWriter, r *http.Request, claim bool) (sess store.KYCSession, k store.KYC, ok bool) {
 	ctx := r.Context()
 	id := r.PathValue("sessionId")
-	sess, err := v.cfg.DB.FindKYCSession(ctx, id)
+	sess, err := v.cfg.DB.People().FindKYCSession(ctx, id)
 	if err == nil {
-		k, err = v.cfg.DB.KYCStatus(ctx, sess.UserID)
+		k, err = v.cfg.DB.People().KYCStatus(ctx, sess.UserID)
 	}
 	switch {
 	case apperr.Code(err) == apperr.ErrNotFound:
@@ -299,7 +299,7 @@ func (v *Page) open(w http.ResponseWriter, r *http.Request, claim bool) (sess st
 	case claim && sess.ClaimedAt == nil:
 		var claimed bool
 		err := v.cfg.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-			claimed, err = tx.ClaimKYCSession(sess)
+			claimed, err = tx.People().ClaimKYCSession(sess)
 			return err
 		}, store.WithActor("verify:"+id, v.cfg.RequestID(r)))
 		if err != nil {
@@ -375,7 +375,7 @@ func (v *Page) handleStatus(w http.ResponseWriter, r *http.Request) {
 		v.cfg.WriteError(w, r, apperr.Errorf(apperr.ErrNotFound, "verification session not found in this browser"))
 		return
 	}
-	sess, err := v.cfg.DB.FindKYCSession(r.Context(), id)
+	sess, err := v.cfg.DB.People().FindKYCSession(r.Context(), id)
 	if err != nil {
 		v.cfg.WriteError(w, r, err)
 		return

@@ -77,7 +77,7 @@ func (m *Metrics) ReadStore(db *store.DB) {
 		return
 	}
 	m.reg.MustRegister(&storeCollector{db: db, m: m})
-	db.ObservePayouts(m.PayoutMoved)
+	db.Payments().ObservePayouts(m.PayoutMoved)
 }
 
 // Handler serves the registry in Prometheus' text format.

@@ -51,14 +51,14 @@ func (c *storeCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 	defer cancel()
-	if counts, err := c.db.PayoutCounts(ctx); err != nil {
+	if counts, err := c.db.Health().PayoutCounts(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(payoutsDesc, err)
 	} else {
 		for _, n := range counts {
 			ch <- prometheus.MustNewConstMetric(payoutsDesc, prometheus.GaugeValue, float64(n.N), n.Status, modeOf(n.Livemode))
 		}
 	}
-	if counts, err := c.db.JobCounts(ctx); err != nil {
+	if counts, err := c.db.Health().JobCounts(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(jobsDesc, err)
 	} else {
 		for _, n := range counts {
@@ -82,12 +82,12 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(writableDesc, prometheus.GaugeValue, v)
 	}
-	if n, err := c.db.QuarantinedVaults(ctx); err != nil {
+	if n, err := c.db.Movements().QuarantinedVaults(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(quarantinedDesc, err)
 	} else {
 		ch <- prometheus.MustNewConstMetric(quarantinedDesc, prometheus.GaugeValue, float64(n))
 	}
-	if troubles, err := c.db.TrackTroubles(ctx); err != nil {
+	if troubles, err := c.db.Movements().TrackTroubles(ctx); err != nil {
 		ch <- prometheus.NewInvalidMetric(trackDesc, err)
 	} else {
 		n := map[string]float64{"gap": 0, "mismatch": 0, "fallback": 0}
@@ -105,7 +105,7 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(trackDesc, prometheus.GaugeValue, v, reason)
 		}
 	}
-	if blocked, err := c.db.BlockedVaults(ctx, ""); err != nil {
+	if blocked, err := c.db.Vaults().BlockedVaults(ctx, ""); err != nil {
 		ch <- prometheus.NewInvalidMetric(blockedDesc, err)
 	} else {
 		longest := 0.0

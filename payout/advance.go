@@ -78,7 +78,7 @@ func (pl *Pipeline) Advance(ctx context.Context, id string) error { return pl.ad
 type atRest func(tx *store.Tx)
 
 func (pl *Pipeline) advance(ctx context.Context, id string, rest atRest) error {
-	p, err := pl.DB.LoadPayment(ctx, id)
+	p, err := pl.DB.Payments().LoadPayment(ctx, id)
 	if err != nil {
 		return ignoreNotFound(err)
 	}
@@ -127,7 +127,7 @@ func (pl *Pipeline) advance(ctx context.Context, id string, rest atRest) error {
 		case apperr.Code(err) == apperr.ErrInvalidState:
 			// Another run moved the payout since it was read: the guarded
 			// UPDATE refused and nothing was written. Go on from where it is.
-			if p, err = pl.DB.LoadPayment(ctx, id); err != nil {
+			if p, err = pl.DB.Payments().LoadPayment(ctx, id); err != nil {
 				return ignoreNotFound(err)
 			}
 		default:
@@ -242,11 +242,11 @@ func (pl *Pipeline) next(ctx context.Context, rail Settlement, p store.Payment, 
 			return step{}, nil
 		case transient:
 			return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
-				return tx.Transition(p, store.StatusPending, nil)
+				return tx.Payments().Transition(p, store.StatusPending, nil)
 			}}, nil
 		}
 		return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
-			return tx.Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = ref })
+			return tx.Payments().Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = ref })
 		}}, nil
 	case store.StatusSubmitted, store.StatusUnknown:
 		out, err := rail.Status(ctx, p)

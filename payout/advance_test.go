@@ -119,7 +119,7 @@ func TestAdvance(t *testing.T) {
 				if n := w.jobs(w.waiting.ID); n != 2 {
 					t.Errorf("the vault's next payout has %d jobs, want a second one queued when the vault came free", n)
 				}
-				subs, err := w.db().PaymentSubmissions(w.ctx, p.ID)
+				subs, err := w.db().Chain().PaymentSubmissions(w.ctx, p.ID)
 				if err != nil || len(subs) != 1 || subs[0].State != store.SubmissionSuccess {
 					t.Errorf("submissions %+v (%v), want one, SUCCESS", subs, err)
 				}
@@ -209,7 +209,7 @@ func runAdvance(t *testing.T, c advanceCase) {
 	if c.check != nil {
 		c.check(t, w, before, after)
 	}
-	if problems, err := w.db().Check(w.ctx); err != nil || len(problems) > 0 {
+	if problems, err := w.db().Health().Check(w.ctx); err != nil || len(problems) > 0 {
 		t.Errorf("books after the run: %v %v", problems, err)
 	}
 }

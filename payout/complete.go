@@ -19,18 +19,18 @@ func (pl *Pipeline) completeTx(tx *store.Tx, p *store.Payment) error {
 		if err := matchDeposits(tx, *p); err != nil {
 			return err
 		}
-		f, err := tx.GenerateFIRA(*p)
+		f, err := tx.Tax().GenerateFIRA(*p)
 		if err != nil {
 			return err
 		}
 		p.FiraID = f.ID
 	}
 	if r.Status == store.Reconciled {
-		if err := tx.RefreshTaxFigures(p.UserID); err != nil {
+		if err := tx.Tax().RefreshTaxFigures(p.UserID); err != nil {
 			return err
 		}
 	}
-	return tx.Transition(p, store.StatusCompleted, nil)
+	return tx.Payments().Transition(p, store.StatusCompleted, nil)
 }
 
 // matchDeposits ties a payout that named no deposit to the deposits of its
@@ -40,5 +40,5 @@ func matchDeposits(tx *store.Tx, p store.Payment) error {
 	if p.InvoiceRef == "" || p.VaultID == "" {
 		return nil
 	}
-	return tx.LinkDepositsByMemo(p.ID, p.VaultID, p.InvoiceRef)
+	return tx.Vaults().LinkDepositsByMemo(p.ID, p.VaultID, p.InvoiceRef)
 }

@@ -13,11 +13,11 @@ func (pl *Pipeline) complyTx(tx *store.Tx, p *store.Payment) error {
 	to, reason := pl.decide(*p)
 	switch to {
 	case store.StatusFailed:
-		return tx.Transition(p, to, func(n *store.Payment) { n.FailedReason = reason })
+		return tx.Payments().Transition(p, to, func(n *store.Payment) { n.FailedReason = reason })
 	case store.StatusManualReview:
-		return tx.Transition(p, to, func(n *store.Payment) { n.ReviewReason = reason })
+		return tx.Payments().Transition(p, to, func(n *store.Payment) { n.ReviewReason = reason })
 	}
-	return tx.Transition(p, store.StatusProcessing, nil)
+	return tx.Payments().Transition(p, store.StatusProcessing, nil)
 }
 
 // decide is the compliance rule set. A reason is a code, a colon and a

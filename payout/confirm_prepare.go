@@ -33,10 +33,10 @@ func PrepareConfirm(ctx context.Context, db *store.DB, live LiveCheck, livemode 
 	if err := RequireLiveRail(livemode, live); err != nil {
 		return in, err
 	}
-	if p, err := db.FindPayment(ctx, userID, in.ID); err == nil {
+	if p, err := db.Payments().FindPayment(ctx, userID, in.ID); err == nil {
 		in.Read = &p
 	}
-	if v, err := db.VaultWithKey(ctx, userID, in.VaultID); err == nil {
+	if v, err := db.Vaults().VaultWithKey(ctx, userID, in.VaultID); err == nil {
 		in.ReadVault = &v
 	}
 	if !livemode || in.Read == nil || in.ReadVault == nil {

@@ -15,7 +15,7 @@ func NameDeposits(tx *store.Tx, p store.Payment, ids []string) error {
 		return nil
 	}
 	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	found, err := tx.UserDeposits(p.UserID, ids)
+	found, err := tx.Vaults().UserDeposits(p.UserID, ids)
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func NameDeposits(tx *store.Tx, p store.Payment, ids []string) error {
 			return fieldError("depositIds", id+" is in "+d.Currency+", the payout in "+p.Currency)
 		}
 	}
-	return tx.LinkDeposits(p.ID, ids, store.DepositNamed)
+	return tx.Vaults().LinkDeposits(p.ID, ids, store.DepositNamed)
 }
 
 func fieldError(field, why string) error {

@@ -75,7 +75,7 @@ func (r *fakeRail) Status(ctx context.Context, p store.Payment) (payout.Outcome,
 	if a.finish != "" {
 		ref := p.SettlementRef
 		a.out.Record = func(tx *store.Tx) error {
-			return tx.FinishSubmission(ref, store.SubmissionEnd{State: a.finish, Ledger: 7, Fee: 100})
+			return tx.Chain().FinishSubmission(ref, store.SubmissionEnd{State: a.finish, Ledger: 7, Fee: 100})
 		}
 	}
 	return a.out, a.err
@@ -130,7 +130,7 @@ func (s *fakeSigner) Sign(ctx context.Context, p store.Payment) (store.Submissio
 	if a.err != nil {
 		return store.Submission{}, store.SubmissionMark{}, a.err
 	}
-	mark, err := s.db.SubmissionMark(ctx, p.VaultID)
+	mark, err := s.db.Chain().SubmissionMark(ctx, p.VaultID)
 	if err != nil {
 		return store.Submission{}, store.SubmissionMark{}, err
 	}

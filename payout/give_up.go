@@ -27,7 +27,7 @@ func (pl *Pipeline) giveUp(ctx context.Context, id string, attempts int, cause e
 	// The job's own context may be what ran out.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	p, err := pl.DB.LoadPayment(ctx, id)
+	p, err := pl.DB.Payments().LoadPayment(ctx, id)
 	if err != nil || !store.OwesStep(p.Status) {
 		return
 	}
@@ -38,7 +38,7 @@ func (pl *Pipeline) giveUp(ctx context.Context, id string, attempts int, cause e
 	reason := fmt.Sprintf("%s: the payout's job failed on each of its %d attempts and stopped; its funds stay reserved. "+
 		"Last error: %s. Fix the cause, then run `payoutd payouts retry %s`", AttentionJobFailed, attempts, msg, id)
 	err = pl.DB.WithTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.FlagPayment(id, p.Status, reason)
+		_, err := tx.Payments().FlagPayment(id, p.Status, reason)
 		return err
 	}, store.WithActor("system:pipeline", ""))
 	if err != nil {

@@ -15,7 +15,7 @@ func Reconcile(tx *store.Tx, p store.Payment) (store.Reconciliation, error) {
 	if err != nil {
 		return store.Reconciliation{}, err
 	}
-	return tx.Reconcile(p, v, settlement)
+	return tx.Ledger().Reconcile(p, v, settlement)
 }
 
 // gstValue values settled p for GST, and answers the settlement's rate
@@ -26,14 +26,14 @@ func gstValue(tx *store.Tx, p store.Payment) (store.GSTValue, store.Rate, error)
 	}
 	r := india.GSTReceipt{Currency: p.Currency, Amount: p.Amount, InvoiceAmount: p.InvoiceAmount, InvoiceDate: p.InvoiceDate,
 		AmountINR: *p.AmountINR, SettlementRate: p.SettlementRate, SettledAt: *p.SettledAt, RateAsOf: *p.SettledAt}
-	if at, ok, err := tx.SettlementRateAsOf(p.ID); err != nil {
+	if at, ok, err := tx.Tax().SettlementRateAsOf(p.ID); err != nil {
 		return store.GSTValue{}, store.Rate{}, err
 	} else if ok {
 		r.RateAsOf = at
 	}
 	var recorded *india.GSTRate
 	if day, lookup := india.GSTSupplyDay(p.InvoiceDate, *p.SettledAt); lookup {
-		rate, at, ok, err := tx.RateOn(p.Livemode, p.Currency, day)
+		rate, at, ok, err := tx.Tax().RateOn(p.Livemode, p.Currency, day)
 		if err != nil {
 			return store.GSTValue{}, store.Rate{}, err
 		}

@@ -122,7 +122,7 @@ func nextCases() []nextCase {
 			signs:     []signAnswer{{}},
 			wantActor: "system:settlement", wantStatus: store.StatusSubmitted, wantCalls: []string{"sign"},
 			check: func(t *testing.T, w *world, _, p store.Payment) {
-				subs, err := w.db().PaymentSubmissions(w.ctx, p.ID)
+				subs, err := w.db().Chain().PaymentSubmissions(w.ctx, p.ID)
 				if err != nil || len(subs) != 1 || subs[0].State != store.SubmissionOpen || subs[0].Hash != p.SettlementRef {
 					t.Errorf("submissions %+v (%v), want one OPEN envelope whose hash is the settlementRef %q", subs, err, p.SettlementRef)
 				}
@@ -316,7 +316,7 @@ func runNext(t *testing.T, c nextCase) {
 	if c.check != nil {
 		c.check(t, w, before, w.load(before.ID))
 	}
-	if problems, err := w.db().Check(w.ctx); err != nil || len(problems) > 0 {
+	if problems, err := w.db().Health().Check(w.ctx); err != nil || len(problems) > 0 {
 		t.Errorf("books after the step: %v %v", problems, err)
 	}
 }
@@ -360,7 +360,7 @@ func fundsReleased(t *testing.T, w *world, before, p store.Payment) {
 }
 
 func noSubmission(t *testing.T, w *world, _, p store.Payment) {
-	if subs, err := w.db().PaymentSubmissions(w.ctx, p.ID); err != nil || len(subs) != 0 {
+	if subs, err := w.db().Chain().PaymentSubmissions(w.ctx, p.ID); err != nil || len(subs) != 0 {
 		t.Errorf("submissions %+v (%v), want none", subs, err)
 	}
 }
@@ -379,7 +379,7 @@ func valuedAt(inr int64, rate string, asOf time.Time) check {
 		if v := w.vault(acct); v.Balance != acct.balance-p.Amount || v.Reserved != 0 {
 			t.Errorf("vault %d (reserved %d), want %d", v.Balance, v.Reserved, acct.balance-p.Amount)
 		}
-		got, ok, err := w.db().RateAsOf(w.ctx, p.ID)
+		got, ok, err := w.db().Ledger().RateAsOf(w.ctx, p.ID)
 		if err != nil || ok != !asOf.IsZero() || ok && !got.Equal(asOf) {
 			t.Errorf("rate as of %s (%v, %v), want %s", got, ok, err, asOf)
 		}

@@ -15,7 +15,7 @@ func Initiate(tx *store.Tx, r rates.Table, p store.Payment) (store.Payment, erro
 	if err := RequireKYC(tx, p); err != nil {
 		return store.Payment{}, err
 	}
-	return tx.CreatePayment(p)
+	return tx.Payments().CreatePayment(p)
 }
 
 // Confirm checks the confirmation against the initiated payout and its
@@ -30,7 +30,7 @@ func Confirm(tx *store.Tx, userID string, in store.ConfirmInput) (store.Payment,
 		}
 		return extra(tx, p)
 	}
-	p, err := tx.ConfirmPayment(userID, in)
+	p, err := tx.Payments().ConfirmPayment(userID, in)
 	if err != nil {
 		return store.Payment{}, err
 	}
@@ -44,7 +44,7 @@ func RequireKYC(tx *store.Tx, p store.Payment) error {
 	if !p.CrossBorder() {
 		return nil
 	}
-	k, err := tx.KYCStatus(p.UserID)
+	k, err := tx.People().KYCStatus(p.UserID)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func RequireKYC(tx *store.Tx, p store.Payment) error {
 // Retry moves the user's FAILED or PENDING payout back to PROCESSING,
 // reserving the funds again, and queues its submission.
 func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
-	p, err := tx.FindPayment(userID, id)
+	p, err := tx.Payments().FindPayment(userID, id)
 	if err != nil {
 		return p, err
 	}
@@ -76,7 +76,7 @@ func Retry(tx *store.Tx, userID, id string) (store.Payment, error) {
 		}
 		return p, err
 	}
-	if err := tx.Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
+	if err := tx.Payments().Transition(&p, store.StatusProcessing, func(n *store.Payment) { n.Attempt++ }); err != nil {
 		return p, err
 	}
 	return p, Enqueue(tx, p)
@@ -97,7 +97,7 @@ const CancelledReason = "CANCELLED: cancelled before it was confirmed"
 // payout answers it as it is; any other status is ERR_INVALID_STATE, for
 // a confirmed payout may already be on its way.
 func Cancel(tx *store.Tx, userID, id string) (store.Payment, error) {
-	p, err := tx.FindPayment(userID, id)
+	p, err := tx.Payments().FindPayment(userID, id)
 	if err != nil {
 		return p, err
 	}
@@ -107,7 +107,7 @@ func Cancel(tx *store.Tx, userID, id string) (store.Payment, error) {
 	if p.Status != store.StatusInitiated {
 		return p, apperr.Errorf(apperr.ErrInvalidState, "only INITIATED payouts can be cancelled; this one is %s", p.Status)
 	}
-	return p, tx.Transition(&p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = CancelledReason })
+	return p, tx.Payments().Transition(&p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = CancelledReason })
 }
 
 // IsCancelled reports a payout ended by Cancel.
@@ -122,9 +122,9 @@ func Review(tx *store.Tx, userID, id string, approve bool, reason string) (store
 	var p store.Payment
 	var err error
 	if userID == "" {
-		p, err = tx.LoadPayment(id)
+		p, err = tx.Payments().LoadPayment(id)
 	} else {
-		p, err = tx.FindPayment(userID, id)
+		p, err = tx.Payments().FindPayment(userID, id)
 	}
 	if err != nil {
 		return p, err
@@ -136,9 +136,9 @@ func Review(tx *store.Tx, userID, id string, approve bool, reason string) (store
 		if reason == "" {
 			reason = "rejected by a reviewer"
 		}
-		return p, tx.Transition(&p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = "COMPLIANCE_REJECTED: " + reason })
+		return p, tx.Payments().Transition(&p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = "COMPLIANCE_REJECTED: " + reason })
 	}
-	if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
+	if err := tx.Payments().Transition(&p, store.StatusProcessing, nil); err != nil {
 		return p, err
 	}
 	return p, Enqueue(tx, p)

@@ -24,7 +24,7 @@ func PaidOutside(tx *store.Tx, p store.Payment) (store.Movement, bool, error) {
 	if !p.Livemode || p.VaultID == "" {
 		return store.Movement{}, false, nil
 	}
-	list, err := tx.UnexplainedMovements(p.VaultID)
+	list, err := tx.Movements().UnexplainedMovements(p.VaultID)
 	if err != nil {
 		return store.Movement{}, false, err
 	}
@@ -64,14 +64,14 @@ func waitsToBeSent(p store.Payment) bool {
 // recorded movements have a gap. The transfers out no payout explains are
 // booked as withdrawals outside payoutd, accepted by the person.
 func Release(tx *store.Tx, vaultID, note string) (store.Quarantine, []store.Movement, error) {
-	q, open, err := tx.VaultQuarantined(vaultID)
+	q, open, err := tx.Movements().VaultQuarantined(vaultID)
 	if err != nil {
 		return q, nil, err
 	}
 	if !open {
 		return q, nil, apperr.Errorf(apperr.ErrInvalidState, "vault %s is not quarantined", vaultID)
 	}
-	t, err := tx.Track(vaultID)
+	t, err := tx.Movements().Track(vaultID)
 	if err != nil {
 		return q, nil, err
 	}
@@ -80,11 +80,11 @@ func Release(tx *store.Tx, vaultID, note string) (store.Quarantine, []store.Move
 			"paid a waiting payout; run payoutd vaults resync %s --from-ledger %d -stellar-rpc URL with an RPC server that keeps them first",
 			vaultID, t.GapFrom, t.GapTo, vaultID, t.GapFrom)
 	}
-	waiting, err := tx.VaultPayments(vaultID)
+	waiting, err := tx.Movements().VaultPayments(vaultID)
 	if err != nil {
 		return q, nil, err
 	}
-	outside, err := tx.UnexplainedMovements(vaultID)
+	outside, err := tx.Movements().UnexplainedMovements(vaultID)
 	if err != nil {
 		return q, nil, err
 	}
@@ -102,10 +102,10 @@ func Release(tx *store.Tx, vaultID, note string) (store.Quarantine, []store.Move
 		slices.Sort(matches)
 		return q, nil, apperr.Errorf(apperr.ErrInvalidState, "vault %s is not released: %s", vaultID, strings.Join(matches, "; "))
 	}
-	accepted, err := tx.AcceptMovements(vaultID, q.ID)
+	accepted, err := tx.Movements().AcceptMovements(vaultID, q.ID)
 	if err != nil {
 		return q, nil, err
 	}
-	q, err = tx.ReleaseQuarantine(vaultID, note)
+	q, err = tx.Movements().ReleaseQuarantine(vaultID, note)
 	return q, accepted, err
 }

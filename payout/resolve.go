@@ -17,7 +17,7 @@ import (
 // The moves are audited under tx's actor, with proof; a settled payout's
 // advance job values and completes it.
 func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment, error) {
-	p, err := tx.LoadPayment(id)
+	p, err := tx.Payments().LoadPayment(id)
 	if err != nil {
 		return p, err
 	}
@@ -31,17 +31,17 @@ func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment,
 			p.SettlementRef = out.Ref
 		}
 	case p.Status == store.StatusProcessing && out.State == Settled && out.Ref != "":
-		if err := tx.Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = out.Ref }); err != nil {
+		if err := tx.Payments().Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = out.Ref }); err != nil {
 			return p, err
 		}
 	case p.Status == store.StatusFailed && !IsCancelled(p) && p.VaultID != "" && out.State == Settled && out.Ref != "":
 		// Failed here, paid on the network by a transaction this
 		// database does not know (a restored backup's twin, a copy
 		// served elsewhere): its funds are taken again and it settles.
-		if err := tx.Transition(&p, store.StatusProcessing, nil); err != nil {
+		if err := tx.Payments().Transition(&p, store.StatusProcessing, nil); err != nil {
 			return p, err
 		}
-		if err := tx.Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = out.Ref }); err != nil {
+		if err := tx.Payments().Transition(&p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = out.Ref }); err != nil {
 			return p, err
 		}
 	default:
@@ -69,7 +69,7 @@ func Resolve(tx *store.Tx, id string, out Outcome, proof string) (store.Payment,
 // or was lost: its advance job is inserted again and its attention reason
 // dropped, in tx, audited under tx's actor.
 func Resume(tx *store.Tx, id string) (store.Payment, error) {
-	p, err := tx.LoadPayment(id)
+	p, err := tx.Payments().LoadPayment(id)
 	if err != nil {
 		return p, err
 	}
@@ -77,7 +77,7 @@ func Resume(tx *store.Tx, id string) (store.Payment, error) {
 		return p, apperr.Errorf(apperr.ErrInvalidState, "payment %s is %s: nothing is owed to it to resume", p.ID, p.Status)
 	}
 	reason := p.Attention
-	if err := tx.ClearAttention(&p); err != nil {
+	if err := tx.Payments().ClearAttention(&p); err != nil {
 		return p, err
 	}
 	if err := tx.Audit(p.UserID, p.Livemode, "payment.resumed", "payment", p.ID,
@@ -91,7 +91,7 @@ func Resume(tx *store.Tx, id string) (store.Payment, error) {
 // retried as its owner would (Retry), one that owes a step but has no job
 // resumed (Resume).
 func RetryOrResume(tx *store.Tx, id string) (store.Payment, error) {
-	p, err := tx.LoadPayment(id)
+	p, err := tx.Payments().LoadPayment(id)
 	if err != nil {
 		return p, err
 	}

@@ -46,7 +46,7 @@ func applyOutcome(tx *store.Tx, p *store.Payment, out Outcome) error {
 		}
 		// The vault's account is free for its next transaction: that
 		// payout's job runs now rather than when its snooze ends.
-		if next, ok, err := tx.NextWaiting(*p); err != nil {
+		if next, ok, err := tx.Chain().NextWaiting(*p); err != nil {
 			return err
 		} else if ok {
 			if err := Enqueue(tx, next); err != nil {
@@ -56,14 +56,14 @@ func applyOutcome(tx *store.Tx, p *store.Payment, out Outcome) error {
 	}
 	switch out.State {
 	case Failed:
-		return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = out.Reason })
+		return tx.Payments().Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = out.Reason })
 	case Unknown:
 		if p.Status == store.StatusUnknown {
 			return nil
 		}
-		return tx.Transition(p, store.StatusUnknown, nil)
+		return tx.Payments().Transition(p, store.StatusUnknown, nil)
 	case Resign:
-		return tx.Transition(p, store.StatusProcessing, nil)
+		return tx.Payments().Transition(p, store.StatusProcessing, nil)
 	}
 	settledAt := out.SettledAt
 	if settledAt.IsZero() {
@@ -73,17 +73,17 @@ func applyOutcome(tx *store.Tx, p *store.Payment, out Outcome) error {
 		// Settled on the network: the payout is CONFIRMED now, still holding
 		// its reservation; its INR value and ledger posting wait for a
 		// rate as of its settlement (value).
-		return tx.SettleAwaitingValue(p, settledAt)
+		return tx.Ledger().SettleAwaitingValue(p, settledAt)
 	}
 	inr, rate, err := settlementValue(p, out)
 	if err != nil {
 		return err
 	}
-	if err := tx.Settle(p, inr, rate, settledAt); err != nil {
+	if err := tx.Ledger().Settle(p, inr, rate, settledAt); err != nil {
 		return err
 	}
 	if !out.AsOf.IsZero() {
-		return tx.RecordRateAsOf(p.ID, rate, out.AsOf)
+		return tx.Ledger().RecordRateAsOf(p.ID, rate, out.AsOf)
 	}
 	return nil
 }
@@ -108,7 +108,7 @@ func (pl *Pipeline) value(p store.Payment) (step, error) {
 		return step{}, err
 	}
 	return step{actor: "system:post_settlement", apply: func(tx *store.Tx, p *store.Payment) error {
-		if err := tx.ValueSettlement(p, inr, rateText, asOf); err != nil {
+		if err := tx.Ledger().ValueSettlement(p, inr, rateText, asOf); err != nil {
 			return err
 		}
 		return pl.completeTx(tx, p)
@@ -138,7 +138,7 @@ func (pl *Pipeline) sign(ctx context.Context, sg Signer, p store.Payment) (step,
 	switch {
 	case errors.As(err, &refused):
 		return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
-			return tx.Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = "SETTLEMENT_REJECTED: " + refused.Reason })
+			return tx.Payments().Transition(p, store.StatusFailed, func(n *store.Payment) { n.FailedReason = "SETTLEMENT_REJECTED: " + refused.Reason })
 		}}, nil
 	case errors.Is(err, store.ErrVaultBusy), errors.Is(err, ErrTransient):
 		return step{snooze: true}, nil
@@ -150,9 +150,9 @@ func (pl *Pipeline) sign(ctx context.Context, sg Signer, p store.Payment) (step,
 		return step{}, err
 	}
 	return step{actor: "system:settlement", apply: func(tx *store.Tx, p *store.Payment) error {
-		if err := tx.RecordSubmission(sub, mark); err != nil {
+		if err := tx.Chain().RecordSubmission(sub, mark); err != nil {
 			return err
 		}
-		return tx.Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = sub.Hash })
+		return tx.Payments().Transition(p, store.StatusSubmitted, func(n *store.Payment) { n.SettlementRef = sub.Hash })
 	}}, nil
 }

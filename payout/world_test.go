@@ -59,16 +59,16 @@ func (w *world) account(email string, live bool) account {
 	w.t.Helper()
 	var a account
 	err := w.db().WithTx(w.ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser(email, live, "Asha Rao", w.sealer)
+		u, _, err := tx.People().EnsureUser(email, live, "Asha Rao", w.sealer)
 		if err != nil {
 			return err
 		}
-		v, err := tx.DefaultVault(u.ID)
+		v, err := tx.Vaults().DefaultVault(u.ID)
 		if err != nil {
 			return err
 		}
 		a = account{userID: u.ID, vaultID: v.ID, livemode: live}
-		if v, err = tx.FundVault(u.ID, v.ID, 10_000_00); err != nil {
+		if v, err = tx.Vaults().FundVault(u.ID, v.ID, 10_000_00); err != nil {
 			return err
 		}
 		a.balance = v.Balance
@@ -125,7 +125,7 @@ func (w *world) make(spec payment, status string) store.Payment {
 	}
 	move := func(to string, set func(*store.Payment)) {
 		w.t.Helper()
-		step(func(tx *store.Tx) error { return tx.Transition(&p, to, set) })
+		step(func(tx *store.Tx) error { return tx.Payments().Transition(&p, to, set) })
 	}
 	step(func(tx *store.Tx) (err error) {
 		p, err = payout.Initiate(tx, rates.Default(), store.Payment{UserID: acct.userID, Livemode: acct.livemode, TxnID: store.NewID("txn"),
@@ -166,10 +166,10 @@ func (w *world) make(spec payment, status string) store.Payment {
 		move(store.StatusUnknown, nil)
 		return p
 	case confirmedUnvalued:
-		step(func(tx *store.Tx) error { return tx.SettleAwaitingValue(&p, tx.Now()) })
+		step(func(tx *store.Tx) error { return tx.Ledger().SettleAwaitingValue(&p, tx.Now()) })
 		return p
 	}
-	step(func(tx *store.Tx) error { return tx.Settle(&p, spec.amount*8325/100, "83.25", tx.Now()) })
+	step(func(tx *store.Tx) error { return tx.Ledger().Settle(&p, spec.amount*8325/100, "83.25", tx.Now()) })
 	if status == store.StatusConfirmed {
 		return p
 	}
@@ -193,11 +193,11 @@ func (w *world) exec(query string) {
 func (w *world) move(id, status, reason string) {
 	w.t.Helper()
 	err := w.db().WithTx(w.ctx, func(tx *store.Tx) error {
-		p, err := tx.LoadPayment(id)
+		p, err := tx.Payments().LoadPayment(id)
 		if err != nil {
 			return err
 		}
-		return tx.Transition(&p, status, func(n *store.Payment) { n.FailedReason = reason })
+		return tx.Payments().Transition(&p, status, func(n *store.Payment) { n.FailedReason = reason })
 	}, store.WithActor("test", ""))
 	if err != nil {
 		w.t.Fatal(err)
@@ -211,7 +211,7 @@ const confirmedUnvalued = "CONFIRMED (unvalued)"
 // load reads the payout as stored.
 func (w *world) load(id string) store.Payment {
 	w.t.Helper()
-	p, err := w.db().LoadPayment(w.ctx, id)
+	p, err := w.db().Payments().LoadPayment(w.ctx, id)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func (w *world) load(id string) store.Payment {
 // vault reads an account's vault.
 func (w *world) vault(a account) store.Vault {
 	w.t.Helper()
-	v, err := w.db().FindVault(w.ctx, a.userID, a.vaultID)
+	v, err := w.db().Vaults().FindVault(w.ctx, a.userID, a.vaultID)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (s *Server) handleAuditList(w http.ResponseWriter, c *call) error {
 	if f.From, f.To, err = parseRange(q); err != nil {
 		return err
 	}
-	rows, total, err := s.db.ListAudit(c.r.Context(), f)
+	rows, total, err := s.db.History().ListAudit(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (s *Server) handleAuditList(w http.ResponseWriter, c *call) error {
 // file (one hash chain), so rows, brokenAt and lastHash
 // describe it as a whole; no other user's row content is revealed.
 func (s *Server) handleAuditVerify(w http.ResponseWriter, c *call) error {
-	v, err := s.db.VerifyAudit(c.r.Context())
+	v, err := s.db.History().VerifyAudit(c.r.Context())
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func isAPIKey(tok string) bool {
 }
 
 func (s *Server) keyPrincipal(ctx context.Context, secret string) (principal, error) {
-	k, err := s.db.FindAPIKeyBySecret(ctx, secret)
+	k, err := s.db.Keys().FindAPIKeyBySecret(ctx, secret)
 	if err != nil {
 		if apperr.Code(err) != "" {
 			return principal{}, errUnauthorized

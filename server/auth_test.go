@@ -55,19 +55,19 @@ func TestKeyRevocationAndRotation(t *testing.T) {
 		is := is.New(t)
 		key, uid, _ := e.newUser("revoke@example.com", false, store.AllScopes)
 		is.Equal(e.reqAs(key, "GET", "/api/v1/payments", nil).Status, http.StatusOK)
-		keys, err := e.DB.ListAPIKeys(ctx, uid)
+		keys, err := e.DB.Keys().ListAPIKeys(ctx, uid)
 		is.NoErr(err)
-		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.RevokeAPIKey(keys[0].ID) }))
+		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.Keys().RevokeAPIKey(keys[0].ID) }))
 		is.Equal(e.reqAs(key, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
 	})
 	t.Run("RotationGrace", func(t *testing.T) {
 		is := is.New(t)
 		old, uid, _ := e.newUser("rotate@example.com", false, store.AllScopes)
-		keys, err := e.DB.ListAPIKeys(ctx, uid)
+		keys, err := e.DB.Keys().ListAPIKeys(ctx, uid)
 		is.NoErr(err)
 		var fresh string
 		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-			_, fresh, err = tx.RotateAPIKey(keys[0].ID)
+			_, fresh, err = tx.Keys().RotateAPIKey(keys[0].ID)
 			return err
 		}))
 		is.Equal(e.reqAs(old, "GET", "/api/v1/payments", nil).Status, http.StatusOK)   // grace period
@@ -91,7 +91,7 @@ func TestKeyRevokedByAnotherProcess(t *testing.T) {
 	ctx := context.Background()
 	key, uid, _ := e.newUser("revoke-beside@example.com", false, store.AllScopes)
 	is.Equal(e.reqAs(key, "GET", "/api/v1/payments", nil).Status, http.StatusOK) // now remembered
-	keys, err := e.DB.ListAPIKeys(ctx, uid)
+	keys, err := e.DB.Keys().ListAPIKeys(ctx, uid)
 	is.NoErr(err)
 
 	cfg := apptest.Config(t, e.Dir, app.Config{})
@@ -104,7 +104,7 @@ func TestKeyRevokedByAnotherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cli.Close()
-	is.NoErr(cli.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.RevokeAPIKey(keys[0].ID) }, store.WithActor("cli", "")))
+	is.NoErr(cli.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.Keys().RevokeAPIKey(keys[0].ID) }, store.WithActor("cli", "")))
 	committed := time.Now()
 
 	wait.For(t, 10*time.Second, func() error {
@@ -205,13 +205,13 @@ func TestSessionTokens(t *testing.T) {
 		_, body := e.token(key, "")
 		tok := body["access_token"].(string)
 		is.Equal(e.reqAs(tok, "GET", "/api/v1/payments", nil).Status, http.StatusOK)
-		keys, _ := e.DB.ListAPIKeys(ctx, uid)
-		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.RevokeAPIKey(keys[0].ID) }))
+		keys, _ := e.DB.Keys().ListAPIKeys(ctx, uid)
+		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.Keys().RevokeAPIKey(keys[0].ID) }))
 		is.Equal(e.reqAs(tok, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
 	})
 	t.Run("ErrExpired", func(t *testing.T) {
 		is := is.New(t)
-		keys, err := e.DB.SigningKeys(ctx, e.Sealer)
+		keys, err := e.DB.Keys().SigningKeys(ctx, e.Sealer)
 		is.NoErr(err)
 		tok := signToken(t, keys[0].KID, keys[0].Priv, e.UserID, e.keyID(), time.Now().Add(-time.Hour))
 		is.Equal(e.reqAs(tok, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
@@ -222,7 +222,7 @@ func TestSessionTokens(t *testing.T) {
 	// A token signed with the server's own key is still refused when it has
 	// no exp or iat, or lives longer than the server ever issues.
 	t.Run("ErrLifetime", func(t *testing.T) {
-		keys, err := e.DB.SigningKeys(ctx, e.Sealer)
+		keys, err := e.DB.Keys().SigningKeys(ctx, e.Sealer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestSessionTokens(t *testing.T) {
 	})
 	t.Run("ErrForeignSigner", func(t *testing.T) {
 		is := is.New(t)
-		keys, _ := e.DB.SigningKeys(ctx, e.Sealer)
+		keys, _ := e.DB.Keys().SigningKeys(ctx, e.Sealer)
 		_, other, _ := ed25519.GenerateKey(rand.Reader)
 		tok := signToken(t, keys[0].KID, other, e.UserID, e.keyID(), time.Now())
 		is.Equal(e.reqAs(tok, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
@@ -262,7 +262,7 @@ func TestSessionTokens(t *testing.T) {
 }
 
 func (e *env) keyID() string {
-	keys, err := e.DB.ListAPIKeys(context.Background(), e.UserID)
+	keys, err := e.DB.Keys().ListAPIKeys(context.Background(), e.UserID)
 	if err != nil || len(keys) == 0 {
 		e.t.Fatal("no key", err)
 	}

@@ -184,7 +184,7 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 	}
 	fx.eurPay = r.JSON(t)["id"].(string)
 	if err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		p, err := tx.CreatePayment(store.Payment{UserID: e.UserID, TxnID: store.NewID("txn"), Amount: 500, Currency: "BRL", DestinationAddress: testAddress})
+		p, err := tx.Payments().CreatePayment(store.Payment{UserID: e.UserID, TxnID: store.NewID("txn"), Amount: 500, Currency: "BRL", DestinationAddress: testAddress})
 		fx.brlPay = p.ID
 		return err
 	}); err != nil {
@@ -244,13 +244,13 @@ func sweepSetup(t *testing.T, e *env) *sweepFixtures {
 func sweepRateExempt(t *testing.T, e *env, userID string) {
 	t.Helper()
 	ctx := context.Background()
-	keys, err := e.DB.ListAPIKeys(ctx, userID)
+	keys, err := e.DB.Keys().ListAPIKeys(ctx, userID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
 		for _, k := range keys {
-			if err := tx.SetRateExempt(k.ID); err != nil {
+			if err := tx.Keys().SetRateExempt(k.ID); err != nil {
 				return err
 			}
 		}

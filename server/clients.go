@@ -39,7 +39,7 @@ func viewClient(c store.Client) clientView {
 
 func (s *Server) handleClientCreate(w http.ResponseWriter, c *call) error {
 	var q input.Client
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	cl, err := q.Validate(c.p.UserID, c.p.Livemode)
@@ -47,7 +47,7 @@ func (s *Server) handleClientCreate(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		created, err := tx.CreateClient(cl)
+		created, err := tx.Invoices().CreateClient(cl)
 		return viewClient(created), err
 	})
 }
@@ -57,7 +57,7 @@ type clientList struct {
 }
 
 func (s *Server) handleClientList(w http.ResponseWriter, c *call) error {
-	cs, err := s.db.ListClients(c.r.Context(), c.p.UserID)
+	cs, err := s.db.Invoices().ListClients(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (s *Server) handleClientList(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleClientGet(w http.ResponseWriter, c *call) error {
-	cl, err := s.db.FindClient(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	cl, err := s.db.Invoices().FindClient(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Server) handleClientGet(w http.ResponseWriter, c *call) error {
 // to be (a field left out is cleared; name is required).
 func (s *Server) handleClientUpdate(w http.ResponseWriter, c *call) error {
 	var q input.Client
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	cl, err := q.Validate(c.p.UserID, c.p.Livemode)
@@ -91,7 +91,7 @@ func (s *Server) handleClientUpdate(w http.ResponseWriter, c *call) error {
 	}
 	cl.ID = c.r.PathValue("id")
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
-		updated, err := tx.UpdateClient(cl)
+		updated, err := tx.Invoices().UpdateClient(cl)
 		return viewClient(updated), err
 	})
 }
@@ -101,7 +101,7 @@ func (s *Server) useClient(c *call, q *input.Initiate) error {
 	if q.ClientID == "" {
 		return nil
 	}
-	cl, err := s.db.FindClient(c.r.Context(), c.p.UserID, q.ClientID)
+	cl, err := s.db.Invoices().FindClient(c.r.Context(), c.p.UserID, q.ClientID)
 	if apperr.Code(err) == apperr.ErrNotFound {
 		return fieldError("clientId", "is not a client of this account")
 	}

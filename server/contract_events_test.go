@@ -51,7 +51,7 @@ func flowEvents(t *testing.T, f *fixtures) {
 }
 
 func webhookDisabled(t *testing.T, f *fixtures) bool {
-	ep, err := f.e.DB.FindWebhookEndpoint(context.Background(), f.e.UserID, f.failingHook)
+	ep, err := f.e.DB.Webhooks().FindWebhookEndpoint(context.Background(), f.e.UserID, f.failingHook)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -175,11 +175,11 @@ func userWithoutProfile(t *testing.T, e *env, email string) string {
 	t.Helper()
 	var key string
 	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser(email, false, "", e.Sealer)
+		u, _, err := tx.People().EnsureUser(email, false, "", e.Sealer)
 		if err != nil {
 			return err
 		}
-		_, key, err = tx.CreateAPIKey(u, "contract", store.AllScopes)
+		_, key, err = tx.Keys().CreateAPIKey(u, "contract", store.AllScopes)
 		return err
 	})
 	if err != nil {
@@ -296,7 +296,7 @@ func flowOutcomes(t *testing.T, f *fixtures) {
 	// Flagged as a given-up job flags it (payout.needs_attention), until
 	// the retry sets it going.
 	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.FlagPayment(pending, store.StatusPending, "JOB_FAILED: the contract test stopped it")
+		_, err := tx.Payments().FlagPayment(pending, store.StatusPending, "JOB_FAILED: the contract test stopped it")
 		return err
 	}, store.WithActor("test", ""))
 	if err != nil {
@@ -379,7 +379,7 @@ func userAboveITR4Limit(t *testing.T, e *env) string {
 		t.Fatalf("confirm: %d %s", r.Status, r.Body)
 	}
 	wait.For(t, 20*time.Second, func() error {
-		p, err := e.DB.FindPayment(context.Background(), userID, id)
+		p, err := e.DB.Payments().FindPayment(context.Background(), userID, id)
 		if err != nil {
 			t.Fatal(err)
 		}

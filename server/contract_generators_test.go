@@ -200,7 +200,7 @@ func flowThroughClient(t *testing.T, bin string) {
 	var inrTotal int64
 	for i, w := range want {
 		got := rep.Payments[i]
-		p, err := e.DB.FindPayment(context.Background(), e.UserID, got.ID)
+		p, err := e.DB.Payments().FindPayment(context.Background(), e.UserID, got.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func flowThroughClient(t *testing.T, bin string) {
 		t.Error("the KWD payout was not initiated and confirmed with amountMinor")
 	}
 	generatedClientRetries(t, e, odd, rep.OgenKey, rep.OgenRetry)
-	if c, err := e.DB.FindPayment(context.Background(), e.UserID, rep.Cancelled); err != nil || c.Status != store.StatusFailed ||
+	if c, err := e.DB.Payments().FindPayment(context.Background(), e.UserID, rep.Cancelled); err != nil || c.Status != store.StatusFailed ||
 		len(rep.CancelledStatus) != 2 || rep.CancelledStatus[0] != rep.CancelledStatus[1] ||
 		rep.CancelledStatus[0] != "FAILED CANCELLED: cancelled before it was confirmed v2" {
 		t.Errorf("cancel through ogen answered %q; stored %+v, %v", rep.CancelledStatus, c, err)
@@ -313,7 +313,7 @@ func generatedClientRetries(t *testing.T, e *env, odd *oddProxy, key string, ids
 	if len(bodies) != 10 || len(orders) < 2 {
 		t.Fatalf("ogen sent %d retries in %d byte orders; the test needs ten, reordered", len(bodies), len(orders))
 	}
-	p, err := e.DB.FindPaymentByTxnID(context.Background(), e.UserID, key)
+	p, err := e.DB.Payments().FindPaymentByTxnID(context.Background(), e.UserID, key)
 	if err != nil {
 		t.Fatalf("no payment under the retried key: %v", err)
 	}

@@ -61,7 +61,7 @@ func flagUnpaidInvoice(t *testing.T, f *fixtures) {
 		t.Fatal(err)
 	}
 	wait.Until(t, 20*time.Second, "rule 96A's watch to flag the invoice", func() bool {
-		evs, _, err := e.DB.EventLog(context.Background(), store.EventFilter{UserID: e.UserID, Type: store.EventInvoiceRealisationDue,
+		evs, _, err := e.DB.History().EventLog(context.Background(), store.EventFilter{UserID: e.UserID, Type: store.EventInvoiceRealisationDue,
 			Page: 1, Limit: 1})
 		if err != nil {
 			t.Fatal(err)

@@ -60,7 +60,7 @@ func flowLiveRail(t *testing.T, c *contract, f *fixtures) {
 	// wallet view, /readyz and the event log say the vault is
 	// quarantined, and confirm refuses it, each as documented.
 	fake.SetDown(false)
-	vault, err := e.DB.VaultKey(context.Background(), vaultID)
+	vault, err := e.DB.Chain().VaultKey(context.Background(), vaultID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func flowLiveRail(t *testing.T, c *contract, f *fixtures) {
 	p = q.do(t, call{op: "initiatePayment", want: 201}).value(t)
 	q.do(t, call{op: "confirmPayment", patch: map[string]any{"id": p["id"], "vaultId": vaultID}, want: 409})
 	err = e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.ReleaseQuarantine(vaultID, "the owner's own transfer")
+		_, err := tx.Movements().ReleaseQuarantine(vaultID, "the owner's own transfer")
 		return err
 	}, store.WithActor("cli:vaults", ""))
 	if err != nil {

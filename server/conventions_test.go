@@ -56,7 +56,7 @@ func TestSQLMetacharactersAreData(t *testing.T) {
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
 	evil := `'; DROP TABLE payments; -- "\x00`
 	id := e.initiate("12.34", map[string]any{"memo": evil, "invoiceRef": `INV' OR 1=1 --`, "counterpartyName": `Robert"); DELETE FROM users; --`})
-	p, err := e.DB.FindPayment(context.Background(), e.UserID, id)
+	p, err := e.DB.Payments().FindPayment(context.Background(), e.UserID, id)
 	is.NoErr(err)
 	is.Equal(p.Memo, evil)
 	is.Equal(p.InvoiceRef, `INV' OR 1=1 --`)

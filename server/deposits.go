@@ -70,7 +70,7 @@ func (s *Server) handleDepositList(w http.ResponseWriter, c *call) error {
 	if !f.To.IsZero() {
 		f.To = f.To.Add(1) // parseRange's bound is inclusive; the store's is not
 	}
-	list, total, err := s.db.ListDeposits(c.r.Context(), f)
+	list, total, err := s.db.Vaults().ListDeposits(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (s *Server) handleDepositList(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleDepositGet(w http.ResponseWriter, c *call) error {
-	m, err := s.db.FindDeposit(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	m, err := s.db.Movements().FindDeposit(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -106,10 +106,10 @@ func (s *Server) handleSandboxDeposit(w http.ResponseWriter, c *call) error {
 		return errSandboxOnly
 	}
 	var q sandboxDepositRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
-	v, err := s.db.FindVault(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	v, err := s.db.Vaults().FindVault(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (s *Server) handleSandboxDeposit(w http.ResponseWriter, c *call) error {
 		from = "sandbox"
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		m, err := tx.SandboxDeposit(c.p.UserID, v.ID, minor, from, q.Memo)
+		m, err := tx.Vaults().SandboxDeposit(c.p.UserID, v.ID, minor, from, q.Memo)
 		return viewDeposit(m), err
 	})
 }

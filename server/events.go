@@ -61,7 +61,7 @@ func (s *Server) handleEventList(w http.ResponseWriter, c *call) error {
 	if f.Type != "" && !store.KnownEventType(f.Type) {
 		return fieldError("type", "must be one of "+strings.Join(store.EventTypes, ", "))
 	}
-	evs, total, err := s.db.EventLog(c.r.Context(), f)
+	evs, total, err := s.db.History().EventLog(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (s *Server) handleEventGet(w http.ResponseWriter, c *call) error {
 	if err := c.needAny(eventScopes); err != nil {
 		return err
 	}
-	ev, err := s.db.FindEvent(c.r.Context(), c.r.PathValue("id"))
+	ev, err := s.db.History().FindEvent(c.r.Context(), c.r.PathValue("id"))
 	if err == nil && ev.UserID != c.p.UserID {
 		err = apperr.Errorf(apperr.ErrNotFound, "event not found")
 	}

@@ -137,7 +137,7 @@ func (s *Server) viewFIRA(f store.FIRA) firaView {
 }
 
 func (s *Server) handleFIRAGet(w http.ResponseWriter, c *call) error {
-	f, err := s.db.FindFIRA(c.r.Context(), c.p.UserID, c.r.PathValue("firaId"))
+	f, err := s.db.Tax().FindFIRA(c.r.Context(), c.p.UserID, c.r.PathValue("firaId"))
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
 	if f.From, f.To, err = parseRange(q); err != nil {
 		return err
 	}
-	firas, total, err := s.db.ListFIRAs(c.r.Context(), f)
+	firas, total, err := s.db.Tax().ListFIRAs(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (s *Server) handleFIRAList(w http.ResponseWriter, c *call) error {
 // RenderFIRA is deterministic and the FIRA row (beneficiary included) never
 // changes, so the same FIRA always downloads as the same bytes.
 func (s *Server) handleFIRAPDF(w http.ResponseWriter, c *call) error {
-	f, err := s.db.FindFIRA(c.r.Context(), c.p.UserID, c.r.PathValue("firaId"))
+	f, err := s.db.Tax().FindFIRA(c.r.Context(), c.p.UserID, c.r.PathValue("firaId"))
 	if err != nil {
 		return err
 	}

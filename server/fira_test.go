@@ -36,7 +36,7 @@ func firaEnv(t *testing.T) (e *env, full, bare, unlisted, pending, domestic stri
 	// The rate history holds ₹83.10 for 14 November, the invoice date of
 	// the first payout: its GST value is taken at that rate.
 	if err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		return tx.RecordRates(false, []store.Rate{{Currency: "USD", Rate: "83.10", AsOf: ist(2026, time.November, 14, 10, 0)}})
+		return tx.Tax().RecordRates(false, []store.Rate{{Currency: "USD", Rate: "83.10", AsOf: ist(2026, time.November, 14, 10, 0)}})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -191,11 +191,11 @@ func TestFIRA(t *testing.T) {
 		// the same FIRA and emits nothing.
 		var again store.FIRA
 		is.NoErr(e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-			p, err := tx.LoadPayment(full)
+			p, err := tx.Payments().LoadPayment(full)
 			if err != nil {
 				return err
 			}
-			again, err = tx.GenerateFIRA(p)
+			again, err = tx.Tax().GenerateFIRA(p)
 			return err
 		}))
 		is.Equal(again.ID, at(firaOf[full], "id"))
@@ -215,7 +215,7 @@ func TestFIRA(t *testing.T) {
 		for id, want := range map[string]string{full: store.Reconciled, pending: store.PendingReconciliation} {
 			var again store.Reconciliation
 			is.NoErr(e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-				p, err := tx.LoadPayment(id)
+				p, err := tx.Payments().LoadPayment(id)
 				if err != nil {
 					return err
 				}

@@ -44,7 +44,7 @@ type form15caView struct {
 // the year is the settlement's, else today's (IST).
 func (s *Server) handleForm15CA(w http.ResponseWriter, c *call, id string) error {
 	ctx := c.r.Context()
-	p, err := s.db.FindPayment(ctx, c.p.UserID, id)
+	p, err := s.db.Payments().FindPayment(ctx, c.p.UserID, id)
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func TestGSTTimeOfSupply(t *testing.T) {
 	e.checkFigures(t, "resolved", figures)
 	is := is.New(t)
 	is.True(strings.Contains(at(e.getExact(mar), "timeOfSupply.rule"), "s.13 CGST Act"))
-	p, err := e.DB.FindPayment(context.Background(), e.UserID, a)
+	p, err := e.DB.Payments().FindPayment(context.Background(), e.UserID, a)
 	is.NoErr(err)
 	is.Equal(p.InvoiceDate, "2026-03-31")
 

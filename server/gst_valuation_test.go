@@ -27,7 +27,7 @@ func TestGSTValueAtTimeOfSupplyRate(t *testing.T) {
 	clock := e.fixClock(ist(2026, time.May, 10, 12, 0))
 	e.setTaxProfile("", "") // registered (GSTIN), no LUT: IGST at 18%
 	is.New(t).NoErr(e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		return tx.RecordRates(false, []store.Rate{{Currency: "USD", Rate: "80.00", AsOf: ist(2026, time.April, 20, 9, 0)}})
+		return tx.Tax().RecordRates(false, []store.Rate{{Currency: "USD", Rate: "80.00", AsOf: ist(2026, time.April, 20, 9, 0)}})
 	}))
 	a := e.pay("1000.00", map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-A", "invoiceDate": "2026-04-20"})
 	e.pay("490.00", map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-B", "invoiceDate": "2026-04-25", "invoiceAmount": "500.00"})

@@ -117,7 +117,7 @@ func rawToken(t *testing.T, priv ed25519.PrivateKey, header, claims map[string]a
 func TestSessionTokenShape(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
-	keys, err := e.DB.SigningKeys(context.Background(), e.Sealer)
+	keys, err := e.DB.Keys().SigningKeys(context.Background(), e.Sealer)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,15 +135,15 @@ func newEnv(t *testing.T, opts ...func(*envOpts)) *env {
 func (e *env) newUser(email string, live bool, scopes []string) (key, userID, vaultID string) {
 	e.t.Helper()
 	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser(email, live, "Asha Rao", e.Sealer)
+		u, _, err := tx.People().EnsureUser(email, live, "Asha Rao", e.Sealer)
 		if err != nil {
 			return err
 		}
 		userID = u.ID
-		if _, key, err = tx.CreateAPIKey(u, "test", scopes); err != nil {
+		if _, key, err = tx.Keys().CreateAPIKey(u, "test", scopes); err != nil {
 			return err
 		}
-		v, err := tx.DefaultVault(u.ID)
+		v, err := tx.Vaults().DefaultVault(u.ID)
 		vaultID = v.ID
 		return err
 	})
@@ -293,7 +293,7 @@ func (e *env) waitStatus(id, want string, within time.Duration) store.Payment {
 	e.t.Helper()
 	var p store.Payment
 	wait.For(e.t, within, func() (err error) {
-		if p, err = e.DB.FindPayment(context.Background(), e.UserID, id); err != nil {
+		if p, err = e.DB.Payments().FindPayment(context.Background(), e.UserID, id); err != nil {
 			e.t.Fatal(err)
 		}
 		if p.Status != want {
@@ -307,7 +307,7 @@ func (e *env) waitStatus(id, want string, within time.Duration) store.Payment {
 // vault reads the default vault.
 func (e *env) vault() store.Vault {
 	e.t.Helper()
-	v, err := e.DB.FindVault(context.Background(), e.UserID, e.VaultID)
+	v, err := e.DB.Vaults().FindVault(context.Background(), e.UserID, e.VaultID)
 	if err != nil {
 		e.t.Fatal(err)
 	}

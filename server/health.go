@@ -23,7 +23,7 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.storageFull.Load() {
-		if err := s.db.ProbeStorage(r.Context()); err != nil {
+		if err := s.db.Health().ProbeStorage(r.Context()); err != nil {
 			w.Header().Set("Retry-After", storageRetryAfter)
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "storage_full"})
 			return

@@ -66,16 +66,26 @@ func (f *inflight) release(slot string) {
 // or other spacing is the same request. A body that is no JSON value, or
 // one canonicalJSON refuses, is taken byte for byte; it is answered 400
 // either way.
-func requestHash(r *http.Request, body []byte) []byte {
-	h := sha256.New()
-	h.Write([]byte("canonical " + r.Method + " " + r.URL.Path + "\n"))
-	if len(bytes.TrimSpace(body)) > 0 {
-		if canon, err := canonicalJSON(body); err == nil {
-			body = canon
+//
+// The canonical form is written from the tree the body was read into for
+// the handler too (call.read), so a request with a key reads its body once.
+func requestHash(c *call) []byte {
+	r := c.r
+	in := make([]byte, 0, 64+len(c.body))
+	in = append(in, "canonical "...)
+	in = append(in, r.Method...)
+	in = append(in, ' ')
+	in = append(in, r.URL.Path...)
+	in = append(in, '\n')
+	if !blank(c.body) {
+		if rd, v, err := c.read(); err == nil {
+			in = rd.write(in, v)
+		} else {
+			in = append(in, c.body...)
 		}
-		h.Write(body)
 	}
-	return h.Sum(nil)
+	h := sha256.Sum256(in)
+	return h[:]
 }
 
 // bytesHash is how responses stored before requests were compared by
@@ -99,7 +109,7 @@ func (c *call) saveResponse(tx *store.Tx, status int, body []byte) error {
 	if c.idem == nil {
 		return nil
 	}
-	return tx.SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body})
+	return tx.Payments().SaveIdempotent(c.idem.apiKeyID, c.idem.key, store.IdempotentResponse{RequestHash: c.idem.hash, Status: status, Body: body})
 }
 
 // captureWriter keeps a copy of the response so a 4xx can be stored after

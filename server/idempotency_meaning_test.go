@@ -74,7 +74,7 @@ func TestIdempotencyByMeaning(t *testing.T) {
 		h := sha256.Sum256([]byte("POST /api/v1/payments/initiate\n" + first))
 		stored := []byte(`{"stored":"before the upgrade"}` + "\n")
 		is.NoErr(e.DB.WithTx(t.Context(), func(tx *store.Tx) error {
-			return tx.SaveIdempotent(keyID, key, store.IdempotentResponse{RequestHash: h[:], Status: http.StatusCreated, Body: stored})
+			return tx.Payments().SaveIdempotent(keyID, key, store.IdempotentResponse{RequestHash: h[:], Status: http.StatusCreated, Body: stored})
 		}))
 		r := e.req("POST", "/api/v1/payments/initiate", first, "Idempotency-Key", key)
 		is.Equal(r.Status, http.StatusCreated)

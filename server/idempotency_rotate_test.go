@@ -48,7 +48,7 @@ func TestIdempotencyAcrossRotation(t *testing.T) {
 		var k store.APIKey
 		var secret string
 		is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-			k, secret, err = tx.RotateAPIKey(id)
+			k, secret, err = tx.Keys().RotateAPIKey(id)
 			return err
 		}))
 		return k, secret

@@ -176,15 +176,15 @@ func viewRealisation(w taxes.Watch) *realisationView {
 // invoiceIn reads an invoice with its collections and credit notes.
 func (s *Server) invoiceIn(c *call, id string) (invoiceView, store.Invoice, error) {
 	ctx := c.r.Context()
-	i, err := s.db.FindInvoice(ctx, c.p.UserID, id)
+	i, err := s.db.Invoices().FindInvoice(ctx, c.p.UserID, id)
 	if err != nil {
 		return invoiceView{}, i, err
 	}
-	cs, err := s.db.Collections(ctx, i.ID)
+	cs, err := s.db.Invoices().Collections(ctx, i.ID)
 	if err != nil {
 		return invoiceView{}, i, err
 	}
-	notes, err := s.db.CreditNotesOf(ctx, i.ID)
+	notes, err := s.db.Invoices().CreditNotesOf(ctx, i.ID)
 	if err != nil {
 		return invoiceView{}, i, err
 	}
@@ -194,11 +194,11 @@ func (s *Server) invoiceIn(c *call, id string) (invoiceView, store.Invoice, erro
 // handleInvoiceCreate issues an export invoice (taxes.IssueInvoice).
 func (s *Server) handleInvoiceCreate(w http.ResponseWriter, c *call) error {
 	var q input.Invoice
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if q.ClientID != "" {
-		cl, err := s.db.FindClient(c.r.Context(), c.p.UserID, q.ClientID)
+		cl, err := s.db.Invoices().FindClient(c.r.Context(), c.p.UserID, q.ClientID)
 		if apperr.Code(err) == apperr.ErrNotFound {
 			return fieldError("clientId", "is not a client of this account")
 		}
@@ -231,7 +231,7 @@ func (s *Server) handleInvoiceList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	is, total, err := s.db.ListInvoices(c.r.Context(), c.p.UserID, win.Page, win.Limit)
+	is, total, err := s.db.Invoices().ListInvoices(c.r.Context(), c.p.UserID, win.Page, win.Limit)
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (s *Server) handleInvoiceList(w http.ResponseWriter, c *call) error {
 		is, out.HasMore = is[:win.Limit], true
 	}
 	for _, i := range is {
-		cs, err := s.db.Collections(c.r.Context(), i.ID)
+		cs, err := s.db.Invoices().Collections(c.r.Context(), i.ID)
 		if err != nil {
 			return err
 		}
@@ -260,7 +260,7 @@ func (s *Server) handleInvoiceGet(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleInvoicePDF(w http.ResponseWriter, c *call) error {
-	i, err := s.db.FindInvoice(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	i, err := s.db.Invoices().FindInvoice(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -281,14 +281,14 @@ func (s *Server) handleInvoicePDF(w http.ResponseWriter, c *call) error {
 // it, or all it still holds (a cancellation).
 func (s *Server) handleCreditNoteCreate(w http.ResponseWriter, c *call) error {
 	var q input.CreditNote
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := q.Validate(s.db.Now()); err != nil {
 		return err
 	}
 	id := c.r.PathValue("id")
-	inv, err := s.db.FindInvoice(c.r.Context(), c.p.UserID, id)
+	inv, err := s.db.Invoices().FindInvoice(c.r.Context(), c.p.UserID, id)
 	if err != nil {
 		return err
 	}

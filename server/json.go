@@ -60,18 +60,50 @@ func fieldsOf(t reflect.Type) map[string]bool {
 	return m
 }
 
-// decodeOptional decodes body into dst when there is one: routes whose body
-// is optional (or must be empty) treat whitespace as no body, and anything
-// else must be a valid object of dst's fields ({} for none).
-func decodeOptional(body []byte, dst any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+// readBodyJSON is what readJSON made of a request's body: the handler's
+// decode and the Idempotency-Key's hash both use it, so the body is read
+// once.
+type readBodyJSON struct {
+	done bool
+	r    *jsonReader
+	v    jsonValue
+	err  error
+}
+
+// read is c.body read by readJSON, the first time it is asked for.
+func (c *call) read() (*jsonReader, jsonValue, error) {
+	j := &c.json
+	if !j.done {
+		j.r, j.v, j.err = readJSON(c.body)
+		j.done = true
+	}
+	return j.r, j.v, j.err
+}
+
+// decode is decodeJSON of the call's body.
+func (c *call) decode(dst any) error {
+	if blank(c.body) {
+		return fieldError("body", "a JSON object is required")
+	}
+	r, v, err := c.read()
+	return decodeRead(c.body, r, v, err, dst)
+}
+
+// decodeOptional decodes the body into dst when there is one: routes whose
+// body is optional (or must be empty) treat whitespace as no body, and
+// anything else must be a valid object of dst's fields ({} for none).
+func (c *call) decodeOptional(dst any) error {
+	if blank(c.body) {
 		return nil
 	}
-	return decodeJSON(body, dst)
+	return c.decode(dst)
 }
 
 // noBody refuses a body on routes that take none, while accepting {}.
-func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
+func (c *call) noBody() error { return c.decodeOptional(&struct{}{}) }
+
+// blank is a body of whitespace only (bytes.TrimSpace's), which is no body.
+func blank(body []byte) bool { return len(bytes.TrimSpace(body)) == 0 }
 
 // decodeJSON parses body into dst (a pointer to a struct): one JSON object,
 // no unknown fields, no trailing data, numbers kept exact as json.Number.
@@ -81,10 +113,15 @@ func noBody(body []byte) error { return decodeOptional(body, &struct{}{}) }
 // and so is any string or key textProblem refuses. The body is read into
 // its tree once for all of these; encoding/json then fills dst.
 func decodeJSON(body []byte, dst any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	if blank(body) {
 		return fieldError("body", "a JSON object is required")
 	}
 	r, tree, err := readJSON(body)
+	return decodeRead(body, r, tree, err, dst)
+}
+
+// decodeRead is decodeJSON on what readJSON made of body.
+func decodeRead(body []byte, r *jsonReader, tree jsonValue, err error, dst any) error {
 	var problem *jsonProblem
 	if errors.As(err, &problem) {
 		return fieldError(problem.path, problem.msg)

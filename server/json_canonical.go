@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/big"
@@ -55,9 +56,9 @@ func canonicalJSON(body []byte) ([]byte, error) {
 
 // readJSON reads body into its tree, with canonicalJSON's errors.
 func readJSON(body []byte) (*jsonReader, jsonValue, error) {
-	r := &jsonReader{in: body}
+	r := &jsonReader{in: body, text: string(body), scalars: make([]byte, 0, len(body))}
 	r.space()
-	v, err := r.value(nil, 0)
+	v, err := r.value(0)
 	if err != nil {
 		return nil, v, err
 	}
@@ -68,14 +69,36 @@ func readJSON(body []byte) (*jsonReader, jsonValue, error) {
 	return r, v, nil
 }
 
+// A request body is read once per request and costs a few microseconds:
+// strings without escapes are taken from the body as they are, an object
+// checks its first few keys for repeats without a map, numbers of ordinary
+// size are worked out in an int64, and where the reader is (the path a
+// problem is named by) is a stack, spelled out only for a problem.
+// json_canonical_ref_test.go holds the reader before this, and the
+// differential tests hold this one to its bytes, hashes and refusals.
+
 type jsonReader struct {
 	in  []byte
 	pos int
+	// text is in as a string: a string without escapes is a piece of it.
+	text string
 	// scalars holds every string, number and literal in canonical form;
 	// a jsonValue points into it.
 	scalars []byte
 	// deepest is the most objects and arrays read inside one another.
 	deepest int
+	// at is where the reader is: the member keys and array indexes from
+	// the top to the value being read.
+	at []jsonStep
+	// members and elements gather the objects and arrays being read; each
+	// takes its own exact copy when it ends.
+	members  []jsonMember
+	elements []jsonValue
+}
+
+type jsonStep struct {
+	key   string
+	index int // -1 for a member key
 }
 
 // jsonValue is one value read: a scalar at scalars[from:to] (a string's
@@ -105,22 +128,32 @@ type jsonPath struct {
 // String names the value the way field errors do: key at the top,
 // parent.key below it, parent[i] in an array; "" at the top.
 func (p *jsonPath) String() string {
-	var up []*jsonPath
+	var up []jsonStep
 	for ; p != nil; p = p.up {
-		up = append(up, p)
+		up = append(up, jsonStep{p.key, p.index})
 	}
+	slices.Reverse(up)
+	return pathString(up)
+}
+
+func pathString(steps []jsonStep) string {
 	var b strings.Builder
-	for i := len(up) - 1; i >= 0; i-- {
+	for _, s := range steps {
 		switch {
-		case up[i].index >= 0:
-			b.WriteString("[" + strconv.Itoa(up[i].index) + "]")
+		case s.index >= 0:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
 		case b.Len() > 0:
-			b.WriteString("." + up[i].key)
+			b.WriteString("." + s.key)
 		default:
-			b.WriteString(up[i].key)
+			b.WriteString(s.key)
 		}
 	}
 	return b.String()
+}
+
+// problem is a *jsonProblem at the reader's place ("body" at the top).
+func (r *jsonReader) problem(msg string) error {
+	return &jsonProblem{orBody(pathString(r.at)), msg}
 }
 
 func (r *jsonReader) space() {
@@ -134,75 +167,80 @@ func (r *jsonReader) space() {
 	}
 }
 
-func (r *jsonReader) value(path *jsonPath, depth int) (jsonValue, error) {
+var jsonLiterals = [...][]byte{[]byte("true"), []byte("false"), []byte("null")}
+
+func (r *jsonReader) value(depth int) (jsonValue, error) {
 	if r.pos >= len(r.in) || depth > maxJSONDepth {
 		return jsonValue{}, errJSONSyntax
 	}
 	from := len(r.scalars)
-	scalar := func(err error) (jsonValue, error) {
-		return jsonValue{kind: 's', from: from, to: len(r.scalars)}, err
-	}
 	switch c := r.in[r.pos]; {
 	case c == '{':
 		r.deepest = max(r.deepest, depth+1)
-		return r.object(path, depth)
+		return r.object(depth)
 	case c == '[':
 		r.deepest = max(r.deepest, depth+1)
-		return r.array(path, depth)
+		return r.array(depth)
 	case c == '"':
-		s, err := r.str(path)
+		s, err := r.str()
 		if err != nil {
 			return jsonValue{}, err
 		}
 		r.scalars = appendJSONString(r.scalars, s)
 		return jsonValue{kind: '"', from: from, to: len(r.scalars), text: s}, nil
 	case c == '-' || c >= '0' && c <= '9':
-		return scalar(r.number())
+		err := r.number()
+		return jsonValue{kind: 's', from: from, to: len(r.scalars)}, err
 	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if strings.HasPrefix(string(r.in[r.pos:min(len(r.in), r.pos+5)]), lit) {
+	for _, lit := range jsonLiterals {
+		if bytes.HasPrefix(r.in[r.pos:], lit) {
 			r.pos += len(lit)
 			r.scalars = append(r.scalars, lit...)
-			return scalar(nil)
+			return jsonValue{kind: 's', from: from, to: len(r.scalars)}, nil
 		}
 	}
 	return jsonValue{}, errJSONSyntax
 }
 
-func (r *jsonReader) object(path *jsonPath, depth int) (jsonValue, error) {
+// fewKeys is how many members an object checks for a repeated key by
+// looking through those before; a larger object keeps a set.
+const fewKeys = 16
+
+func (r *jsonReader) object(depth int) (jsonValue, error) {
 	r.pos++ // {
 	v := jsonValue{kind: '{', object: []jsonMember{}}
-	seen := map[string]bool{}
+	var seen map[string]bool
 	r.space()
 	if r.pos < len(r.in) && r.in[r.pos] == '}' {
 		r.pos++
 		return v, nil
 	}
+	first := len(r.members)
 	for {
 		r.space()
 		if r.pos >= len(r.in) || r.in[r.pos] != '"' {
 			return v, errJSONSyntax
 		}
-		key, err := r.str(path)
+		key, err := r.str()
 		if err != nil {
 			return v, err
 		}
-		at := &jsonPath{up: path, key: key, index: -1}
-		if seen[key] {
-			return v, &jsonProblem{at.String(), "appears more than once in its object; send each key once"}
+		r.at = append(r.at, jsonStep{key, -1})
+		if repeated(r.members[first:], &seen, key) {
+			return v, &jsonProblem{pathString(r.at), "appears more than once in its object; send each key once"}
 		}
-		seen[key] = true
 		r.space()
 		if r.pos >= len(r.in) || r.in[r.pos] != ':' {
 			return v, errJSONSyntax
 		}
 		r.pos++
 		r.space()
-		val, err := r.value(at, depth+1)
+		val, err := r.value(depth + 1)
 		if err != nil {
 			return v, err
 		}
-		v.object = append(v.object, jsonMember{key, val})
+		r.at = r.at[:len(r.at)-1]
+		r.members = append(r.members, jsonMember{key, val})
 		r.space()
 		if r.pos >= len(r.in) {
 			return v, errJSONSyntax
@@ -216,11 +254,39 @@ func (r *jsonReader) object(path *jsonPath, depth int) (jsonValue, error) {
 		}
 		r.pos++
 	}
-	slices.SortFunc(v.object, func(a, b jsonMember) int { return strings.Compare(a.key, b.key) })
+	v.object = slices.Clone(r.members[first:])
+	clear(r.members[first:]) // no longer pointing at what it gathered
+	r.members = r.members[:first]
+	if len(v.object) > 1 {
+		slices.SortFunc(v.object, func(a, b jsonMember) int { return strings.Compare(a.key, b.key) })
+	}
 	return v, nil
 }
 
-func (r *jsonReader) array(path *jsonPath, depth int) (jsonValue, error) {
+// repeated reports whether key is among the members read so far.
+func repeated(members []jsonMember, seen *map[string]bool, key string) bool {
+	if len(members) < fewKeys {
+		for _, m := range members {
+			if m.key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 2*len(members))
+		for _, m := range members {
+			(*seen)[m.key] = true
+		}
+	}
+	if (*seen)[key] {
+		return true
+	}
+	(*seen)[key] = true
+	return false
+}
+
+func (r *jsonReader) array(depth int) (jsonValue, error) {
 	r.pos++ // [
 	v := jsonValue{kind: '[', array: []jsonValue{}}
 	r.space()
@@ -228,19 +294,25 @@ func (r *jsonReader) array(path *jsonPath, depth int) (jsonValue, error) {
 		r.pos++
 		return v, nil
 	}
+	first := len(r.elements)
 	for i := 0; ; i++ {
 		r.space()
-		el, err := r.value(&jsonPath{up: path, index: i}, depth+1)
+		r.at = append(r.at, jsonStep{index: i})
+		el, err := r.value(depth + 1)
 		if err != nil {
 			return v, err
 		}
-		v.array = append(v.array, el)
+		r.at = r.at[:len(r.at)-1]
+		r.elements = append(r.elements, el)
 		r.space()
 		if r.pos >= len(r.in) {
 			return v, errJSONSyntax
 		}
 		if r.in[r.pos] == ']' {
 			r.pos++
+			v.array = slices.Clone(r.elements[first:])
+			clear(r.elements[first:])
+			r.elements = r.elements[:first]
 			return v, nil
 		}
 		if r.in[r.pos] != ',' {
@@ -278,10 +350,31 @@ func (r *jsonReader) write(out []byte, v jsonValue) []byte {
 }
 
 // str reads a string literal and returns its value. Escapes are decoded;
-// a \uD800–\uDFFF escape must be half of a surrogate pair.
-func (r *jsonReader) str(path *jsonPath) (string, error) {
+// a \uD800–\uDFFF escape must be half of a surrogate pair. A string with
+// no escape and no byte to refuse is the body's own bytes.
+func (r *jsonReader) str() (string, error) {
 	r.pos++ // "
+	start := r.pos
+	for r.pos < len(r.in) {
+		c := r.in[r.pos]
+		switch {
+		case c == '"':
+			r.pos++
+			return r.text[start : r.pos-1], nil
+		case c == '\\' || c < 0x20:
+		case c < utf8.RuneSelf:
+			r.pos++
+			continue
+		default:
+			if ch, n := utf8.DecodeRune(r.in[r.pos:]); ch != utf8.RuneError || n > 1 {
+				r.pos += n
+				continue
+			}
+		}
+		break
+	}
 	var b strings.Builder
+	b.Write(r.in[start:r.pos])
 	for {
 		if r.pos >= len(r.in) {
 			return "", errJSONSyntax
@@ -294,7 +387,7 @@ func (r *jsonReader) str(path *jsonPath) (string, error) {
 		case c < 0x20:
 			return "", errJSONSyntax
 		case c == '\\':
-			if err := r.escape(&b, path); err != nil {
+			if err := r.escape(&b); err != nil {
 				return "", err
 			}
 		case c < utf8.RuneSelf:
@@ -303,7 +396,7 @@ func (r *jsonReader) str(path *jsonPath) (string, error) {
 		default:
 			ch, n := utf8.DecodeRune(r.in[r.pos:])
 			if ch == utf8.RuneError && n == 1 {
-				return "", &jsonProblem{orBody(path.String()), "must be valid UTF-8"}
+				return "", r.problem("must be valid UTF-8")
 			}
 			b.WriteRune(ch)
 			r.pos += n
@@ -311,7 +404,7 @@ func (r *jsonReader) str(path *jsonPath) (string, error) {
 	}
 }
 
-func (r *jsonReader) escape(b *strings.Builder, path *jsonPath) error {
+func (r *jsonReader) escape(b *strings.Builder) error {
 	if r.pos+1 >= len(r.in) {
 		return errJSONSyntax
 	}
@@ -345,7 +438,7 @@ func (r *jsonReader) escape(b *strings.Builder, path *jsonPath) error {
 		return errJSONSyntax
 	}
 	lone := func() error {
-		return &jsonProblem{orBody(path.String()), fmt.Sprintf("contains a lone surrogate escape \\u%04x; send the character itself or a complete surrogate pair", u)}
+		return r.problem(fmt.Sprintf("contains a lone surrogate escape \\u%04x; send the character itself or a complete surrogate pair", u))
 	}
 	switch {
 	case utf16.IsSurrogate(rune(u)) && u >= 0xDC00:
@@ -374,12 +467,22 @@ func (r *jsonReader) hex4() (uint16, bool) {
 	if r.pos+4 > len(r.in) {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(string(r.in[r.pos:r.pos+4]), 16, 16)
-	if err != nil {
-		return 0, false
+	var v uint16
+	for _, c := range r.in[r.pos : r.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint16(c)
 	}
 	r.pos += 4
-	return uint16(v), true
+	return v, true
 }
 
 // number reads a JSON number and writes its decimal value canonically:
@@ -390,71 +493,103 @@ func (r *jsonReader) number() error {
 	if neg {
 		r.pos++
 	}
-	digits := func() string {
+	digits := func() []byte {
 		s := r.pos
 		for r.pos < len(r.in) && r.in[r.pos] >= '0' && r.in[r.pos] <= '9' {
 			r.pos++
 		}
-		return string(r.in[s:r.pos])
+		return r.in[s:r.pos]
 	}
 	intPart := digits()
-	if intPart == "" || len(intPart) > 1 && intPart[0] == '0' {
+	if len(intPart) == 0 || len(intPart) > 1 && intPart[0] == '0' {
 		return errJSONSyntax
 	}
-	frac := ""
+	var frac []byte
 	if r.pos < len(r.in) && r.in[r.pos] == '.' {
 		r.pos++
-		if frac = digits(); frac == "" {
+		if frac = digits(); len(frac) == 0 {
 			return errJSONSyntax
 		}
 	}
-	exp := new(big.Int)
+	var expSign byte
+	var expDigits []byte
 	if r.pos < len(r.in) && (r.in[r.pos] == 'e' || r.in[r.pos] == 'E') {
 		r.pos++
-		sign := ""
 		if r.pos < len(r.in) && (r.in[r.pos] == '+' || r.in[r.pos] == '-') {
-			sign = string(r.in[r.pos])
+			expSign = r.in[r.pos]
 			r.pos++
 		}
-		e := digits()
-		if e == "" {
+		if expDigits = digits(); len(expDigits) == 0 {
 			return errJSONSyntax
 		}
-		exp.SetString(sign+e, 10)
 	}
-	mant := strings.TrimLeft(intPart+frac, "0")
-	exp.Sub(exp, big.NewInt(int64(len(frac))))
-	trimmed := strings.TrimRight(mant, "0")
-	exp.Add(exp, big.NewInt(int64(len(mant)-len(trimmed))))
-	if trimmed == "" {
+	// The significant digits: intPart and frac without the zeros that
+	// lead the first or trail the last; each trailing zero moves the
+	// exponent up by one, each digit of frac down by one.
+	lead, trail := 0, 0
+	for lead < len(intPart)+len(frac) && digitAt(intPart, frac, lead) == '0' {
+		lead++
+	}
+	for trail < len(intPart)+len(frac)-lead && digitAt(intPart, frac, len(intPart)+len(frac)-1-trail) == '0' {
+		trail++
+	}
+	if lead+trail == len(intPart)+len(frac) {
 		r.scalars = append(r.scalars, '0')
 		return nil
 	}
 	if neg {
 		r.scalars = append(r.scalars, '-')
 	}
-	r.scalars = append(r.scalars, trimmed...)
+	for i := lead; i < len(intPart)+len(frac)-trail; i++ {
+		r.scalars = append(r.scalars, digitAt(intPart, frac, i))
+	}
 	r.scalars = append(r.scalars, 'e')
+	shift := int64(trail) - int64(len(frac))
+	if len(expDigits) <= 15 { // |exponent| < 10^15, far from int64's edge
+		e, _ := strconv.ParseInt(string(expDigits), 10, 64)
+		if expSign == '-' {
+			e = -e
+		}
+		r.scalars = strconv.AppendInt(r.scalars, e+shift, 10)
+		return nil
+	}
+	exp := new(big.Int)
+	exp.SetString(string(expDigits), 10)
+	if expSign == '-' {
+		exp.Neg(exp)
+	}
+	exp.Add(exp, big.NewInt(shift))
 	r.scalars = append(r.scalars, exp.String()...)
 	return nil
+}
+
+// digitAt is the i-th digit of intPart followed by frac.
+func digitAt(intPart, frac []byte, i int) byte {
+	if i < len(intPart) {
+		return intPart[i]
+	}
+	return frac[i-len(intPart)]
 }
 
 // appendJSONString writes s as a JSON string: quotes, backslashes and
 // control characters escaped, everything else as UTF-8.
 func appendJSONString(out []byte, s string) []byte {
 	out = append(out, '"')
-	for _, c := range []byte(s) {
-		switch {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case c == '"' || c == '\\':
 			out = append(out, '\\', c)
 		case c < 0x20:
-			out = append(out, fmt.Sprintf("\\u%04x", c)...)
+			out = append(out, `\u00`...)
+			out = append(out, hexDigits[c>>4], hexDigits[c&0xf])
 		default:
 			out = append(out, c)
 		}
 	}
 	return append(out, '"')
 }
+
+const hexDigits = "0123456789abcdef"
 
 func orBody(path string) string {
 	if path == "" {

@@ -51,7 +51,7 @@ func (s *Server) verifyURL(sessionID string) string { return s.cfg.BaseURL + "/v
 
 // handleKYCStart takes no body (an empty JSON object is accepted too).
 func (s *Server) handleKYCStart(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {

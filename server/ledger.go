@@ -22,7 +22,7 @@ type ledgerAccountView struct {
 // handleLedgerAccounts lists the caller's ledger accounts (so clients
 // can find the settlement account id).
 func (s *Server) handleLedgerAccounts(w http.ResponseWriter, c *call) error {
-	accts, err := s.db.ListLedgerAccounts(c.r.Context(), c.p.UserID)
+	accts, err := s.db.Ledger().ListLedgerAccounts(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -50,18 +50,18 @@ type balanceView struct {
 // their balance as settled.
 func (s *Server) handleLedgerBalance(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()
-	a, err := s.db.FindLedgerAccount(ctx, c.p.UserID, c.r.PathValue("accountId"))
+	a, err := s.db.Ledger().FindLedgerAccount(ctx, c.p.UserID, c.r.PathValue("accountId"))
 	if err != nil {
 		return err
 	}
 	v := balanceView{AccountID: a.ID, Type: "SETTLED", Settled: a.Balance, Currency: a.Currency, AsOf: ts(time.Now())}
 	if a.Kind == store.AccountSettlement {
-		reserve, err := s.db.UserLedgerAccount(ctx, c.p.UserID, store.AccountTaxReserve, "INR")
+		reserve, err := s.db.Ledger().UserLedgerAccount(ctx, c.p.UserID, store.AccountTaxReserve, "INR")
 		if err != nil {
 			return err
 		}
 		v.Reserved = reserve.Balance
-		held, err := s.db.ReservedByCurrency(ctx, c.p.UserID)
+		held, err := s.db.Ledger().ReservedByCurrency(ctx, c.p.UserID)
 		if err != nil {
 			return err
 		}
@@ -134,11 +134,11 @@ func (s *Server) handleLedgerEntries(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.db.FindLedgerAccount(c.r.Context(), c.p.UserID, c.r.PathValue("accountId"))
+	a, err := s.db.Ledger().FindLedgerAccount(c.r.Context(), c.p.UserID, c.r.PathValue("accountId"))
 	if err != nil {
 		return err
 	}
-	entries, total, err := s.db.ListEntries(c.r.Context(), store.EntryFilter{AccountID: a.ID, From: from, To: to,
+	entries, total, err := s.db.Ledger().ListEntries(c.r.Context(), store.EntryFilter{AccountID: a.ID, From: from, To: to,
 		After: win.After, Page: win.Page, Limit: win.Limit})
 	if err != nil {
 		return err
@@ -191,7 +191,7 @@ func viewRecon(r store.Reconciliation) reconView {
 }
 
 func (s *Server) handleReconciliationGet(w http.ResponseWriter, c *call) error {
-	r, err := s.db.FindReconciliation(c.r.Context(), c.p.UserID, c.r.PathValue("paymentId"))
+	r, err := s.db.Ledger().FindReconciliation(c.r.Context(), c.p.UserID, c.r.PathValue("paymentId"))
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ type resolveRequest struct {
 
 func (s *Server) handleReconciliationResolve(w http.ResponseWriter, c *call) error {
 	var q resolveRequest
-	if err := decodeOptional(c.body, &q); err != nil {
+	if err := c.decodeOptional(&q); err != nil {
 		return err
 	}
 	err := asFieldErrors(validation.ValidateStruct(&q,
@@ -220,7 +220,7 @@ func (s *Server) handleReconciliationResolve(w http.ResponseWriter, c *call) err
 	var r store.Reconciliation
 	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
 		var err error
-		if r, err = tx.ResolveReconciliation(c.p.UserID, c.r.PathValue("paymentId"), q.InvoiceRef, q.Note, q.MarkAsException); err != nil {
+		if r, err = tx.Ledger().ResolveReconciliation(c.p.UserID, c.r.PathValue("paymentId"), q.InvoiceRef, q.Note, q.MarkAsException); err != nil {
 			return err
 		}
 		// Every reconciliation refreshes the tax figures, in its transaction.

@@ -53,7 +53,7 @@ func (e *env) quiesce() {
 // checkBooks asserts every ledger invariant the issue names.
 func (e *env) checkBooks(step string) {
 	e.t.Helper()
-	problems, err := e.DB.Check(context.Background())
+	problems, err := e.DB.Health().Check(context.Background())
 	if err != nil {
 		e.t.Fatal(err)
 	}

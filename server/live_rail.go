@@ -53,7 +53,7 @@ type readyVault struct {
 
 // readyQuarantines adds the quarantined vaults to a /readyz body.
 func (s *Server) readyQuarantines(r *http.Request, body map[string]any) error {
-	qs, err := s.db.Quarantines(r.Context())
+	qs, err := s.db.Movements().Quarantines(r.Context())
 	if err != nil || len(qs) == 0 {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Server) readyQuarantines(r *http.Request, body map[string]any) error {
 // payoutd cannot vouch for: a gap in the chain's events, a balance that
 // does not equal the movements recorded, or an RPC server without events.
 func (s *Server) readyTracks(r *http.Request, body map[string]any) error {
-	ts, err := s.db.TrackTroubles(r.Context())
+	ts, err := s.db.Movements().TrackTroubles(r.Context())
 	if err != nil || len(ts) == 0 {
 		return err
 	}

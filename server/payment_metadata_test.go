@@ -33,7 +33,7 @@ func TestPaymentMetadata(t *testing.T) {
 	is.Equal(r.JSON(t)["metadata"], meta)
 	id := r.JSON(t)["id"].(string)
 
-	p, err := e.DB.FindPayment(context.Background(), e.UserID, id)
+	p, err := e.DB.Payments().FindPayment(context.Background(), e.UserID, id)
 	is.NoErr(err)
 	is.Equal(len(p.Metadata), len(meta))
 	is.Equal(p.Metadata["customer"], meta["customer"])

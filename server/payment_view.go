@@ -90,7 +90,7 @@ func (s *Server) viewPayments(ctx context.Context, ps []store.Payment) ([]paymen
 			refs = append(refs, p.SettlementRef)
 		}
 	}
-	subs, err := s.db.SubmissionsByHash(ctx, refs)
+	subs, err := s.db.Chain().SubmissionsByHash(ctx, refs)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 
 func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 	var q input.Initiate
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := s.useClient(c, &q); err != nil {
@@ -41,7 +41,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 		}
 		created, err := payout.Initiate(tx, s.cfg.Rates, p)
 		if err == nil && inv != nil {
-			err = tx.LinkPayment(created.ID, *inv)
+			err = tx.Invoices().LinkPayment(created.ID, *inv)
 		}
 		if err != nil {
 			return nil, err
@@ -52,7 +52,7 @@ func (s *Server) handlePaymentInitiate(w http.ResponseWriter, c *call) error {
 
 func (s *Server) handlePaymentConfirm(w http.ResponseWriter, c *call) error {
 	var q input.Confirm
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	minor, err := q.Validate()

@@ -13,7 +13,7 @@ import (
 
 // handlePaymentRetry moves a FAILED or PENDING payout back to PROCESSING.
 func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
@@ -24,7 +24,7 @@ func (s *Server) handlePaymentRetry(w http.ResponseWriter, c *call) error {
 
 // handlePaymentCancel ends an INITIATED payout (FAILED, CANCELLED).
 func (s *Server) handlePaymentCancel(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
@@ -39,7 +39,7 @@ func (s *Server) handleSandboxReview(w http.ResponseWriter, c *call) error {
 		return apperr.Errorf(apperr.ErrSandboxOnly, "this endpoint works with sandbox keys only")
 	}
 	var q input.Review
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	err := q.Validate()
@@ -70,7 +70,7 @@ type quickStartRequest struct {
 // payment's currency (the default vault first), in one call.
 func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 	var q quickStartRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	var minor int64
@@ -86,7 +86,7 @@ func (s *Server) handleQuickStart(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		v, err := tx.VaultForCurrency(c.p.UserID, q.Currency)
+		v, err := tx.Vaults().VaultForCurrency(c.p.UserID, q.Currency)
 		if err != nil {
 			return nil, err
 		}

@@ -37,14 +37,14 @@ func TestPaymentListFilters(t *testing.T) {
 	// Move one to FAILED by hand (River is off) so the status filter has
 	// two states to tell apart.
 	is.New(t).NoErr(e.DB.WithTx(t.Context(), func(tx *store.Tx) error {
-		p, err := tx.FindPayment(e.UserID, ids["mar3b"])
+		p, err := tx.Payments().FindPayment(e.UserID, ids["mar3b"])
 		if err != nil {
 			return err
 		}
-		if err := tx.Transition(&p, store.StatusComplianceCheck, nil); err != nil {
+		if err := tx.Payments().Transition(&p, store.StatusComplianceCheck, nil); err != nil {
 			return err
 		}
-		return tx.Transition(&p, store.StatusFailed, func(p *store.Payment) { p.FailedReason = "COMPLIANCE_REJECTED: test" })
+		return tx.Payments().Transition(&p, store.StatusFailed, func(p *store.Payment) { p.FailedReason = "COMPLIANCE_REJECTED: test" })
 	}))
 
 	cases := []struct {

@@ -274,7 +274,7 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	id := e.initiate("100.00", nil)
 	var p store.Payment
 	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) (err error) {
-		p, err = tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+		p, err = tx.Payments().ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
 			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer})
 		return err
 	}))
@@ -282,7 +282,7 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	// whatever would have moved the first had its chance.
 	viaAPI := e.pay("101.00", nil)
 	e.waitStatus(viaAPI, store.StatusCompleted, 30*time.Second)
-	got, err := e.DB.FindPayment(ctx, e.UserID, id)
+	got, err := e.DB.Payments().FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
 	is.Equal(got.Status, store.StatusComplianceCheck)
 
@@ -325,11 +325,11 @@ func TestConfirmWithStaleReadFails(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
 	id := e.initiate("100.00", nil)
-	stale, err := e.DB.FindPayment(ctx, e.UserID, id)
+	stale, err := e.DB.Payments().FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
 	confirm := func() error {
 		return e.DB.WithTx(ctx, func(tx *store.Tx) error {
-			_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+			_, err := tx.Payments().ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
 				Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer, Read: &stale})
 			return err
 		})
@@ -347,7 +347,7 @@ func TestConfirmWithStaleReadFails(t *testing.T) {
 	err = confirm() // the same stale INITIATED copy again
 	is.Equal(apperr.Code(err), apperr.ErrInvalidState)
 	is.Equal(available(), int64(0))
-	p, err := e.DB.FindPayment(ctx, e.UserID, id)
+	p, err := e.DB.Payments().FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusComplianceCheck)
 }
@@ -362,12 +362,12 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 	is := is.New(t)
 	ctx := context.Background()
 	id := e.initiate("100.00", nil)
-	v, err := e.DB.VaultWithKey(ctx, e.UserID, e.VaultID)
+	v, err := e.DB.Vaults().VaultWithKey(ctx, e.UserID, e.VaultID)
 	is.NoErr(err)
 	_, err = e.SQL.Exec("UPDATE vaults SET reserved = balance - 9999 WHERE id = ?", e.VaultID) // 99.99 left
 	is.NoErr(err)
 	err = e.DB.WithTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
+		_, err := tx.Payments().ConfirmPayment(e.UserID, store.ConfirmInput{ID: id, DestinationAddress: testAddress,
 			Amount: 10000, Currency: "USD", VaultID: e.VaultID, Sealer: e.Sealer, ReadVault: &v})
 		return err
 	})
@@ -375,7 +375,7 @@ func TestConfirmWithStaleVaultRead(t *testing.T) {
 	var balance, reserved int64
 	is.NoErr(e.SQL.QueryRow("SELECT balance, reserved FROM vaults WHERE id = ?", e.VaultID).Scan(&balance, &reserved))
 	is.Equal(balance-reserved, int64(9999))
-	p, err := e.DB.FindPayment(ctx, e.UserID, id)
+	p, err := e.DB.Payments().FindPayment(ctx, e.UserID, id)
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusInitiated)
 }

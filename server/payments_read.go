@@ -52,7 +52,7 @@ func (s *Server) handlePaymentList(w http.ResponseWriter, c *call) error {
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return fieldError("createdTo", "must not be before createdFrom")
 	}
-	ps, total, err := s.db.ListPayments(c.r.Context(), f)
+	ps, total, err := s.db.Payments().ListPayments(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID strin
 	}
 	// Stored txnIds are lower case (txnIDFor), so the lookup is too: a client
 	// that sent its Idempotency-Key in upper case still finds its payment.
-	p, err := s.db.FindPaymentByTxnID(c.r.Context(), c.p.UserID, strings.ToLower(txnID))
+	p, err := s.db.Payments().FindPaymentByTxnID(c.r.Context(), c.p.UserID, strings.ToLower(txnID))
 	if apperr.Code(err) == apperr.ErrPaymentNotFound {
 		writeRaw(w, http.StatusOK, []byte("null\n"))
 		return nil
@@ -110,7 +110,7 @@ func (s *Server) handlePaymentStatus(w http.ResponseWriter, c *call, txnID strin
 }
 
 func (s *Server) handlePaymentGet(w http.ResponseWriter, c *call, id string) error {
-	p, err := s.db.FindPayment(c.r.Context(), c.p.UserID, id)
+	p, err := s.db.Payments().FindPayment(c.r.Context(), c.p.UserID, id)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ type profileView struct {
 // handleProfileGet is 404 ERR_PROFILE_NOT_FOUND until setup is completed
 // (a name given at user creation or through PATCH /profile).
 func (s *Server) handleProfileGet(w http.ResponseWriter, c *call) error {
-	p, err := s.db.FindProfile(c.r.Context(), c.p.UserID)
+	p, err := s.db.People().FindProfile(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -62,15 +62,15 @@ type vaultBrief struct {
 // full_name is the legal name given during KYC, display_name the profile name.
 func (s *Server) handleProfileFull(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()
-	p, err := s.db.FindProfile(ctx, c.p.UserID)
+	p, err := s.db.People().FindProfile(ctx, c.p.UserID)
 	if err != nil {
 		return err
 	}
-	id, err := s.db.KYCIdentityOf(ctx, c.p.UserID)
+	id, err := s.db.People().KYCIdentityOf(ctx, c.p.UserID)
 	if err != nil {
 		return err
 	}
-	vaults, err := s.db.ListVaults(ctx, c.p.UserID)
+	vaults, err := s.db.Vaults().ListVaults(ctx, c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func recordOf(p store.Profile) profileRecord {
 // raw updated record, not wrapped.
 func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 	var q input.ProfilePatch
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	patch, err := q.Validate()
@@ -157,7 +157,7 @@ func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 	}
 	var p store.Profile
 	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-		p, err = tx.UpdateProfile(c.p.UserID, c.p.Livemode, patch)
+		p, err = tx.People().UpdateProfile(c.p.UserID, c.p.Livemode, patch)
 		return err
 	}, c.txOpts())
 	if err != nil {
@@ -169,7 +169,7 @@ func (s *Server) handleProfilePatch(w http.ResponseWriter, c *call) error {
 
 // handleLinkedWalletGet is 404 ERR_NOT_FOUND while no wallet is linked.
 func (s *Server) handleLinkedWalletGet(w http.ResponseWriter, c *call) error {
-	p, err := s.db.FindProfile(c.r.Context(), c.p.UserID)
+	p, err := s.db.People().FindProfile(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ type linkWalletRequest struct {
 
 func (s *Server) handleLinkWallet(w http.ResponseWriter, c *call) error {
 	var q linkWalletRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	err := asFieldErrors(validation.ValidateStruct(&q,
@@ -207,7 +207,7 @@ func (s *Server) handleLinkWallet(w http.ResponseWriter, c *call) error {
 		q.Provider = defaultWalletProvider
 	}
 	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
-		return tx.LinkWallet(c.p.UserID, c.p.Livemode, q.WalletAddress, q.Provider)
+		return tx.People().LinkWallet(c.p.UserID, c.p.Livemode, q.WalletAddress, q.Provider)
 	}, c.txOpts())
 	if err != nil {
 		return err

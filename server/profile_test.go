@@ -64,11 +64,11 @@ func acctUserWithoutName(e *env, email string) string {
 	e.t.Helper()
 	var key string
 	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser(email, false, "", e.Sealer)
+		u, _, err := tx.People().EnsureUser(email, false, "", e.Sealer)
 		if err != nil {
 			return err
 		}
-		_, key, err = tx.CreateAPIKey(u, "test", store.AllScopes)
+		_, key, err = tx.Keys().CreateAPIKey(u, "test", store.AllScopes)
 		return err
 	})
 	if err != nil {
@@ -197,7 +197,7 @@ func TestProfilePatchRecordAndAudit(t *testing.T) {
 	is.Equal(r.JSON(t)["gstin"], validGSTIN)
 
 	// The account identity is not the contact e-mail.
-	u, err := e.DB.FindUserByEmail(context.Background(), "freelancer@example.com", false)
+	u, err := e.DB.People().FindUserByEmail(context.Background(), "freelancer@example.com", false)
 	is.NoErr(err)
 	is.Equal(u.ID, e.UserID)
 

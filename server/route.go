@@ -14,6 +14,7 @@ type call struct {
 	p    principal
 	body []byte
 	idem *idemState
+	json readBodyJSON // body as read by readJSON, once (call.read)
 }
 
 // routeOpts describe what the shared middleware does for a route.
@@ -67,14 +68,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		}
 	}
 	if key := r.Header.Get("Idempotency-Key"); o.idempotent && key != "" {
-		if c.idem, err = newIdemState(p, key, requestHash(r, c.body)); err != nil {
+		if c.idem, err = newIdemState(p, key, requestHash(c)); err != nil {
 			return err
 		}
 		if !s.idem.acquire(c.idem.slot()) {
 			return apperr.Errorf(apperr.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
 		}
 		defer s.idem.release(c.idem.slot())
-		prev, found, err := s.db.FindIdempotent(r.Context(), p.KeyID, c.idem.key)
+		prev, found, err := s.db.Payments().FindIdempotent(r.Context(), p.KeyID, c.idem.key)
 		if err != nil {
 			return err
 		}
@@ -108,7 +109,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 		// stored with its effect is kept (SaveIdempotent never replaces an
 		// unexpired one).
 		resp := store.IdempotentResponse{RequestHash: c.idem.hash, Status: cw.status, Body: cw.buf.Bytes()}
-		if err := s.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.SaveIdempotent(p.KeyID, c.idem.key, resp) }); err != nil {
+		if err := s.db.WithTx(r.Context(), func(tx *store.Tx) error { return tx.Payments().SaveIdempotent(p.KeyID, c.idem.key, resp) }); err != nil {
 			s.log.ErrorContext(r.Context(), "store idempotent 4xx", "requestId", requestID(r), "error", err.Error())
 		}
 	}

@@ -26,7 +26,7 @@ func (s *Server) handleSandboxKYC(approve bool) apiHandler {
 			return errSandboxOnly
 		}
 		var q sandboxKYCRequest
-		if err := decodeOptional(c.body, &q); err != nil {
+		if err := c.decodeOptional(&q); err != nil {
 			return err
 		}
 		err := asFieldErrors(validation.ValidateStruct(&q, validation.Field(&q.Reason, validation.RuneLength(0, 256))))
@@ -60,11 +60,11 @@ func (s *Server) handleSandboxFund(w http.ResponseWriter, c *call) error {
 		return errSandboxOnly
 	}
 	var q fundRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	ctx := c.r.Context()
-	v, err := s.db.FindVault(ctx, c.p.UserID, c.r.PathValue("id"))
+	v, err := s.db.Vaults().FindVault(ctx, c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) handleSandboxFund(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
-		v, err := tx.FundVault(c.p.UserID, v.ID, minor)
+		v, err := tx.Vaults().FundVault(c.p.UserID, v.ID, minor)
 		return map[string]any{"success": true, "wallet": viewWallet(v, keys[v.ID])}, err
 	})
 }

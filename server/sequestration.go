@@ -18,11 +18,11 @@ func bpJSON(bp int64) json.Number {
 
 func (s *Server) handleSequestrationGet(w http.ResponseWriter, c *call) error {
 	ctx := c.r.Context()
-	pol, err := s.db.SequestrationPolicy(ctx, c.p.UserID)
+	pol, err := s.db.Payments().SequestrationPolicy(ctx, c.p.UserID)
 	if err != nil {
 		return err
 	}
-	reserve, err := s.db.UserLedgerAccount(ctx, c.p.UserID, store.AccountTaxReserve, "INR")
+	reserve, err := s.db.Ledger().UserLedgerAccount(ctx, c.p.UserID, store.AccountTaxReserve, "INR")
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ type policyRequest struct {
 
 func (s *Server) handleSequestrationPolicy(w http.ResponseWriter, c *call) error {
 	var q policyRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	rate, err := input.ReservePolicy{Enabled: q.Enabled, Rate: string(q.Rate), Trigger: q.Trigger}.Validate()
@@ -51,7 +51,7 @@ func (s *Server) handleSequestrationPolicy(w http.ResponseWriter, c *call) error
 	}
 	var pol store.SequestrationPolicy
 	err = s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-		pol, err = tx.SetSequestrationPolicy(c.p.UserID, c.p.Livemode, *q.Enabled, rate, *q.Trigger)
+		pol, err = tx.Payments().SetSequestrationPolicy(c.p.UserID, c.p.Livemode, *q.Enabled, rate, *q.Trigger)
 		return err
 	}, c.txOpts())
 	if err != nil {

@@ -112,7 +112,7 @@ func TestStorageFull(t *testing.T) {
 	var n int
 	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM payments WHERE user_id = ?", e.UserID).Scan(&n))
 	is.Equal(n, len(acked)+1)
-	problems, err := e.DB.Check(context.Background())
+	problems, err := e.DB.Health().Check(context.Background())
 	is.NoErr(err)
 	is.Equal(len(problems), 0)
 }

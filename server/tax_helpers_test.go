@@ -134,7 +134,7 @@ func at(v any, path string) string {
 // tax_refresh job does.
 func (e *env) refreshTax() {
 	e.t.Helper()
-	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error { return tx.RefreshTaxFigures(e.UserID) })
+	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error { return tx.Tax().RefreshTaxFigures(e.UserID) })
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func viewLUTRecord(l store.LUT) lutRecordView {
 // handleLUTCreate records a LUT furnished on the GST portal.
 func (s *Server) handleLUTCreate(w http.ResponseWriter, c *call) error {
 	var q input.LUT
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	if err := q.Validate(s.db.Now()); err != nil {
@@ -47,13 +47,13 @@ func (s *Server) handleLUTCreate(w http.ResponseWriter, c *call) error {
 	}
 	l := store.LUT{UserID: c.p.UserID, Livemode: c.p.Livemode, ARN: q.ARN, FY: q.FY, FurnishedOn: q.FurnishedOn}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		rec, err := tx.RecordLUT(l)
+		rec, err := tx.Invoices().RecordLUT(l)
 		return viewLUTRecord(rec), err
 	})
 }
 
 func (s *Server) handleLUTList(w http.ResponseWriter, c *call) error {
-	ls, err := s.db.ListLUTs(c.r.Context(), c.p.UserID)
+	ls, err := s.db.Invoices().ListLUTs(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (s *Server) handleLUTList(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleLUTGet(w http.ResponseWriter, c *call) error {
-	l, err := s.db.FindLUT(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	l, err := s.db.Invoices().FindLUT(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) handleLUTGet(w http.ResponseWriter, c *call) error {
 func (s *Server) handleLUTWithdraw(w http.ResponseWriter, c *call) error {
 	id := c.r.PathValue("id")
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
-		l, err := tx.WithdrawLUT(c.p.UserID, id)
+		l, err := tx.Invoices().WithdrawLUT(c.p.UserID, id)
 		return viewLUTRecord(l), err
 	})
 }

@@ -43,7 +43,7 @@ type taxPaymentList struct {
 // leaves the tax reserve in the same transaction.
 func (s *Server) handleTaxPaymentCreate(w http.ResponseWriter, c *call) error {
 	var q input.TaxPayment
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	paise, err := q.Validate(s.db.Now())
@@ -53,7 +53,7 @@ func (s *Server) handleTaxPaymentCreate(w http.ResponseWriter, c *call) error {
 	p := store.TaxPayment{UserID: c.p.UserID, Livemode: c.p.Livemode, FY: q.FY, Kind: q.Kind, Amount: paise, PaidOn: q.PaidOn,
 		BSRCode: q.BSRCode, ChallanSerial: q.ChallanSerial, FromReserve: q.FromReserve, Note: q.Note}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		rec, err := tx.RecordTaxPayment(p)
+		rec, err := tx.Tax().RecordTaxPayment(p)
 		return viewTaxPayment(rec), err
 	})
 }
@@ -71,7 +71,7 @@ func (s *Server) handleTaxPaymentList(w http.ResponseWriter, c *call) error {
 		}
 		f.FY = fy.String()
 	}
-	ps, total, err := s.db.ListTaxPayments(c.r.Context(), f)
+	ps, total, err := s.db.Tax().ListTaxPayments(c.r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (s *Server) handleTaxPaymentList(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleTaxPaymentGet(w http.ResponseWriter, c *call) error {
-	p, err := s.db.FindTaxPayment(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	p, err := s.db.Tax().FindTaxPayment(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *Server) handleTaxPaymentGet(w http.ResponseWriter, c *call) error {
 func (s *Server) handleTaxPaymentReverse(w http.ResponseWriter, c *call) error {
 	id := c.r.PathValue("id")
 	return s.reply(w, c, http.StatusOK, func(tx *store.Tx) (any, error) {
-		p, err := tx.ReverseTaxPayment(c.p.UserID, id)
+		p, err := tx.Tax().ReverseTaxPayment(c.p.UserID, id)
 		return viewTaxPayment(p), err
 	})
 }

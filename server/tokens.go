@@ -26,7 +26,7 @@ type tokenIssuer struct {
 }
 
 func newTokenIssuer(ctx context.Context, db *store.DB, sealer *store.Sealer, issuer string) (*tokenIssuer, error) {
-	keys, err := db.SigningKeys(ctx, sealer)
+	keys, err := db.Keys().SigningKeys(ctx, sealer)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (t *tokenIssuer) verify(ctx context.Context, db *store.DB, raw string) (pri
 	if keyID == "" {
 		return principal{}, errUnauthorized
 	}
-	k, err := db.FindAPIKey(ctx, keyID)
+	k, err := db.Keys().FindAPIKey(ctx, keyID)
 	if err != nil {
 		if apperr.Code(err) != "" {
 			return principal{}, errUnauthorized

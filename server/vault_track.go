@@ -55,7 +55,7 @@ func (s *Server) withTrack(ctx context.Context, v store.Vault, view walletView) 
 	if !v.Livemode {
 		return view, nil
 	}
-	t, err := s.db.Track(ctx, v.ID)
+	t, err := s.db.Movements().Track(ctx, v.ID)
 	if err != nil || !t.Tracked() {
 		return view, err
 	}

@@ -26,11 +26,11 @@ func TestVerifyPageInBrowser(t *testing.T) {
 	rejectKey, rejectID, _ := e.newUser("second@example.com", false, store.AllScopes)
 	b.run(t, "kyc.mjs", e.URL, 10*time.Minute, "PAYOUTD_KEY_APPROVE="+e.Key, "PAYOUTD_KEY_REJECT="+rejectKey)
 	for _, uid := range []string{e.UserID, rejectID} {
-		k, err := e.DB.KYCStatus(context.Background(), uid)
+		k, err := e.DB.People().KYCStatus(context.Background(), uid)
 		is.NoErr(err)
 		is.Equal(k.Status, store.KYCApproved)
 	}
-	k, err := e.DB.KYCStatus(context.Background(), rejectID)
+	k, err := e.DB.People().KYCStatus(context.Background(), rejectID)
 	is.NoErr(err)
 	is.Equal(k.Attempts, 1) // rejected once, resubmitted once
 	is.True(exists(filepath.Join(b.artifacts, "kyc-5-approved.png")))

@@ -263,11 +263,11 @@ func TestVerifyPageApproved(t *testing.T) {
 	// A form sent again after the decision changes nothing: it shows the outcome.
 	p = b.post(link, identityValues(csrf, "fullName", "Someone Else"))
 	is.Equal(p.Status, http.StatusSeeOther)
-	ident, err := e.DB.KYCIdentityOf(context.Background(), e.UserID)
+	ident, err := e.DB.People().KYCIdentityOf(context.Background(), e.UserID)
 	is.NoErr(err)
 	is.Equal(ident.FullName, "Asha Rao")
 	is.Equal(kycStatusOf(e, e.Key).Status, "APPROVED")
-	verified, err := e.DB.VerifyAudit(context.Background())
+	verified, err := e.DB.History().VerifyAudit(context.Background())
 	is.NoErr(err)
 	is.True(verified.Intact)
 }
@@ -419,7 +419,7 @@ func TestVerifyIdentityRules(t *testing.T) {
 	t.Run("LowerCasePANIsNormalised", func(t *testing.T) {
 		is := is.New(t)
 		is.Equal(b.post(link, identityValues(csrf, "pan", " abcpe1234f ", "fullName", "Ravi  Kumar")).Status, http.StatusSeeOther)
-		id, err := e.DB.KYCIdentityOf(context.Background(), e.UserID)
+		id, err := e.DB.People().KYCIdentityOf(context.Background(), e.UserID)
 		is.NoErr(err)
 		is.Equal(id.PAN, "ABCPE1234F")
 		is.Equal(id.FullName, "Ravi Kumar")

@@ -31,7 +31,7 @@ func (s *Server) blockedVaults(ctx context.Context, p *principal) (map[string]*b
 	if !p.Livemode {
 		return nil, nil
 	}
-	list, err := s.db.BlockedVaults(ctx, p.UserID)
+	list, err := s.db.Vaults().BlockedVaults(ctx, p.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ const blockedAlarm = time.Minute
 
 // readyBlocked adds the blocked vaults to a /readyz body.
 func (s *Server) readyBlocked(r *http.Request, body map[string]any) {
-	list, err := s.db.BlockedVaults(r.Context(), "")
+	list, err := s.db.Vaults().BlockedVaults(r.Context(), "")
 	if err != nil || len(list) == 0 {
 		return
 	}

@@ -109,12 +109,12 @@ func viewWallet(v store.Vault, hasKey bool) walletView {
 }
 
 func (s *Server) usableKeys(c *call) (map[string]bool, error) {
-	return s.db.UsableVaultKeys(c.r.Context(), c.p.UserID, s.cfg.Sealer)
+	return s.db.Vaults().UsableVaultKeys(c.r.Context(), c.p.UserID, s.cfg.Sealer)
 }
 
 // handleWalletList lists the caller's vaults, oldest first.
 func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
-	vaults, err := s.db.ListVaults(c.r.Context(), c.p.UserID)
+	vaults, err := s.db.Vaults().ListVaults(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	qs, err := s.db.UserQuarantines(c.r.Context(), c.p.UserID)
+	qs, err := s.db.Movements().UserQuarantines(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (s *Server) handleWalletList(w http.ResponseWriter, c *call) error {
 // handleWalletGet is 404 ERR_WALLET_NOT_FOUND for unknown ids and for other
 // users' vaults alike.
 func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
-	v, err := s.db.FindVault(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	v, err := s.db.Vaults().FindVault(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) handleWalletGet(w http.ResponseWriter, c *call) error {
 	if err != nil {
 		return err
 	}
-	qs, err := s.db.UserQuarantines(c.r.Context(), c.p.UserID)
+	qs, err := s.db.Movements().UserQuarantines(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ type indicativeINR struct {
 // handleWalletSummary totals the balances per currency and gives an
 // indicative INR value of them all.
 func (s *Server) handleWalletSummary(w http.ResponseWriter, c *call) error {
-	vaults, err := s.db.ListVaults(c.r.Context(), c.p.UserID)
+	vaults, err := s.db.Vaults().ListVaults(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ type walletCreateRequest struct {
 // 409 ERR_CONFLICT for a second), starting at a zero balance.
 func (s *Server) handleWalletCreate(w http.ResponseWriter, c *call) error {
 	var q walletCreateRequest
-	if err := decodeJSON(c.body, &q); err != nil {
+	if err := c.decode(&q); err != nil {
 		return err
 	}
 	q.Name = strings.TrimSpace(q.Name)
@@ -260,7 +260,7 @@ func (s *Server) handleWalletCreate(w http.ResponseWriter, c *call) error {
 		q.Name = q.Currency + " vault"
 	}
 	return s.reply(w, c, http.StatusCreated, func(tx *store.Tx) (any, error) {
-		v, err := tx.AddVault(store.User{ID: c.p.UserID, Livemode: c.p.Livemode}, q.Name, q.Currency, s.cfg.Sealer)
+		v, err := tx.Vaults().AddVault(store.User{ID: c.p.UserID, Livemode: c.p.Livemode}, q.Name, q.Currency, s.cfg.Sealer)
 		// The key was sealed a moment ago with the sealer that will open it.
 		return map[string]any{"success": true, "wallet": viewWallet(v, true)}, err
 	})

@@ -96,7 +96,7 @@ func TestWalletCreate(t *testing.T) {
 		is.Equal(w["balance"], "0.00")
 		is.Equal(w["isDefault"], false)
 		is.Equal(w["hasKey"], true)
-		v, err := e.DB.FindVault(context.Background(), e.UserID, w["id"].(string))
+		v, err := e.DB.Vaults().FindVault(context.Background(), e.UserID, w["id"].(string))
 		is.NoErr(err)
 		is.True(v.HasKey) // the signing key is sealed in the row
 		is.Equal(len(e.req("GET", "/api/v1/wallets", nil).JSON(t)["wallets"].([]any)), 2)
@@ -162,7 +162,7 @@ func TestSandboxFund(t *testing.T) {
 		r = fund(e.Key, e.VaultID, map[string]any{"amount": "0.25"}) // a JSON string is exact too
 		is.Equal(r.Status, http.StatusOK)
 		is.Equal(e.vault().Balance, int64(102501_00))
-		problems, err := e.DB.Check(context.Background())
+		problems, err := e.DB.Health().Check(context.Background())
 		is.NoErr(err)
 		is.Equal(len(problems), 0) // the ledger mirrors the vault
 	})
@@ -242,14 +242,14 @@ func TestHasKeyIsHonest(t *testing.T) {
 	is.NoErr(err)
 	var v store.Vault
 	err = e.DB.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		v, err = tx.CreateVault(store.User{ID: e.UserID}, "Foreign key", "GBP", 0, false, other)
+		v, err = tx.Vaults().CreateVault(store.User{ID: e.UserID}, "Foreign key", "GBP", 0, false, other)
 		return err
 	})
 	is.NoErr(err)
 	w := e.req("GET", "/api/v1/wallets/"+v.ID, nil).JSON(t)["wallet"].(map[string]any)
 	is.Equal(w["hasKey"], false)
 	err = e.DB.WithTx(context.Background(), func(tx *store.Tx) (err error) {
-		v, err = tx.CreateVault(store.User{ID: e.UserID}, "No key", "AUD", 0, false, nil)
+		v, err = tx.Vaults().CreateVault(store.User{ID: e.UserID}, "No key", "AUD", 0, false, nil)
 		return err
 	})
 	is.NoErr(err)

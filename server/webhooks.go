@@ -51,7 +51,7 @@ func writeSecret(w http.ResponseWriter, status int, v webhookView) {
 // targets (jobs.CheckWebhookURL); sandbox keys may use any host.
 func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 	var req input.Webhook
-	if err := decodeJSON(c.body, &req); err != nil {
+	if err := c.decode(&req); err != nil {
 		return err
 	}
 	types, err := req.Validate(c.r.Context(), jobs.RuleFor(c.p.Livemode, s.cfg.SandboxPrivateWebhooks))
@@ -59,7 +59,7 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, c *call) error {
 		return err
 	}
 	return s.replyWithSecret(w, c, http.StatusCreated, func(tx *store.Tx) (store.WebhookEndpoint, string, error) {
-		return tx.CreateWebhookEndpoint(store.WebhookEndpoint{UserID: c.p.UserID, Livemode: c.p.Livemode,
+		return tx.Webhooks().CreateWebhookEndpoint(store.WebhookEndpoint{UserID: c.p.UserID, Livemode: c.p.Livemode,
 			URL: req.URL, Description: req.Description, EventTypes: types}, s.cfg.Sealer)
 	})
 }
@@ -69,7 +69,7 @@ type webhookList struct {
 }
 
 func (s *Server) handleWebhookList(w http.ResponseWriter, c *call) error {
-	eps, err := s.db.ListWebhookEndpoints(c.r.Context(), c.p.UserID)
+	eps, err := s.db.Webhooks().ListWebhookEndpoints(c.r.Context(), c.p.UserID)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Server) handleWebhookList(w http.ResponseWriter, c *call) error {
 }
 
 func (s *Server) handleWebhookGet(w http.ResponseWriter, c *call) error {
-	ep, err := s.db.FindWebhookEndpoint(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
+	ep, err := s.db.Webhooks().FindWebhookEndpoint(c.r.Context(), c.p.UserID, c.r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (s *Server) handleWebhookGet(w http.ResponseWriter, c *call) error {
 // to it stop.
 func (s *Server) handleWebhookDelete(w http.ResponseWriter, c *call) error {
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) error {
-		return tx.DeleteWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
+		return tx.Webhooks().DeleteWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
 	}, c.txOpts())
 	if err != nil {
 		return err
@@ -106,11 +106,11 @@ func (s *Server) handleWebhookDelete(w http.ResponseWriter, c *call) error {
 // handleWebhookRotate is POST /webhooks/{id}/rotate: the new secret signs
 // from now on, the old one too for 24 h (both signatures in the header).
 func (s *Server) handleWebhookRotate(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	return s.replyWithSecret(w, c, http.StatusOK, func(tx *store.Tx) (store.WebhookEndpoint, string, error) {
-		return tx.RotateWebhookSecret(c.p.UserID, c.r.PathValue("id"), s.cfg.Sealer)
+		return tx.Webhooks().RotateWebhookSecret(c.p.UserID, c.r.PathValue("id"), s.cfg.Sealer)
 	})
 }
 
@@ -137,12 +137,12 @@ func (s *Server) replyWithSecret(w http.ResponseWriter, c *call, status int,
 // handleWebhookEnable is POST /webhooks/{id}/enable: a disabled endpoint gets
 // new events again; the ones it missed are in GET /events.
 func (s *Server) handleWebhookEnable(w http.ResponseWriter, c *call) error {
-	if err := noBody(c.body); err != nil {
+	if err := c.noBody(); err != nil {
 		return err
 	}
 	var ep store.WebhookEndpoint
 	err := s.db.WithTx(c.r.Context(), func(tx *store.Tx) (err error) {
-		ep, err = tx.EnableWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
+		ep, err = tx.Webhooks().EnableWebhookEndpoint(c.p.UserID, c.r.PathValue("id"))
 		return err
 	}, c.txOpts())
 	if err != nil {
@@ -181,7 +181,7 @@ func (s *Server) handleWebhookDeliveries(w http.ResponseWriter, c *call) error {
 	if eventID != "" && !validEventID(eventID) {
 		return fieldError("eventId", "must be an event id (evt_…)")
 	}
-	as, total, err := s.db.ListWebhookDeliveries(c.r.Context(), store.DeliveryFilter{
+	as, total, err := s.db.Webhooks().ListWebhookDeliveries(c.r.Context(), store.DeliveryFilter{
 		UserID: c.p.UserID, EndpointID: c.r.PathValue("id"), EventID: eventID, After: win.After, Page: win.Page, Limit: win.Limit})
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ type writeWatch struct {
 
 // storageWritable returns "" when writes land, or why they do not.
 func (s *Server) storageWritable(ctx context.Context) string {
-	h := s.db.WriteHealth()
+	h := s.db.Health().WriteHealth()
 	if !h.Landed.IsZero() && !h.Failed.After(h.Landed) && time.Since(h.Landed) < writeFresh {
 		return ""
 	}
@@ -44,7 +44,7 @@ func (s *Server) storageWritable(ctx context.Context) string {
 	if err == nil {
 		return ""
 	}
-	h = s.db.WriteHealth()
+	h = s.db.Health().WriteHealth()
 	why := "writes fail"
 	switch {
 	case err == errHeartbeatLate:
@@ -78,7 +78,7 @@ func (w *writeWatch) heartbeat(ctx context.Context, db *store.DB) error {
 		// Not the caller's context: the heartbeat outlives a caller that
 		// gives up, and the next caller joins it.
 		go func() {
-			err := db.Heartbeat(context.Background())
+			err := db.Health().Heartbeat(context.Background())
 			w.mu.Lock()
 			w.lastErr, w.lastAt, w.running = err, time.Now(), nil
 			w.mu.Unlock()

@@ -20,7 +20,7 @@ func (r *Rail) seenLedger(ctx context.Context) (uint32, error) {
 	r.seenMu.Lock()
 	defer r.seenMu.Unlock()
 	if !r.seenLoaded {
-		l, err := r.DB.LatestLedger(ctx)
+		l, err := r.DB.Movements().LatestLedger(ctx)
 		if err != nil {
 			return 0, err
 		}

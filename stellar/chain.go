@@ -121,11 +121,11 @@ func (r *Rail) readAccount(ctx context.Context, address string, asset txnbuild.C
 // in a ledger: an RPC server that is behind or misanswering, never an
 // account with sequence number 0 or a balance gone to 0.
 func (r *Rail) vaultAccount(ctx context.Context, v store.Vault, asset txnbuild.CreditAsset) (Account, error) {
-	seen, err := r.DB.ChainSeen(ctx, v.ID)
+	seen, err := r.DB.Chain().ChainSeen(ctx, v.ID)
 	if err != nil {
 		return Account{}, err
 	}
-	applied, err := r.DB.AppliedSeq(ctx, v.ID)
+	applied, err := r.DB.Movements().AppliedSeq(ctx, v.ID)
 	if err != nil {
 		return Account{}, err
 	}

@@ -76,7 +76,7 @@ func TestLiveHistoryGap(t *testing.T) {
 	p = e.advance(p.ID)
 	is.Equal(p.Status, store.StatusUnknown)
 	is.Equal(e.Net.Applied(first), 1)
-	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 	is.NoErr(err)
 	is.Equal(len(subs), 1)
 	is.Equal(subs[0].State, store.SubmissionOpen)
@@ -97,7 +97,7 @@ func TestLiveBadSeqWithHistoryIsFinal(t *testing.T) {
 	is.Equal(p.Status, store.StatusFailed)
 	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_REJECTED: tx_bad_seq"))
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	q, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
 	is.Equal(q.Reasons, []string{store.ReasonUnknownSequence})
@@ -135,7 +135,7 @@ func TestLiveMisansweredLedgerEntries(t *testing.T) {
 			is.Equal(row, int64(100_00))
 			is.Equal(ledger, row)
 			is.Equal(chain, row)
-			_, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+			_, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 			is.NoErr(err)
 			is.True(!open) // a misanswer is not an anomaly of the vault
 			var n int
@@ -196,7 +196,7 @@ func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	thief := e.destination(true, true)
 	hash := e.Net.OutsidePayment(e.Vault.Address, thief, usdc, 30_0000000)
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	q, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
 	is.Equal(q.Reasons, []string{store.ReasonUnknownSequence, store.ReasonOutsideTransfer})
@@ -228,14 +228,14 @@ func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	row, ledger, _ = e.balances()
 	is.Equal(row, int64(105_00))
 	is.Equal(ledger, row)
-	deps, _, err := e.DB.ListDeposits(e.ctx, store.DepositFilter{UserID: e.Vault.UserID, Livemode: true, Page: 1, Limit: 10})
+	deps, _, err := e.DB.Vaults().ListDeposits(e.ctx, store.DepositFilter{UserID: e.Vault.UserID, Livemode: true, Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(deps[0].TxHash, depHash)
 	is.Equal(deps[0].Counterparty, client)
 	is.Equal(deps[0].Memo, "INV-7")
 	is.NoErr(e.SQL.QueryRow("SELECT count(*) FROM events WHERE type = 'deposit.received' AND resource_id = ?", deps[0].ID).Scan(&events))
 	is.Equal(events, 1)
-	q, _, err = e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	q, _, err = e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(strings.Contains(q.Describe(), hash)) // "30.00 out and 5.00 in", not "25.00 out"
 
@@ -249,7 +249,7 @@ func TestLiveOutsideDebitQuarantines(t *testing.T) {
 	is.Equal(p.Status, store.StatusCompleted)
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
 	e.vaultMatchesChain()
-	track, err := e.DB.Track(e.ctx, e.Vault.ID)
+	track, err := e.DB.Movements().Track(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.Equal(track.MismatchStroops, int64(0)) // opening + movements = chain
 }
@@ -264,7 +264,7 @@ func TestLiveBalanceFallsByItself(t *testing.T) {
 	e.fundVault(100)
 	e.Net.Trust(e.Vault.Address, usdc, -20_0000000) // no event
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	track, err := e.DB.Track(e.ctx, e.Vault.ID)
+	track, err := e.DB.Movements().Track(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.Equal(track.MismatchStroops, int64(-20_0000000))
 	row, ledger, _ := e.balances()
@@ -273,7 +273,7 @@ func TestLiveBalanceFallsByItself(t *testing.T) {
 
 	hash := e.Net.Clawback(e.Vault.Address, usdc, 5_0000000)
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	q, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
 	is.Equal(q.Reasons, []string{store.ReasonOutsideTransfer})
@@ -314,7 +314,7 @@ func TestLiveFeeFromNetwork(t *testing.T) {
 			is.NoErr(err)
 			p = e.advanceFinal(p.ID, 20)
 			is.Equal(p.Status, tc.status)
-			subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+			subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 			is.NoErr(err)
 			is.Equal(len(subs), tc.resigned+1)
 			last := subs[len(subs)-1]
@@ -372,11 +372,11 @@ func TestLiveSettledAtLedgerClose(t *testing.T) {
 	is.Equal(p.Status, store.StatusCompleted)
 	is.True(p.SettledAt.Equal(closeAt))
 	is.Equal(india.DateOf(*p.SettledAt), "2027-03-31")
-	asOf, ok, err := e.DB.RateAsOf(e.ctx, p.ID)
+	asOf, ok, err := e.DB.Ledger().RateAsOf(e.ctx, p.ID)
 	is.NoErr(err)
 	is.True(ok)
 	is.True(asOf.Equal(closeAt.Add(-time.Hour))) // the test rate source's quote as of the close time
-	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 	is.NoErr(err)
 	is.True(subs[0].ClosedAt.Equal(closeAt))
 	is.True(subs[0].Ledger > 0)

@@ -152,7 +152,7 @@ func (r *Rail) noteRefusal(ctx context.Context, sub store.Submission, code strin
 	if sub.LastRefusal == code {
 		return nil
 	}
-	return r.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.NoteRefusal(sub.Hash, code) }, store.WithActor("system:settlement", ""))
+	return r.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.Chain().NoteRefusal(sub.Hash, code) }, store.WithActor("system:settlement", ""))
 }
 
 // badSeq decides a send refused for its sequence number, which is also

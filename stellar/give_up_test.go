@@ -71,11 +71,11 @@ func TestLiveJobGivesUp(t *testing.T) {
 			is.True(strings.HasPrefix(p.Attention, payout.AttentionJobFailed+": the payout's job failed on each of its 3 attempts"))
 			is.True(strings.Contains(p.Attention, tc.reason))
 			is.Equal(p.Reserved, int64(10_00)) // its funds stay held for it
-			v, err := e.DB.VaultKey(e.ctx, e.Vault.ID)
+			v, err := e.DB.Chain().VaultKey(e.ctx, e.Vault.ID)
 			is.NoErr(err)
 			is.Equal(v.Reserved, int64(10_00))
 
-			problems, err := e.DB.Check(e.ctx)
+			problems, err := e.DB.Health().Check(e.ctx)
 			is.NoErr(err)
 			is.Equal(len(problems), 1) // the books hold; the payout is listed
 			is.True(strings.HasPrefix(problems[0], "payment "+p.ID+" is SUBMITTED and owes a step, but no job will take it"))
@@ -94,7 +94,7 @@ func TestLiveJobGivesUp(t *testing.T) {
 			is.Equal(p.Status, store.StatusCompleted)
 			is.Equal(e.Net.Applied(p.SettlementRef), 1)
 			e.vaultMatchesChain()
-			problems, err = e.DB.Check(e.ctx)
+			problems, err = e.DB.Health().Check(e.ctx)
 			is.NoErr(err)
 			is.Equal(len(problems), 0)
 		})
@@ -137,7 +137,7 @@ func TestCheckListsPayoutWithoutJob(t *testing.T) {
 			_, err = e.SQL.Exec(q, args...)
 			is.NoErr(err)
 
-			problems, err := e.DB.Check(e.ctx)
+			problems, err := e.DB.Health().Check(e.ctx)
 			is.NoErr(err)
 			if !tc.listed {
 				is.Equal(len(problems), 0)
@@ -145,14 +145,14 @@ func TestCheckListsPayoutWithoutJob(t *testing.T) {
 			}
 			is.Equal(len(problems), 1)
 			is.Equal(problems[0], "payment "+p.ID+" is "+p.Status+" and owes a step, but no job will take it (payoutd payouts retry "+p.ID+")")
-			stalled, err := e.DB.StalledPayments(e.ctx)
+			stalled, err := e.DB.Payments().StalledPayments(e.ctx)
 			is.NoErr(err)
 			is.Equal(len(stalled), 1) // payouts list shows it too
 
 			err = e.DB.WithTx(e.ctx, func(tx *store.Tx) error { _, err := payout.RetryOrResume(tx, p.ID); return err },
 				store.WithActor("operator:test", ""))
 			is.NoErr(err)
-			problems, err = e.DB.Check(e.ctx)
+			problems, err = e.DB.Health().Check(e.ctx)
 			is.NoErr(err)
 			is.Equal(len(problems), 0)
 			is.NoErr(e.App.Start(e.ctx))

@@ -46,7 +46,7 @@ func TestLiveMemoType(t *testing.T) {
 			is.NoErr(err)
 			p = e.settle(p.ID)
 			is.Equal(p.Status, store.StatusCompleted)
-			subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+			subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 			is.NoErr(err)
 			var env xdr.TransactionEnvelope
 			is.NoErr(xdr.SafeUnmarshalBase64(subs[0].Envelope, &env))

@@ -18,7 +18,7 @@ import (
 // deposits lists the vault's deposits, newest first.
 func (e *liveEnv) deposits() []store.Movement {
 	e.t.Helper()
-	list, _, err := e.DB.ListDeposits(e.ctx, store.DepositFilter{UserID: e.UserID, Livemode: true, Page: 1, Limit: 100})
+	list, _, err := e.DB.Vaults().ListDeposits(e.ctx, store.DepositFilter{UserID: e.UserID, Livemode: true, Page: 1, Limit: 100})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestLiveGapClosedByResync(t *testing.T) {
 	e.Net.Prune()
 
 	is.NoErr(e.Rail.SyncVaults(e.ctx))
-	track, err := e.DB.Track(e.ctx, e.Vault.ID)
+	track, err := e.DB.Movements().Track(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(track.Gap())
 	is.Equal(track.GapFrom, gapFrom)
@@ -150,7 +150,7 @@ func TestLiveGapClosedByResync(t *testing.T) {
 	is.Equal(res.Track.MismatchStroops, int64(0))
 	row, _, _ = e.balances()
 	is.Equal(row, int64(112_00)) // the deposit is booked; the transfer out waits for a person
-	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	q, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
 	is.Equal(q.Outside[0].TxHash, out)
@@ -186,7 +186,7 @@ func TestLiveReleaseRefusedWhenOutsidePaidWaiting(t *testing.T) {
 	is.Equal(status, "PENDING")
 	p = e.advance(p.ID) // the sign's look at the chain finds the twin's transaction
 	is.Equal(p.Status, store.StatusProcessing)
-	q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+	q, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 	is.NoErr(err)
 	is.True(open)
 	is.Equal(q.Outside[0].TxHash, env.Hash)

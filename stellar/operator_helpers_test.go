@@ -16,7 +16,7 @@ import (
 // same key has it.
 func (e *liveEnv) vaultSeed() []byte {
 	e.t.Helper()
-	v, err := e.DB.VaultKey(e.ctx, e.Vault.ID)
+	v, err := e.DB.Chain().VaultKey(e.ctx, e.Vault.ID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func (e *liveEnv) resolve(id string, out payout.Outcome, proof string) (store.Pa
 // load reads the payout.
 func (e *liveEnv) load(id string) store.Payment {
 	e.t.Helper()
-	p, err := e.DB.LoadPayment(e.ctx, id)
+	p, err := e.DB.Payments().LoadPayment(e.ctx, id)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func (e *liveEnv) load(id string) store.Payment {
 // auditActors lists the actors of the payout's audit rows of action.
 func (e *liveEnv) auditActors(id, action string) []string {
 	e.t.Helper()
-	rows, _, err := e.DB.ListAudit(e.ctx, store.AuditFilter{UserID: e.UserID, Action: action, ResourceID: id, Limit: 100})
+	rows, _, err := e.DB.History().ListAudit(e.ctx, store.AuditFilter{UserID: e.UserID, Action: action, ResourceID: id, Limit: 100})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestLiveQuarantineNamesUnknownTransactions(t *testing.T) {
 			want := tc.unknown(e, e.destination(true, true))
 			is.NoErr(e.Rail.SyncVaults(e.ctx))
 
-			q, open, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+			q, open, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 			is.NoErr(err)
 			is.True(open) // quarantined whatever the lookup found
 			is.Equal(q.Reasons, tc.reasons)
@@ -75,7 +75,7 @@ func TestLiveQuarantineNamesUnknownTransactions(t *testing.T) {
 			if len(want) == 0 {
 				is.True(!strings.Contains(q.Describe(), " by transaction"))
 			}
-			track, err := e.DB.Track(e.ctx, e.Vault.ID)
+			track, err := e.DB.Movements().Track(e.ctx, e.Vault.ID)
 			is.NoErr(err)
 			is.Equal(track.Gap(), tc.gap) // events the server no longer keeps are a gap, shown
 			row, _, _ := e.balances()
@@ -90,7 +90,7 @@ func TestLiveQuarantineNamesUnknownTransactions(t *testing.T) {
 			is.Equal(ev.Hashes, append([]string{}, want...)) // the event says it too
 
 			is.NoErr(e.Rail.SyncVaults(e.ctx)) // a quarantined vault keeps its quarantine
-			q2, _, err := e.DB.OpenQuarantine(e.ctx, e.Vault.ID)
+			q2, _, err := e.DB.Movements().OpenQuarantine(e.ctx, e.Vault.ID)
 			is.NoErr(err)
 			is.Equal(q2.ID, q.ID)
 		})

@@ -170,7 +170,7 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 	// The mark is read before the chain: if any transaction of the account
 	// starts or ends after this, recording the envelope fails and it is
 	// signed again with a fresh sequence number.
-	if mark, err = r.DB.SubmissionMark(ctx, v.ID); err != nil {
+	if mark, err = r.DB.Chain().SubmissionMark(ctx, v.ID); err != nil {
 		return store.Submission{}, mark, err
 	}
 	if !mark.Idle() {
@@ -186,7 +186,7 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 	if err := r.guard(ctx, v, acct, mark); err != nil {
 		return store.Submission{}, mark, err
 	}
-	prev, err := r.DB.PaymentSubmissions(ctx, p.ID)
+	prev, err := r.DB.Chain().PaymentSubmissions(ctx, p.ID)
 	if err != nil {
 		return store.Submission{}, mark, err
 	}
@@ -214,13 +214,13 @@ func (r *Rail) Sign(ctx context.Context, p store.Payment) (store.Submission, sto
 // restored backup, a copy running elsewhere, a leaked key): the vault is
 // quarantined, with what the chain shows, and nothing is signed.
 func (r *Rail) guard(ctx context.Context, v store.Vault, acct Account, mark store.SubmissionMark) error {
-	if _, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
+	if _, open, err := r.DB.Movements().OpenQuarantine(ctx, v.ID); err != nil || open {
 		if err == nil {
 			err = store.ErrVaultQuarantined
 		}
 		return err
 	}
-	known, err := r.DB.KnownSeq(ctx, v.ID)
+	known, err := r.DB.Chain().KnownSeq(ctx, v.ID)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (r *Rail) guard(ctx context.Context, v store.Vault, acct Account, mark stor
 
 // vaultKey opens the vault's sealed signing seed.
 func (r *Rail) vaultKey(ctx context.Context, vaultID string) (store.Vault, []byte, error) {
-	v, err := r.DB.VaultKey(ctx, vaultID)
+	v, err := r.DB.Chain().VaultKey(ctx, vaultID)
 	if err != nil {
 		return v.Vault, nil, err
 	}
@@ -260,7 +260,7 @@ func (r *Rail) vaultKey(ctx context.Context, vaultID string) (store.Vault, []byt
 // again. A settled payout's time is the close time of the ledger that
 // applied it, and its INR value the rate as of then.
 func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, error) {
-	sub, err := r.DB.FindSubmission(ctx, p.SettlementRef)
+	sub, err := r.DB.Chain().FindSubmission(ctx, p.SettlementRef)
 	if err != nil {
 		return payout.Outcome{}, err
 	}
@@ -272,7 +272,7 @@ func (r *Rail) Status(ctx context.Context, p store.Payment) (payout.Outcome, err
 	if end == nil {
 		return out, nil
 	}
-	out.Record = func(tx *store.Tx) error { return tx.FinishSubmission(sub.Hash, *end) }
+	out.Record = func(tx *store.Tx) error { return tx.Chain().FinishSubmission(sub.Hash, *end) }
 	switch end.State {
 	case store.SubmissionSuccess:
 		out.State, out.SettledAt = payout.Settled, end.ClosedAt

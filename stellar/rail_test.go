@@ -117,12 +117,12 @@ func newLiveEnvWith(t *testing.T, run bool, tune func(*app.Config)) *liveEnv {
 		fake.Close()
 	})
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		u, _, err := tx.EnsureUser("live@example.com", true, "Asha Rao", sealer)
+		u, _, err := tx.People().EnsureUser("live@example.com", true, "Asha Rao", sealer)
 		if err != nil {
 			return err
 		}
 		e.UserID = u.ID
-		e.Vault, err = tx.DefaultVault(u.ID)
+		e.Vault, err = tx.Vaults().DefaultVault(u.ID)
 		return err
 	})
 	if err != nil {
@@ -176,7 +176,7 @@ func (e *liveEnv) settle(id string) store.Payment {
 	e.t.Helper()
 	var p store.Payment
 	wait.For(e.t, 30*time.Second, func() (err error) {
-		if p, err = e.DB.LoadPayment(e.ctx, id); err != nil {
+		if p, err = e.DB.Payments().LoadPayment(e.ctx, id); err != nil {
 			e.t.Fatal(err)
 		}
 		if p.Status != store.StatusCompleted && p.Status != store.StatusFailed {
@@ -191,7 +191,7 @@ func (e *liveEnv) settle(id string) store.Payment {
 func (e *liveEnv) waitStatus(id, status string) {
 	e.t.Helper()
 	wait.For(e.t, 30*time.Second, func() error {
-		p, err := e.DB.LoadPayment(e.ctx, id)
+		p, err := e.DB.Payments().LoadPayment(e.ctx, id)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -229,7 +229,7 @@ func TestLivePayoutSettles(t *testing.T) {
 	got, _ := e.Net.Balance(dest, usdc)
 	is.Equal(got, int64(123_4500000))
 	is.Equal(e.Net.Applied(p.SettlementRef), 1)
-	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 	is.NoErr(err)
 	is.Equal(len(subs), 1)
 	is.Equal(subs[0].State, store.SubmissionSuccess)
@@ -304,7 +304,7 @@ func TestLiveExpiryThenRetry(t *testing.T) {
 	// Each look at an UNKNOWN payout sends its envelope again: by the
 	// third send, the look that made the second has been recorded.
 	wait.Until(t, 30*time.Second, "the envelope to be sent a third time", func() bool { return e.Net.Sends() >= 3 })
-	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
+	p, _ = e.DB.Payments().LoadPayment(e.ctx, p.ID)
 	is.Equal(p.Status, store.StatusUnknown) // resent, still not found: stays UNKNOWN
 	first := p.SettlementRef
 
@@ -389,11 +389,11 @@ func TestLiveStaleRateWaits(t *testing.T) {
 	// whole look has ended.
 	asked := e.staleAnswers.Load()
 	wait.Until(t, 30*time.Second, "the rate to be asked again twice", func() bool { return e.staleAnswers.Load() >= asked+2 })
-	p, _ = e.DB.LoadPayment(e.ctx, p.ID)
+	p, _ = e.DB.Payments().LoadPayment(e.ctx, p.ID)
 	is.Equal(p.Status, store.StatusConfirmed) // waits, never valued at a stale rate
 	is.True(p.AmountINR == nil)
 	is.Equal(e.Net.Applied(p.SettlementRef), 1) // the money moved on chain
-	problems, err := e.DB.Check(e.ctx)
+	problems, err := e.DB.Health().Check(e.ctx)
 	is.NoErr(err)
 	is.Equal(len(problems), 0) // a waiting payout is a known state, not a broken ledger
 
@@ -401,7 +401,7 @@ func TestLiveStaleRateWaits(t *testing.T) {
 	p = e.settle(p.ID)
 	is.Equal(p.Status, store.StatusCompleted)
 	is.True(p.AmountINR != nil && *p.AmountINR == 166_500) // 20.00 × 83.25
-	asOf, ok, err := e.DB.RateAsOf(e.ctx, p.ID)
+	asOf, ok, err := e.DB.Ledger().RateAsOf(e.ctx, p.ID)
 	is.NoErr(err)
 	is.True(ok && !asOf.IsZero())
 	e.vaultMatchesChain()
@@ -420,7 +420,7 @@ func TestLiveRefusal(t *testing.T) {
 	is.Equal(p.Status, store.StatusFailed)
 	is.True(strings.HasPrefix(p.FailedReason, "SETTLEMENT_REJECTED: memo is 29 bytes"))
 	is.Equal(e.Net.Sends(), 0)
-	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 	is.NoErr(err)
 	is.Equal(len(subs), 0)
 	e.vaultMatchesChain()
@@ -445,7 +445,7 @@ func TestLiveSyncFollowsChain(t *testing.T) {
 func (e *liveEnv) advance(id string) store.Payment {
 	e.t.Helper()
 	_ = e.Pipeline.Advance(e.ctx, id) // a snooze is an error to River
-	p, err := e.DB.LoadPayment(e.ctx, id)
+	p, err := e.DB.Payments().LoadPayment(e.ctx, id)
 	if err != nil {
 		e.t.Fatal(err)
 	}

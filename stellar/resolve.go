@@ -34,7 +34,7 @@ func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (pay
 	if err := r.checked(ctx); err != nil {
 		return payout.Outcome{}, "", err
 	}
-	v, err := r.DB.VaultKey(ctx, p.VaultID)
+	v, err := r.DB.Chain().VaultKey(ctx, p.VaultID)
 	if err != nil {
 		return payout.Outcome{}, "", err
 	}
@@ -86,7 +86,7 @@ func (r *Rail) ProvePaid(ctx context.Context, p store.Payment, hash string) (pay
 // it is hash, finished as applied; else hash recorded as applied beside it
 // and the one in flight finished as dead, once proven so.
 func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env xdr.TransactionEnvelope, fin *store.SubmissionEnd) (func(tx *store.Tx) error, error) {
-	known, err := r.DB.FindSubmission(ctx, hash)
+	known, err := r.DB.Chain().FindSubmission(ctx, hash)
 	switch {
 	case err == nil && known.PaymentID != p.ID:
 		return nil, fmt.Errorf("transaction %s is recorded for another payout (%s)", hash, known.PaymentID)
@@ -97,10 +97,10 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 			"this payout may have been paid twice, look at its other transactions before anything else", hash, known.State)
 	case err == nil:
 		return func(tx *store.Tx) error {
-			if err := tx.FinishSubmission(hash, *fin); err != nil {
+			if err := tx.Chain().FinishSubmission(hash, *fin); err != nil {
 				return err
 			}
-			return tx.ExplainMovements(p.VaultID, hash, p.ID)
+			return tx.Movements().ExplainMovements(p.VaultID, hash, p.ID)
 		}, nil
 	case apperr.Code(err) != apperr.ErrNotFound:
 		return nil, err
@@ -113,7 +113,7 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 	}
 	// None of the payout's own envelopes may still apply: each OPEN one
 	// must be provably dead, or the payout could be paid twice.
-	subs, err := r.DB.PaymentSubmissions(ctx, p.ID)
+	subs, err := r.DB.Chain().PaymentSubmissions(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +134,14 @@ func (r *Rail) recordPaid(ctx context.Context, p store.Payment, hash string, env
 	}
 	return func(tx *store.Tx) error {
 		for _, d := range deaths {
-			if err := tx.FinishSubmission(d.hash, d.end); err != nil {
+			if err := tx.Chain().FinishSubmission(d.hash, d.end); err != nil {
 				return err
 			}
 		}
-		if err := tx.RecordAppliedSubmission(applied); err != nil {
+		if err := tx.Chain().RecordAppliedSubmission(applied); err != nil {
 			return err
 		}
-		return tx.ExplainMovements(p.VaultID, hash, p.ID)
+		return tx.Movements().ExplainMovements(p.VaultID, hash, p.ID)
 	}, nil
 }
 
@@ -157,7 +157,7 @@ func (r *Rail) ProveUnpaid(ctx context.Context, p store.Payment) (payout.Outcome
 	if p.SettlementRef == "" || p.Status == store.StatusProcessing {
 		return payout.Outcome{}, "", fmt.Errorf("payout %s has no transaction in flight to prove unpaid", p.ID)
 	}
-	sub, err := r.DB.FindSubmission(ctx, p.SettlementRef)
+	sub, err := r.DB.Chain().FindSubmission(ctx, p.SettlementRef)
 	if err != nil {
 		return payout.Outcome{}, "", err
 	}
@@ -169,7 +169,7 @@ func (r *Rail) ProveUnpaid(ctx context.Context, p store.Payment) (payout.Outcome
 		return payout.Outcome{}, "", err
 	}
 	out := payout.Outcome{State: payout.Failed, Record: func(tx *store.Tx) error {
-		return tx.FinishSubmission(sub.Hash, *fin)
+		return tx.Chain().FinishSubmission(sub.Hash, *fin)
 	}}
 	if fin.State == store.SubmissionExpired {
 		out.Reason = "SETTLEMENT_EXPIRED: the transaction was not included in a ledger before its time bound " +

@@ -81,7 +81,7 @@ func (r *Rail) deadProof(ctx context.Context, sub store.Submission, usedBy int64
 
 // vaultCurrency is the vault's currency ("" when it cannot be read).
 func (r *Rail) vaultCurrency(ctx context.Context, vaultID string) string {
-	v, err := r.DB.VaultKey(ctx, vaultID)
+	v, err := r.DB.Chain().VaultKey(ctx, vaultID)
 	if err != nil {
 		return ""
 	}

@@ -115,7 +115,7 @@ func TestResolvePaid(t *testing.T) {
 		p = e.advance(p.ID) // the job it queued books and completes it
 		is.Equal(p.Status, store.StatusCompleted)
 		is.Equal(p.Reserved, int64(0))
-		subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+		subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 		is.NoErr(err)
 		is.Equal(len(subs), 1)
 		is.Equal(subs[0].State, store.SubmissionSuccess)
@@ -211,7 +211,7 @@ func TestResolvePaidByAnotherTransaction(t *testing.T) {
 	p = e.advance(p.ID)
 	is.Equal(p.Status, store.StatusUnknown)
 	own := p.SettlementRef
-	subs, err := e.DB.PaymentSubmissions(e.ctx, p.ID)
+	subs, err := e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 	is.NoErr(err)
 	e.Net.Advance(time.Second) // signed a moment later elsewhere: another time bound, another hash
 	other, status := e.outside(e.vaultSeed(), subs[0].Seq, dest, 10_0000000, txnbuild.MemoID(4242))
@@ -224,7 +224,7 @@ func TestResolvePaidByAnotherTransaction(t *testing.T) {
 	is.NoErr(err)
 	is.Equal(p.Status, store.StatusConfirmed)
 	is.Equal(p.SettlementRef, other.Hash)
-	subs, err = e.DB.PaymentSubmissions(e.ctx, p.ID)
+	subs, err = e.DB.Chain().PaymentSubmissions(e.ctx, p.ID)
 	is.NoErr(err)
 	states := map[string]string{}
 	for _, s := range subs {

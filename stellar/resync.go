@@ -26,7 +26,7 @@ type ResyncResult struct {
 // balance may not, as those movements are in it.
 func (r *Rail) Resync(ctx context.Context, vaultID string, from int64) (ResyncResult, error) {
 	res := ResyncResult{From: from}
-	v, err := r.DB.VaultKey(ctx, vaultID)
+	v, err := r.DB.Chain().VaultKey(ctx, vaultID)
 	if err != nil {
 		return res, err
 	}
@@ -37,7 +37,7 @@ func (r *Rail) Resync(ctx context.Context, vaultID string, from int64) (ResyncRe
 	if err != nil {
 		return res, err
 	}
-	track, err := r.DB.Track(ctx, vaultID)
+	track, err := r.DB.Movements().Track(ctx, vaultID)
 	if err != nil {
 		return res, err
 	}
@@ -74,10 +74,10 @@ func (r *Rail) Resync(ctx context.Context, vaultID string, from int64) (ResyncRe
 	var rec recorded
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		rec = recorded{}
-		if err := tx.SaveTrack(track); err != nil { // the opening moved back, if it did
+		if err := tx.Movements().SaveTrack(track); err != nil { // the opening moved back, if it did
 			return err
 		}
-		if err := tx.CloseGap(vaultID, from); err != nil {
+		if err := tx.Movements().CloseGap(vaultID, from); err != nil {
 			return err
 		}
 		return record(tx, v.Vault, acct, book, track, read, moves, &rec)

@@ -37,10 +37,10 @@ func (r *Rail) openTrustline(ctx context.Context, v store.VaultWithKey, asset tx
 	sub := store.Submission{Hash: env.Hash, VaultID: v.ID, Kind: store.SubmissionChangeTrust, State: store.SubmissionOpen, Seq: env.Seq,
 		Envelope: env.XDR, ValidUntil: env.ValidUntil, SignedLedger: int64(acct.Ledger)}
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
-		if err := tx.RecordSubmission(sub, mark); err != nil {
+		if err := tx.Chain().RecordSubmission(sub, mark); err != nil {
 			return err
 		}
-		if err := tx.RecordTrustlineAttempt(v.ID, env.Hash, acct.Native); err != nil {
+		if err := tx.Chain().RecordTrustlineAttempt(v.ID, env.Hash, acct.Native); err != nil {
 			return err
 		}
 		return tx.Audit(v.UserID, v.Livemode, "vault.trustline_submitted", "vault", v.ID, map[string]any{"asset": asset.Code + ":" + asset.Issuer, "hash": env.Hash})
@@ -64,6 +64,6 @@ func (r *Rail) followTrust(ctx context.Context, sub store.Submission) error {
 		r.Log.Warn("stellar: the vault's trustline was not opened", "vault", sub.VaultID, "result", Explain(end.Result)+lastRefusal(sub))
 	}
 	return r.DB.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.FinishSubmission(sub.Hash, *end)
+		return tx.Chain().FinishSubmission(sub.Hash, *end)
 	}, store.WithActor("system:chain_sync", ""))
 }

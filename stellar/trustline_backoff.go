@@ -26,7 +26,7 @@ func trustlineNeeds(acct Account) int64 {
 // signed again, it would fail the same way, and a failure in a ledger is
 // charged each time. Any change of the balance (a top-up) tries again.
 func (r *Rail) trustlineWaits(ctx context.Context, vaultID string, acct Account) (bool, error) {
-	a, ok, err := r.DB.LastTrustlineAttempt(ctx, vaultID)
+	a, ok, err := r.DB.Chain().LastTrustlineAttempt(ctx, vaultID)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -51,7 +51,7 @@ func (r *Rail) trustlineMissing(ctx context.Context, vaultID string, acct Accoun
 	}
 	waits, err := r.trustlineWaits(ctx, vaultID, acct)
 	if err == nil && waits {
-		a, _, err := r.DB.LastTrustlineAttempt(ctx, vaultID)
+		a, _, err := r.DB.Chain().LastTrustlineAttempt(ctx, vaultID)
 		if err == nil {
 			return fmt.Sprintf("the last changeTrust (%s) failed: %s; payoutd signs it again once the account's XLM balance changes",
 				a.Hash, Explain(a.Result))

@@ -34,7 +34,7 @@ func TestLiveTrustlineBackoff(t *testing.T) {
 			for range 2 { // sign and send, then follow it to its end
 				is.NoErr(e.Rail.SyncVaults(e.ctx))
 			}
-			a, ok, err := e.DB.LastTrustlineAttempt(e.ctx, e.Vault.ID)
+			a, ok, err := e.DB.Chain().LastTrustlineAttempt(e.ctx, e.Vault.ID)
 			is.NoErr(err)
 			is.True(ok)
 			is.Equal(a.State+" "+a.Result, tc.result)

@@ -30,7 +30,7 @@ func (r *Rail) unknownTransactions(ctx context.Context, v store.Vault, read stor
 	if !read.Exists || read.Modified <= 0 {
 		return nil
 	}
-	known, err := r.DB.KnownSeq(ctx, v.ID)
+	known, err := r.DB.Chain().KnownSeq(ctx, v.ID)
 	if err != nil {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (r *Rail) unknownTransactions(ctx context.Context, v store.Vault, read stor
 	if read.Seq <= above {
 		return nil // the common case: one read, level with payoutd
 	}
-	if _, open, err := r.DB.OpenQuarantine(ctx, v.ID); err != nil || open {
+	if _, open, err := r.DB.Movements().OpenQuarantine(ctx, v.ID); err != nil || open {
 		return nil
 	}
 	ledger := uint32(read.Modified)

@@ -52,7 +52,7 @@ func (r *Rail) sync(ctx context.Context, v store.Vault, acct Account, mark store
 	var opened bool
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		q, opened = nil, false
-		b, ok, err := tx.ReadBalanceBooks(v.ID, read, mark)
+		b, ok, err := tx.Chain().ReadBalanceBooks(v.ID, read, mark)
 		if err != nil || !ok {
 			return err
 		}
@@ -62,17 +62,17 @@ func (r *Rail) sync(ctx context.Context, v store.Vault, acct Account, mark store
 		}
 		verdict := judgeBalance(read, b)
 		if verdict.acceptedFall > 0 {
-			if err := tx.BookAcceptedFall(b.Vault, verdict.acceptedFall, b.Accepted); err != nil {
+			if err := tx.Chain().BookAcceptedFall(b.Vault, verdict.acceptedFall, b.Accepted); err != nil {
 				return err
 			}
 		}
 		if len(verdict.facts.Reasons) > 0 {
-			found, isNew, err := tx.QuarantineVault(v.ID, verdict.facts)
+			found, isNew, err := tx.Movements().QuarantineVault(v.ID, verdict.facts)
 			q, opened = &found, isNew
 			return err
 		}
 		if verdict.rise > 0 {
-			return tx.BookBalanceRise(b.Vault, verdict.rise)
+			return tx.Chain().BookBalanceRise(b.Vault, verdict.rise)
 		}
 		return nil
 	}, store.WithActor("system:chain_sync", ""))

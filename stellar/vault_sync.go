@@ -42,7 +42,7 @@ func (r *Rail) CheckConfirm(ctx context.Context, p store.Payment, v store.Vault)
 		return nil, quarantined(*q)
 	}
 	return func(tx *store.Tx) error {
-		if q, open, err := tx.VaultQuarantined(v.ID); err != nil || open {
+		if q, open, err := tx.Movements().VaultQuarantined(v.ID); err != nil || open {
 			if err == nil {
 				err = quarantined(q)
 			}
@@ -70,7 +70,7 @@ func unavailableIfTransient(err error) error {
 // opens the trustline an existing account lacks. One vault's trouble does
 // not stop the rest.
 func (r *Rail) SyncVaults(ctx context.Context) error {
-	vaults, err := r.DB.LiveVaults(ctx)
+	vaults, err := r.DB.Chain().LiveVaults(ctx)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 	if err != nil {
 		return nil // a currency without an asset has nothing on chain to follow
 	}
-	open, ok, err := r.DB.OpenSubmission(ctx, v.ID)
+	open, ok, err := r.DB.Chain().OpenSubmission(ctx, v.ID)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 	if q, err := r.syncVaultAccount(ctx, v.Vault, asset); err != nil || q != nil || ok {
 		return err
 	}
-	mark, err := r.DB.SubmissionMark(ctx, v.ID)
+	mark, err := r.DB.Chain().SubmissionMark(ctx, v.ID)
 	if err != nil || !mark.Idle() {
 		return err
 	}
@@ -128,7 +128,7 @@ func (r *Rail) syncVault(ctx context.Context, v store.VaultWithKey) error {
 // quarantine, if it has one. The balance read is the check on the
 // movements, never their source: a difference is recorded, not booked.
 func (r *Rail) syncVaultAccount(ctx context.Context, v store.Vault, asset txnbuild.CreditAsset) (*store.Quarantine, error) {
-	track, err := r.DB.Track(ctx, v.ID)
+	track, err := r.DB.Movements().Track(ctx, v.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -162,10 +162,10 @@ func (r *Rail) syncVaultAccount(ctx context.Context, v store.Vault, asset txnbui
 	err = r.DB.WithTx(ctx, func(tx *store.Tx) error {
 		res = recorded{}
 		// The books are bound to the assets their vaults hold, once used.
-		if err := tx.BindNetwork(r.Passphrase, bound); err != nil {
+		if err := tx.Chain().BindNetwork(r.Passphrase, bound); err != nil {
 			return err
 		}
-		if err := tx.RaiseLatestLedger(int64(r.Seen())); err != nil {
+		if err := tx.Movements().RaiseLatestLedger(int64(r.Seen())); err != nil {
 			return err
 		}
 		return record(tx, v, acct, book, track, read, moves, &res)
@@ -189,7 +189,7 @@ func (r *Rail) openQuarantine(ctx context.Context, vaultID string, err error) (*
 	if err != nil {
 		return nil, err
 	}
-	q, open, err := r.DB.OpenQuarantine(ctx, vaultID)
+	q, open, err := r.DB.Movements().OpenQuarantine(ctx, vaultID)
 	if err != nil || !open {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (r *Rail) movements(ctx context.Context, v store.Vault, asset txnbuild.Cred
 	}
 	// Envelopes are stored before they are sent, so one of the vault's
 	// that applied is already known here.
-	known, err := r.DB.SubmissionsByHash(ctx, hashes)
+	known, err := r.DB.Chain().SubmissionsByHash(ctx, hashes)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ type recorded struct {
 // quarantine for whatever payoutd cannot account for.
 func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, track store.Track, read eventsRead, moves []store.Movement, res *recorded) error {
 	// From now on an answer lacking what was read here is a misanswer.
-	if err := tx.MarkSeen(v.ID, book.Ledger, book.Exists, book.Trusts); err != nil {
+	if err := tx.Chain().MarkSeen(v.ID, book.Ledger, book.Exists, book.Trusts); err != nil {
 		return err
 	}
 	var outside []store.Movement
@@ -247,7 +247,7 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 			at := tx.Now()
 			m.OutsideAt = &at
 		}
-		ok, err := tx.RecordMovement(&m)
+		ok, err := tx.Movements().RecordMovement(&m)
 		if err != nil || !ok {
 			if err != nil {
 				return err
@@ -257,7 +257,7 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 		res.count++
 		switch {
 		case m.Direction == store.MovementIn:
-			if err := tx.BookDeposit(m, depositDescription(m)); err != nil {
+			if err := tx.Movements().BookDeposit(m, depositDescription(m)); err != nil {
 				return err
 			}
 		case m.PaymentID == "":
@@ -268,20 +268,20 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 	if err := checkBalance(tx, acct, &track); err != nil {
 		return err
 	}
-	if err := tx.SaveTrack(track); err != nil {
+	if err := tx.Movements().SaveTrack(track); err != nil {
 		return err
 	}
 	if read.gapFrom > 0 {
-		if err := tx.WidenGap(v.ID, read.gapFrom, read.gapTo); err != nil {
+		if err := tx.Movements().WidenGap(v.ID, read.gapFrom, read.gapTo); err != nil {
 			return err
 		}
 	}
-	saved, err := tx.Track(v.ID)
+	saved, err := tx.Movements().Track(v.ID)
 	if err != nil {
 		return err
 	}
 	res.mismatch, res.track = saved.MismatchStroops, saved
-	known, err := tx.KnownSeq(v.ID)
+	known, err := tx.Chain().KnownSeq(v.ID)
 	if err != nil {
 		return err
 	}
@@ -289,7 +289,7 @@ func record(tx *store.Tx, v store.Vault, acct Account, book store.ChainRead, tra
 	if !stop {
 		return nil
 	}
-	q, opened, err := tx.QuarantineVault(v.ID, facts)
+	q, opened, err := tx.Movements().QuarantineVault(v.ID, facts)
 	res.quarantine, res.opened = &q, opened
 	return err
 }
@@ -308,7 +308,7 @@ func checkBalance(tx *store.Tx, acct Account, t *store.Track) error {
 	default:
 		return nil // movements after the last read: the next sync compares
 	}
-	in, out, err := tx.MovementTotals(t.VaultID, t.OpeningLedger, through)
+	in, out, err := tx.Movements().MovementTotals(t.VaultID, t.OpeningLedger, through)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 // or one whose RPC server served no events) starts from its balance, once
 // the books agree with it; until then the returned track is not tracked.
 func (r *Rail) startTrack(ctx context.Context, v store.Vault, acct Account, t store.Track) (store.Track, error) {
-	mark, err := r.DB.SubmissionMark(ctx, v.ID)
+	mark, err := r.DB.Chain().SubmissionMark(ctx, v.ID)
 	if err != nil {
 		return t, err
 	}
@@ -44,7 +44,7 @@ func (r *Rail) startTrack(ctx context.Context, v store.Vault, acct Account, t st
 	if err != nil {
 		return t, err
 	}
-	level, err := r.DB.BooksLevel(ctx, v.ID, book.Balance)
+	level, err := r.DB.Chain().BooksLevel(ctx, v.ID, book.Balance)
 	if err != nil || !level {
 		return t, err
 	}
@@ -62,7 +62,7 @@ func chainBalance(acct Account) int64 {
 }
 
 func (r *Rail) saveTrack(ctx context.Context, t store.Track) error {
-	return r.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.SaveTrack(t) }, store.WithActor("system:chain_sync", ""))
+	return r.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.Movements().SaveTrack(t) }, store.WithActor("system:chain_sync", ""))
 }
 
 // balanceFallback is the sync while the RPC server serves no events: the
@@ -80,7 +80,7 @@ func (r *Rail) balanceFallback(ctx context.Context, v store.Vault, acct Account,
 			return nil, err
 		}
 	}
-	mark, err := r.DB.SubmissionMark(ctx, v.ID)
+	mark, err := r.DB.Chain().SubmissionMark(ctx, v.ID)
 	if err != nil || !mark.Idle() {
 		return r.openQuarantine(ctx, v.ID, err)
 	}

@@ -74,7 +74,8 @@ func HashSecret(secret string) []byte {
 
 // CreateAPIKey stores a new key for u and returns it with its secret, which is
 // shown once and never again.
-func (tx *Tx) CreateAPIKey(u User, name string, scopes []string) (APIKey, string, error) {
+func (g KeysTx) CreateAPIKey(u User, name string, scopes []string) (APIKey, string, error) {
+	tx := g.tx
 	secret := newSecret(u.Livemode)
 	k := APIKey{ID: NewID("key"), UserID: u.ID, Name: name, Livemode: u.Livemode,
 		Prefix: secret[:strings.LastIndexByte(secret, '_')+5], Scopes: scopes, CreatedAt: tx.now}
@@ -102,7 +103,8 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 // FindAPIKeyBySecret looks up a presented secret, from the keys this
 // process remembers when it can (keyCache). Inactive keys are returned
 // too; the caller decides with Active.
-func (db *DB) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, error) {
+func (g Keys) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, error) {
+	db := g.db
 	h := sha256.Sum256([]byte(secret))
 	if err := db.keys.fresh(ctx, db.r); err != nil {
 		return APIKey{}, err
@@ -120,13 +122,15 @@ func (db *DB) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, er
 }
 
 // FindAPIKey looks a key up by id.
-func (db *DB) FindAPIKey(ctx context.Context, id string) (APIKey, error) {
+func (g Keys) FindAPIKey(ctx context.Context, id string) (APIKey, error) {
+	db := g.db
 	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE id = ?", id))
 	return k, notFound(err, apperr.ErrNotFound, "api key")
 }
 
 // ListAPIKeys lists a user's keys, newest first.
-func (db *DB) ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error) {
+func (g Keys) ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id DESC", userID)
 	if err != nil {
 		return nil, err
@@ -150,7 +154,8 @@ func (tx *Tx) findAPIKey(id string) (APIKey, error) {
 
 // RotateAPIKey issues a replacement with the same owner, name and scopes, and
 // lets the old key work for RotationGrace more.
-func (tx *Tx) RotateAPIKey(id string) (APIKey, string, error) {
+func (g KeysTx) RotateAPIKey(id string) (APIKey, string, error) {
+	tx := g.tx
 	old, err := tx.findAPIKey(id)
 	if err != nil {
 		return APIKey{}, "", err
@@ -159,7 +164,7 @@ func (tx *Tx) RotateAPIKey(id string) (APIKey, string, error) {
 		return APIKey{}, "", apperr.Errorf(apperr.ErrInvalidState, "key %s is revoked, expired or already rotated", id)
 	}
 	u := User{ID: old.UserID, Livemode: old.Livemode}
-	k, secret, err := tx.CreateAPIKey(u, old.Name, old.Scopes)
+	k, secret, err := tx.Keys().CreateAPIKey(u, old.Name, old.Scopes)
 	if err != nil {
 		return APIKey{}, "", err
 	}
@@ -176,7 +181,8 @@ func (tx *Tx) RotateAPIKey(id string) (APIKey, string, error) {
 }
 
 // RevokeAPIKey invalidates a key at once, with no grace period.
-func (tx *Tx) RevokeAPIKey(id string) error {
+func (g KeysTx) RevokeAPIKey(id string) error {
+	tx := g.tx
 	k, err := tx.findAPIKey(id)
 	if err != nil {
 		return err
@@ -191,7 +197,8 @@ func (tx *Tx) RevokeAPIKey(id string) error {
 }
 
 // SetRateExempt lifts the per-user rate limits for a key (benchmark users only).
-func (tx *Tx) SetRateExempt(id string) error {
+func (g KeysTx) SetRateExempt(id string) error {
+	tx := g.tx
 	_, err := tx.exec("UPDATE api_keys SET rate_exempt = 1 WHERE id = ?", id)
 	return err
 }

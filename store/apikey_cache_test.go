@@ -16,7 +16,7 @@ func createKey(t *testing.T, db *DB, u User, scopes []string) (APIKey, string) {
 	var k APIKey
 	var secret string
 	err := db.WithTx(context.Background(), func(tx *Tx) (err error) {
-		k, secret, err = tx.CreateAPIKey(u, "test", scopes)
+		k, secret, err = tx.Keys().CreateAPIKey(u, "test", scopes)
 		return err
 	})
 	if err != nil {
@@ -34,7 +34,7 @@ func TestAPIKeyCacheForgetsWritesOfThisProcess(t *testing.T) {
 	u := testUser(t, db, sealer)
 	find := func(secret string) APIKey {
 		t.Helper()
-		k, err := db.FindAPIKeyBySecret(ctx, secret)
+		k, err := db.Keys().FindAPIKeyBySecret(ctx, secret)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestAPIKeyCacheForgetsWritesOfThisProcess(t *testing.T) {
 		k, secret := createKey(t, db, u, AllScopes)
 		is.True(find(secret).Active(time.Now()))
 		is.True(find(secret).Active(time.Now())) // from memory
-		is.NoErr(db.WithTx(ctx, func(tx *Tx) error { return tx.RevokeAPIKey(k.ID) }))
+		is.NoErr(db.WithTx(ctx, func(tx *Tx) error { return tx.Keys().RevokeAPIKey(k.ID) }))
 		is.True(!find(secret).Active(time.Now()))
 	})
 	t.Run("Rotate", func(t *testing.T) {
@@ -55,7 +55,7 @@ func TestAPIKeyCacheForgetsWritesOfThisProcess(t *testing.T) {
 		is.Equal(find(secret).ReplacedBy, "")
 		var fresh APIKey
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-			fresh, _, err = tx.RotateAPIKey(k.ID)
+			fresh, _, err = tx.Keys().RotateAPIKey(k.ID)
 			return err
 		}))
 		old := find(secret)
@@ -91,7 +91,7 @@ func TestAPIKeyCacheSeesOtherProcessesWithinASecond(t *testing.T) {
 	db, sealer := openTestDB(t)
 	u := testUser(t, db, sealer)
 	k, secret := createKey(t, db, u, AllScopes)
-	found, err := db.FindAPIKeyBySecret(ctx, secret)
+	found, err := db.Keys().FindAPIKeyBySecret(ctx, secret)
 	is.NoErr(err)
 	is.True(found.Active(time.Now())) // remembered now
 
@@ -100,12 +100,12 @@ func TestAPIKeyCacheSeesOtherProcessesWithinASecond(t *testing.T) {
 	other, err := lock.Open(ctx, "")
 	is.NoErr(err)
 	defer other.Close()
-	is.NoErr(other.WithTx(ctx, func(tx *Tx) error { return tx.RevokeAPIKey(k.ID) }))
+	is.NoErr(other.WithTx(ctx, func(tx *Tx) error { return tx.Keys().RevokeAPIKey(k.ID) }))
 	committed := time.Now()
 
 	wait.For(t, 10*time.Second, func() error {
 		began := time.Now()
-		k, err := db.FindAPIKeyBySecret(ctx, secret)
+		k, err := db.Keys().FindAPIKeyBySecret(ctx, secret)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +118,7 @@ func TestAPIKeyCacheSeesOtherProcessesWithinASecond(t *testing.T) {
 		return nil
 	})
 	for range 3 { // and stays refused
-		k, err := db.FindAPIKeyBySecret(ctx, secret)
+		k, err := db.Keys().FindAPIKeyBySecret(ctx, secret)
 		is.NoErr(err)
 		is.True(!k.Active(time.Now()))
 	}

@@ -40,7 +40,8 @@ const auditCols = "seq, at, actor, action, resource_type, resource_id, request_i
 // ListAudit returns one page of the user's audit rows (and the row after it,
 // see pageArgs) and the total matching. Rows are ordered by seq, the order
 // they were chained in, which stays right even if the clock was moved.
-func (db *DB) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, error) {
+func (g History) ListAudit(ctx context.Context, f AuditFilter) ([]AuditRow, int, error) {
+	db := g.db
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.ResourceID != "" {
 		// One resource's rows are few: found through audit_resource,

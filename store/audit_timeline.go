@@ -10,7 +10,8 @@ const resourceAuditSQL = "SELECT " + auditCols + " FROM audit_log WHERE resource
 
 // ResourceAudit returns up to limit of the user's audit rows of one
 // resource, in the order they were chained: a payout's timeline.
-func (db *DB) ResourceAudit(ctx context.Context, userID, resourceID string, limit int) ([]AuditRow, error) {
+func (g History) ResourceAudit(ctx context.Context, userID, resourceID string, limit int) ([]AuditRow, error) {
+	db := g.db
 	rows, err := db.query(ctx, resourceAuditSQL, resourceID, userID, limit)
 	if err != nil {
 		return nil, err

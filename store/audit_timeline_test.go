@@ -17,12 +17,12 @@ func TestResourceAuditUsesItsIndex(t *testing.T) {
 	ctx := context.Background()
 	db, sealer := openTestDB(t)
 	u := testUser(t, db, sealer)
-	is.NoErr(db.SeedSettled(ctx, Seed{UserID: u.ID, From: 0, To: 1000, Destination: "GDEST", History: true}))
-	all, _, err := db.ListPayments(ctx, PaymentFilter{UserID: u.ID, Page: 1, Limit: 1000})
+	is.NoErr(db.Bench().SeedSettled(ctx, Seed{UserID: u.ID, From: 0, To: 1000, Destination: "GDEST", History: true}))
+	all, _, err := db.Payments().ListPayments(ctx, PaymentFilter{UserID: u.ID, Page: 1, Limit: 1000})
 	is.NoErr(err)
 	oldest := all[len(all)-1].ID
 
-	rows, err := db.ResourceAudit(ctx, u.ID, oldest, 100)
+	rows, err := db.History().ResourceAudit(ctx, u.ID, oldest, 100)
 	is.NoErr(err)
 	var actions []string
 	for i, r := range rows {
@@ -31,7 +31,7 @@ func TestResourceAuditUsesItsIndex(t *testing.T) {
 		actions = append(actions, r.Action)
 	}
 	is.Equal(strings.Join(actions, " "), "payment.initiated payment.compliance_check payment.processing payment.submitted payment.confirmed payment.completed")
-	none, err := db.ResourceAudit(ctx, "usr_other", oldest, 100)
+	none, err := db.History().ResourceAudit(ctx, "usr_other", oldest, 100)
 	is.NoErr(err)
 	is.Equal(len(none), 0) // another user's rows are not this user's timeline
 

@@ -7,7 +7,8 @@ import (
 
 // VerifyAudit walks the whole audit hash chain and reports the first row whose
 // stored hash or link does not match a recomputation.
-func (db *DB) VerifyAudit(ctx context.Context) (AuditVerdict, error) {
+func (g History) VerifyAudit(ctx context.Context) (AuditVerdict, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, `SELECT seq, at, user_id, actor, action, resource_type,
 		resource_id, request_id, changes, prev_hash, hash FROM audit_log ORDER BY seq`)
 	if err != nil {

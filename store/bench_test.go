@@ -16,16 +16,16 @@ func BenchmarkFindAPIKeyBySecret(b *testing.B) {
 	ctx := context.Background()
 	var secret string
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		u, _, err := tx.EnsureUser("bench@example.com", false, "B", sealer)
+		u, _, err := tx.People().EnsureUser("bench@example.com", false, "B", sealer)
 		if err != nil {
 			return err
 		}
 		for i := 0; i < 1000; i++ { // a realistic number of other keys
-			if _, _, err := tx.CreateAPIKey(u, fmt.Sprint(i), AllScopes); err != nil {
+			if _, _, err := tx.Keys().CreateAPIKey(u, fmt.Sprint(i), AllScopes); err != nil {
 				return err
 			}
 		}
-		_, secret, err = tx.CreateAPIKey(u, "hot", AllScopes)
+		_, secret, err = tx.Keys().CreateAPIKey(u, "hot", AllScopes)
 		return err
 	})
 	if err != nil {
@@ -34,7 +34,7 @@ func BenchmarkFindAPIKeyBySecret(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.FindAPIKeyBySecret(ctx, secret); err != nil {
+		if _, err := db.Keys().FindAPIKeyBySecret(ctx, secret); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -46,7 +46,7 @@ func BenchmarkFindIdempotent(b *testing.B) {
 	ctx := context.Background()
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		for i := 0; i < 10000; i++ {
-			if err := tx.SaveIdempotent("key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i),
+			if err := tx.Payments().SaveIdempotent("key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i),
 				IdempotentResponse{RequestHash: []byte("h"), Status: 201, Body: []byte(`{"id":"pay_x"}`)}); err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func BenchmarkFindIdempotent(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, found, err := db.FindIdempotent(ctx, "key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i%10000)); err != nil || !found {
+		if _, found, err := db.Payments().FindIdempotent(ctx, "key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i%10000)); err != nil || !found {
 			b.Fatal(err, found)
 		}
 	}
@@ -74,10 +74,10 @@ func BenchmarkPostSettlement(b *testing.B) {
 	var u User
 	var v Vault
 	err := db.WithTx(ctx, func(tx *Tx) (err error) {
-		if u, _, err = tx.EnsureUser("ledger@example.com", false, "L", sealer); err != nil {
+		if u, _, err = tx.People().EnsureUser("ledger@example.com", false, "L", sealer); err != nil {
 			return err
 		}
-		v, err = tx.DefaultVault(u.ID)
+		v, err = tx.Vaults().DefaultVault(u.ID)
 		return err
 	})
 	if err != nil {

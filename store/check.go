@@ -11,23 +11,24 @@ import (
 // vault is overdrawn, and every reservation is backed by a payment that
 // holds it. A quarantined vault is listed too, with why: it waits for a
 // person.
-func (db *DB) Check(ctx context.Context) ([]string, error) {
+func (g Health) Check(ctx context.Context) ([]string, error) {
+	db := g.db
 	var problems []string
-	qs, err := db.Quarantines(ctx)
+	qs, err := db.Movements().Quarantines(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, q := range qs {
 		problems = append(problems, fmt.Sprintf("%s (since %s)", q.Describe(), q.CreatedAt.Format(time.RFC3339)))
 	}
-	troubles, err := db.TrackTroubles(ctx)
+	troubles, err := db.Movements().TrackTroubles(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, t := range troubles {
 		problems = append(problems, "live vault "+t.VaultID+": "+t.Describe())
 	}
-	v, err := db.VerifyAudit(ctx)
+	v, err := db.History().VerifyAudit(ctx)
 	if err != nil {
 		return nil, err
 	}

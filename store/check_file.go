@@ -14,7 +14,8 @@ import (
 // their structure, not index contents), then foreign_key_check. Each
 // finding names the table or index it is in. A file with findings here
 // cannot be trusted for the rest of the check, nor served.
-func (db *DB) CheckFile(ctx context.Context, quick bool) ([]string, error) {
+func (g Health) CheckFile(ctx context.Context, quick bool) ([]string, error) {
+	db := g.db
 	pragma := "integrity_check"
 	if quick {
 		pragma = "quick_check"

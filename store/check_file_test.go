@@ -64,7 +64,7 @@ func checkFile(t *testing.T, path string, quick bool) []string {
 	db, err := l.Open(context.Background(), "")
 	must(t, err)
 	defer db.Close()
-	problems, err := db.CheckFile(context.Background(), quick)
+	problems, err := db.Health().CheckFile(context.Background(), quick)
 	must(t, err)
 	return problems
 }

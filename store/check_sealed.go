@@ -10,7 +10,8 @@ import (
 // webhook secret and KYC document. It returns how many it opened and one
 // problem per item that does not open. A restored database whose key is
 // missing or another one's fails here rather than at the next serve.
-func (db *DB) CheckSealed(ctx context.Context, sealer *Sealer) (opened int, problems []string, err error) {
+func (g Health) CheckSealed(ctx context.Context, sealer *Sealer) (opened int, problems []string, err error) {
+	db := g.db
 	for _, q := range sealedItems {
 		rows, err := db.r.QueryContext(ctx, q.sql)
 		if err != nil {

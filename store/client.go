@@ -42,7 +42,8 @@ func clientChanges(c Client) map[string]any {
 }
 
 // CreateClient records a new client of c.UserID.
-func (tx *Tx) CreateClient(c Client) (Client, error) {
+func (g InvoicesTx) CreateClient(c Client) (Client, error) {
+	tx := g.tx
 	c.ID = NewID("cli")
 	c.CreatedAt, c.UpdatedAt = tx.now, tx.now
 	_, err := tx.exec(`INSERT INTO clients (`+clientCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
@@ -56,8 +57,9 @@ func (tx *Tx) CreateClient(c Client) (Client, error) {
 
 // UpdateClient replaces the client's details with c's; payouts already
 // made keep the counterparty they were made with.
-func (tx *Tx) UpdateClient(c Client) (Client, error) {
-	old, err := tx.FindClient(c.UserID, c.ID)
+func (g InvoicesTx) UpdateClient(c Client) (Client, error) {
+	tx := g.tx
+	old, err := tx.Invoices().FindClient(c.UserID, c.ID)
 	if err != nil {
 		return Client{}, err
 	}
@@ -72,20 +74,23 @@ func (tx *Tx) UpdateClient(c Client) (Client, error) {
 }
 
 // FindClient returns the user's client; another user's is not found.
-func (tx *Tx) FindClient(userID, id string) (Client, error) {
+func (g InvoicesTx) FindClient(userID, id string) (Client, error) {
+	tx := g.tx
 	c, err := scanClient(tx.queryRow("SELECT "+clientCols+" FROM clients WHERE id = ? AND user_id = ?", id, userID))
 	return c, notFound(err, apperr.ErrNotFound, "client")
 }
 
 // FindClient reads the user's client outside a transaction.
-func (db *DB) FindClient(ctx context.Context, userID, id string) (Client, error) {
+func (g Invoices) FindClient(ctx context.Context, userID, id string) (Client, error) {
+	db := g.db
 	c, err := scanClient(db.r.QueryRowContext(ctx, "SELECT "+clientCols+" FROM clients WHERE id = ? AND user_id = ?", id, userID))
 	return c, notFound(err, apperr.ErrNotFound, "client")
 }
 
 // ListClients returns all of the user's clients by name (a freelancer has
 // tens, not thousands).
-func (db *DB) ListClients(ctx context.Context, userID string) ([]Client, error) {
+func (g Invoices) ListClients(ctx context.Context, userID string) ([]Client, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT "+clientCols+" FROM clients WHERE user_id = ? ORDER BY name COLLATE NOCASE, id", userID)
 	if err != nil {
 		return nil, err
@@ -111,7 +116,8 @@ type ClientReceipts struct {
 
 // ClientReceiptsBetween sums the client's payouts settled in [from, to]
 // (COMPLETED ones, valued in INR), through the index of its payouts.
-func (db *DB) ClientReceiptsBetween(ctx context.Context, userID, clientID string, from, to time.Time) (ClientReceipts, error) {
+func (g Invoices) ClientReceiptsBetween(ctx context.Context, userID, clientID string, from, to time.Time) (ClientReceipts, error) {
+	db := g.db
 	var r ClientReceipts
 	err := db.queryRow(ctx, `SELECT count(*), coalesce(sum(amount_inr), 0) FROM payments
 		WHERE user_id = ? AND client_id = ? AND client_id != '' AND status = ? AND settled_at BETWEEN ? AND ?`,

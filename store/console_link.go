@@ -16,7 +16,8 @@ const ConsoleLinkTTL = 15 * time.Minute
 
 // CreateConsoleLink makes a one-time sign-in token for the user, valid for
 // ConsoleLinkTTL. Only its hash is stored; the token is shown once.
-func (tx *Tx) CreateConsoleLink(u User) (token string, expires time.Time, err error) {
+func (g KeysTx) CreateConsoleLink(u User) (token string, expires time.Time, err error) {
+	tx := g.tx
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", time.Time{}, err
@@ -34,7 +35,8 @@ func (tx *Tx) CreateConsoleLink(u User) (token string, expires time.Time, err er
 // UseConsoleLink spends a sign-in token and returns its user. A token that
 // is unknown, already used or expired is refused (ErrUnauthorized, with a
 // message saying which), and refused again however often it is presented.
-func (tx *Tx) UseConsoleLink(token string) (User, error) {
+func (g KeysTx) UseConsoleLink(token string) (User, error) {
+	tx := g.tx
 	u, err := consoleLinkUser(tx.queryRow(consoleLinkQuery, HashSecret(token)), tx.now)
 	if err != nil {
 		return u, err
@@ -52,7 +54,8 @@ func (tx *Tx) UseConsoleLink(token string) (User, error) {
 
 // CheckConsoleLink says whether a sign-in token would be accepted now,
 // without spending it: the refusals are UseConsoleLink's.
-func (db *DB) CheckConsoleLink(ctx context.Context, token string) error {
+func (g Keys) CheckConsoleLink(ctx context.Context, token string) error {
+	db := g.db
 	_, err := consoleLinkUser(db.r.QueryRowContext(ctx, consoleLinkQuery, HashSecret(token)), db.Now())
 	return err
 }
@@ -85,7 +88,8 @@ func consoleLinkUser(row rowScanner, now time.Time) (User, error) {
 }
 
 // FindUser reads a user by id.
-func (db *DB) FindUser(ctx context.Context, id string) (User, error) {
+func (g People) FindUser(ctx context.Context, id string) (User, error) {
+	db := g.db
 	u := User{ID: id}
 	err := db.r.QueryRowContext(ctx, "SELECT email, livemode FROM users WHERE id = ?", id).Scan(&u.Email, &u.Livemode)
 	return u, notFound(err, apperr.ErrNotFound, "user")

@@ -44,7 +44,8 @@ var depositOrder = keyset{from: "vault_movements", id: "id", keys: []string{"clo
 
 // ListDeposits returns one page of the user's deposits (and the one after
 // it, see pageArgs) with the total matching.
-func (db *DB) ListDeposits(ctx context.Context, f DepositFilter) ([]Movement, int, error) {
+func (g Vaults) ListDeposits(ctx context.Context, f DepositFilter) ([]Movement, int, error) {
+	db := g.db
 	where, args := "user_id = ? AND livemode = ? AND direction = 'in'", []any{f.UserID, f.Livemode}
 	if f.VaultID != "" {
 		where += " AND vault_id = ?"
@@ -81,8 +82,9 @@ func (db *DB) ListDeposits(ctx context.Context, f DepositFilter) ([]Movement, in
 
 // RecentDeposits lists the user's newest deposits (the console's Home and
 // vault pages), of one vault when vaultID is not "".
-func (db *DB) RecentDeposits(ctx context.Context, userID string, livemode bool, vaultID string, n int) ([]Movement, error) {
-	out, _, err := db.ListDeposits(ctx, DepositFilter{UserID: userID, Livemode: livemode, VaultID: vaultID, Page: 1, Limit: n})
+func (g Vaults) RecentDeposits(ctx context.Context, userID string, livemode bool, vaultID string, n int) ([]Movement, error) {
+	db := g.db
+	out, _, err := db.Vaults().ListDeposits(ctx, DepositFilter{UserID: userID, Livemode: livemode, VaultID: vaultID, Page: 1, Limit: n})
 	if len(out) > n {
 		out = out[:n]
 	}
@@ -94,8 +96,9 @@ func (db *DB) RecentDeposits(ctx context.Context, userID string, livemode bool, 
 // only; tests and the bench fund live books with it too): the same record
 // a live deposit read from the chain is, with the sender and memo given
 // and no transaction.
-func (tx *Tx) SandboxDeposit(userID, vaultID string, amount int64, from, memo string) (Movement, error) {
-	v, err := tx.FindVault(userID, vaultID)
+func (g VaultsTx) SandboxDeposit(userID, vaultID string, amount int64, from, memo string) (Movement, error) {
+	tx := g.tx
+	v, err := tx.Vaults().FindVault(userID, vaultID)
 	if err != nil {
 		return Movement{}, err
 	}
@@ -104,8 +107,8 @@ func (tx *Tx) SandboxDeposit(userID, vaultID string, amount int64, from, memo st
 	}
 	m := Movement{VaultID: v.ID, UserID: userID, Livemode: v.Livemode, Direction: MovementIn, Kind: MovementSandbox, Counterparty: from,
 		Amount: amount, Currency: v.Currency, ClosedAt: tx.now, Memo: memo}
-	if _, err := tx.RecordMovement(&m); err != nil {
+	if _, err := tx.Movements().RecordMovement(&m); err != nil {
 		return m, err
 	}
-	return m, tx.BookDeposit(m, "Sandbox deposit")
+	return m, tx.Movements().BookDeposit(m, "Sandbox deposit")
 }

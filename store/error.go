@@ -37,7 +37,8 @@ func IsStorageFull(err error) bool { return sqlitex.IsStorageFull(err) }
 
 // ProbeStorage commits a write that needs a fresh page, so it fails while
 // the file cannot grow and succeeds once it can again.
-func (db *DB) ProbeStorage(ctx context.Context) error {
+func (g Health) ProbeStorage(ctx context.Context) error {
+	db := g.db
 	return db.WithTx(ctx, func(tx *Tx) error {
 		if _, err := tx.exec("INSERT OR REPLACE INTO storage_probe (id, pad, at) VALUES (1, zeroblob(16384), ?)", ms(tx.now)); err != nil {
 			return err

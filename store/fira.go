@@ -126,7 +126,8 @@ func purposeFor(code string) (string, string) {
 //
 // Like Reconcile it inserts first and reads the existing advice back only on
 // a conflict.
-func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
+func (g TaxTx) GenerateFIRA(p Payment) (FIRA, error) {
+	tx := g.tx
 	if !p.CrossBorder() || p.AmountINR == nil || p.SettledAt == nil {
 		if f, err := tx.firaOf(p.ID); err == nil || !errors.Is(err, sql.ErrNoRows) {
 			return f, err
@@ -178,16 +179,17 @@ func (tx *Tx) GenerateFIRA(p Payment) (FIRA, error) {
 func (tx *Tx) firaOf(paymentID string) (FIRA, error) {
 	f, err := scanFIRA(tx.queryRow("SELECT "+firaCols+firaFrom+"WHERE f.payment_id = ?", paymentID))
 	if err == nil {
-		f.Deposits, err = tx.LinkedDeposits(paymentID)
+		f.Deposits, err = tx.Vaults().LinkedDeposits(paymentID)
 	}
 	return f, err
 }
 
 // FindFIRA returns the user's FIRA; another user's is not found.
-func (db *DB) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
+func (g Tax) FindFIRA(ctx context.Context, userID, id string) (FIRA, error) {
+	db := g.db
 	f, err := scanFIRA(db.queryRow(ctx, "SELECT "+firaCols+firaFrom+"WHERE f.id = ? AND f.user_id = ?", id, userID))
 	if err == nil {
-		f.Deposits, err = db.PaymentDeposits(ctx, f.PaymentID)
+		f.Deposits, err = db.Vaults().PaymentDeposits(ctx, f.PaymentID)
 	}
 	return f, notFound(err, apperr.ErrFIRANotFound, "FIRA")
 }
@@ -212,7 +214,8 @@ var firaOrder = keyset{from: "firas f", col: "f.", id: "id", keys: []string{"gen
 
 // ListFIRAs returns one page (and the FIRA after it, see pageArgs) and the
 // total matching.
-func (db *DB) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) {
+func (g Tax) ListFIRAs(ctx context.Context, f FIRAFilter) ([]FIRA, int, error) {
+	db := g.db
 	where, args := "f.user_id = ?", []any{f.UserID}
 	if f.PaymentID != "" {
 		where += " AND f.payment_id = ?"

@@ -74,7 +74,8 @@ func (tx *Tx) gstValueOf(paymentID string) (GSTValue, error) {
 
 // GSTValueOf reads the GST value fixed for one of the user's payments; ok
 // is false before it has one (not yet settled, or settled before version 7).
-func (db *DB) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValue, bool, error) {
+func (g Tax) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValue, bool, error) {
+	db := g.db
 	v, err := scanGSTValue(db.queryRow(ctx, "SELECT "+gstValueCols+" FROM gst_values WHERE payment_id = ? AND user_id = ?",
 		paymentID, userID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -85,7 +86,8 @@ func (db *DB) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValu
 
 // SettlementRateAsOf is when the rate a payment settled at was true; ok is
 // false when the settlement kept no separate time (its own is the rate's).
-func (tx *Tx) SettlementRateAsOf(paymentID string) (time.Time, bool, error) {
+func (g TaxTx) SettlementRateAsOf(paymentID string) (time.Time, bool, error) {
+	tx := g.tx
 	var at int64
 	err := tx.queryRow("SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -96,7 +98,8 @@ func (tx *Tx) SettlementRateAsOf(paymentID string) (time.Time, bool, error) {
 
 // RateOn is the latest rate of currency recorded on or before the IST day
 // (before the next day's first instant), for one mode.
-func (tx *Tx) RateOn(livemode bool, currency, day string) (rate string, asOf time.Time, ok bool, err error) {
+func (g TaxTx) RateOn(livemode bool, currency, day string) (rate string, asOf time.Time, ok bool, err error) {
+	tx := g.tx
 	d, err := time.ParseInLocation(time.DateOnly, day, india.IST)
 	if err != nil {
 		return "", time.Time{}, false, err
@@ -125,7 +128,8 @@ type Rate struct {
 
 // RecordRates adds rates to the history of one mode (live quotes as they
 // are loaded or fetched); a rate already recorded for its time is kept.
-func (tx *Tx) RecordRates(livemode bool, rates []Rate) error {
+func (g TaxTx) RecordRates(livemode bool, rates []Rate) error {
+	tx := g.tx
 	for _, r := range rates {
 		if err := tx.recordRate(livemode, r.Currency, r.AsOf, r.Rate); err != nil {
 			return err

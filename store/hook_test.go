@@ -57,19 +57,19 @@ func TestUnwiredEventRefused(t *testing.T) {
 	u := testUser(t, db, sealer)
 	db.SetEventHook(nil)
 	err := db.WithTx(context.Background(), func(tx *Tx) error {
-		k, err := tx.KYCStatus(u.ID)
+		k, err := tx.People().KYCStatus(u.ID)
 		if err != nil {
 			return err
 		}
 		next := k
 		next.Status = KYCInProgress
-		_, err = tx.RecordKYCMove(KYCMove{From: k, To: next})
+		_, err = tx.People().RecordKYCMove(KYCMove{From: k, To: next})
 		return err
 	})
 	if !errors.Is(err, errNoEventHook) {
 		t.Fatalf("got %v, want %v", err, errNoEventHook)
 	}
-	k, err := db.KYCStatus(context.Background(), u.ID)
+	k, err := db.People().KYCStatus(context.Background(), u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,8 @@ const maxRotations = 32
 // continue across the switch), the newest key's first. CROSS JOIN and the
 // unary + keep the plan on the primary key, one probe per key of the
 // chain, instead of a range scan of every unexpired row.
-func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
+func (g Payments) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
+	db := g.db
 	var r IdempotentResponse
 	err := db.queryRow(ctx, `WITH RECURSIVE chain(id, depth) AS (
 			SELECT ?, 0
@@ -44,7 +45,8 @@ func (db *DB) FindIdempotent(ctx context.Context, apiKeyID, key string) (Idempot
 // SaveIdempotent stores the response in the same transaction as its effect,
 // so a replay exists exactly when the effect does. An expired row for the same
 // key is replaced.
-func (tx *Tx) SaveIdempotent(apiKeyID, key string, r IdempotentResponse) error {
+func (g PaymentsTx) SaveIdempotent(apiKeyID, key string, r IdempotentResponse) error {
+	tx := g.tx
 	_, err := tx.exec(`INSERT INTO idempotency_keys (api_key_id, key, request_hash, status_code, body, created_at, expires_at)
 		VALUES (?,?,?,?,?,?,?)
 		ON CONFLICT (api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
@@ -55,7 +57,8 @@ func (tx *Tx) SaveIdempotent(apiKeyID, key string, r IdempotentResponse) error {
 }
 
 // PurgeExpiredIdempotency deletes expired rows; run periodically.
-func (db *DB) PurgeExpiredIdempotency(ctx context.Context) (int64, error) {
+func (g Payments) PurgeExpiredIdempotency(ctx context.Context) (int64, error) {
+	db := g.db
 	var n int64
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		res, err := tx.exec("DELETE FROM idempotency_keys WHERE expires_at <= ?", ms(tx.now))

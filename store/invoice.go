@@ -90,7 +90,8 @@ func scanInvoice(row interface{ Scan(...any) error }) (Invoice, error) {
 // NextSeq is the next number of the user's series of kind ("invoice" or
 // "credit_note") in fy: one past the highest issued, so the series is
 // consecutive (the single writer issues one at a time).
-func (tx *Tx) NextSeq(userID, kind, fy string) (int64, error) {
+func (g InvoicesTx) NextSeq(userID, kind, fy string) (int64, error) {
+	tx := g.tx
 	table := "invoices"
 	if kind == "credit_note" {
 		table = "credit_notes"
@@ -102,7 +103,8 @@ func (tx *Tx) NextSeq(userID, kind, fy string) (int64, error) {
 
 // InsertInvoice writes an invoice the caller has numbered and valued, with
 // its audit row and event.
-func (tx *Tx) InsertInvoice(i Invoice) (Invoice, error) {
+func (g InvoicesTx) InsertInvoice(i Invoice) (Invoice, error) {
+	tx := g.tx
 	i.ID, i.CreatedAt, i.Version = NewID("inv"), tx.now, 1
 	lines, err := json.Marshal(i.Lines)
 	if err != nil {
@@ -129,20 +131,23 @@ func (tx *Tx) InsertInvoice(i Invoice) (Invoice, error) {
 }
 
 // InvoiceInTx reads one of the user's invoices in a transaction.
-func (tx *Tx) InvoiceInTx(userID, id string) (Invoice, error) {
+func (g InvoicesTx) InvoiceInTx(userID, id string) (Invoice, error) {
+	tx := g.tx
 	i, err := scanInvoice(tx.queryRow("SELECT "+invoiceCols+" FROM invoices i WHERE i.id = ? AND i.user_id = ?", id, userID))
 	return i, notFound(err, apperr.ErrNotFound, "invoice")
 }
 
 // FindInvoice reads one of the user's invoices; another user's is not found.
-func (db *DB) FindInvoice(ctx context.Context, userID, id string) (Invoice, error) {
+func (g Invoices) FindInvoice(ctx context.Context, userID, id string) (Invoice, error) {
+	db := g.db
 	i, err := scanInvoice(db.queryRow(ctx, "SELECT "+invoiceCols+" FROM invoices i WHERE i.id = ? AND i.user_id = ?", id, userID))
 	return i, notFound(err, apperr.ErrNotFound, "invoice")
 }
 
 // ListInvoices returns a page of the user's invoices, newest first (and the
 // one after it, see pageArgs), and how many there are.
-func (db *DB) ListInvoices(ctx context.Context, userID string, page, limit int) ([]Invoice, int, error) {
+func (g Invoices) ListInvoices(ctx context.Context, userID string, page, limit int) ([]Invoice, int, error) {
+	db := g.db
 	var total int
 	if err := db.queryRow(ctx, "SELECT count(*) FROM invoices WHERE user_id = ?", userID).Scan(&total); err != nil {
 		return nil, 0, err
@@ -197,7 +202,8 @@ func (c Collection) Collected() bool {
 }
 
 // Collections returns the payouts that name the invoice, oldest first.
-func (db *DB) Collections(ctx context.Context, invoiceID string) ([]Collection, error) {
+func (g Invoices) Collections(ctx context.Context, invoiceID string) ([]Collection, error) {
+	db := g.db
 	return collections(ctx, db.r, invoiceID)
 }
 
@@ -207,7 +213,8 @@ func (s *Snapshot) Collections(invoiceID string) ([]Collection, error) {
 }
 
 // CollectionsInTx reads them in a transaction.
-func (tx *Tx) CollectionsInTx(invoiceID string) ([]Collection, error) {
+func (g InvoicesTx) CollectionsInTx(invoiceID string) ([]Collection, error) {
+	tx := g.tx
 	if err := tx.release("payments"); err != nil {
 		return nil, err
 	}
@@ -240,13 +247,15 @@ func collections(ctx context.Context, q reader, invoiceID string) ([]Collection,
 
 // LinkPayment records that a payout collects an invoice (initiate's
 // invoiceId), in the transaction that creates the payout.
-func (tx *Tx) LinkPayment(paymentID string, i Invoice) error {
+func (g InvoicesTx) LinkPayment(paymentID string, i Invoice) error {
+	tx := g.tx
 	_, err := tx.exec("INSERT INTO payment_invoices (payment_id, invoice_id, user_id) VALUES (?,?,?)", paymentID, i.ID, i.UserID)
 	return err
 }
 
 // InvoiceOfPayment is the id of the invoice a payout collects, "" when none.
-func (db *DB) InvoiceOfPayment(ctx context.Context, paymentID string) (string, error) {
+func (g Invoices) InvoiceOfPayment(ctx context.Context, paymentID string) (string, error) {
+	db := g.db
 	var id string
 	err := db.queryRow(ctx, "SELECT invoice_id FROM payment_invoices WHERE payment_id = ?", paymentID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -43,8 +43,9 @@ func scanCreditNote(row interface{ Scan(...any) error }) (CreditNote, error) {
 // InsertCreditNote writes a credit note the caller has numbered and
 // valued, with its audit row and event. More than the invoice still holds
 // is refused.
-func (tx *Tx) InsertCreditNote(c CreditNote) (CreditNote, error) {
-	inv, err := tx.InvoiceInTx(c.UserID, c.InvoiceID)
+func (g InvoicesTx) InsertCreditNote(c CreditNote) (CreditNote, error) {
+	tx := g.tx
+	inv, err := tx.Invoices().InvoiceInTx(c.UserID, c.InvoiceID)
 	if err != nil {
 		return CreditNote{}, err
 	}
@@ -71,7 +72,8 @@ func (tx *Tx) InsertCreditNote(c CreditNote) (CreditNote, error) {
 }
 
 // CreditNotesOf returns an invoice's credit notes, oldest first.
-func (db *DB) CreditNotesOf(ctx context.Context, invoiceID string) ([]CreditNote, error) {
+func (g Invoices) CreditNotesOf(ctx context.Context, invoiceID string) ([]CreditNote, error) {
+	db := g.db
 	return creditNotes(ctx, db.r, "WHERE c.invoice_id = ? ORDER BY c.date, c.seq", invoiceID)
 }
 

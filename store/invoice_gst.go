@@ -68,10 +68,14 @@ func (s *Snapshot) LinkedReceipts(userID, fromDay, toDay string) ([]ReceiptDocum
 }
 
 // ProfileInTx reads the user's profile in a transaction.
-func (tx *Tx) ProfileInTx(userID string) (Profile, error) { return tx.findProfile(userID) }
+func (g PeopleTx) ProfileInTx(userID string) (Profile, error) {
+	tx := g.tx
+	return tx.findProfile(userID)
+}
 
 // LUTsInTx returns the user's LUTs that count, in a transaction.
-func (tx *Tx) LUTsInTx(userID string) ([]LUT, error) {
+func (g InvoicesTx) LUTsInTx(userID string) ([]LUT, error) {
+	tx := g.tx
 	rows, err := tx.query("SELECT "+lutCols+" FROM luts WHERE user_id = ? AND withdrawn_at IS NULL ORDER BY fy", userID)
 	if err != nil {
 		return nil, err
@@ -81,8 +85,9 @@ func (tx *Tx) LUTsInTx(userID string) ([]LUT, error) {
 
 // RecordedRateOn is the latest INR rate of currency payoutd holds on or
 // before the IST day, for one mode, and the day it was true.
-func (tx *Tx) RecordedRateOn(livemode bool, currency, day string) (rate, rateDay string, ok bool, err error) {
-	r, at, ok, err := tx.RateOn(livemode, currency, day)
+func (g InvoicesTx) RecordedRateOn(livemode bool, currency, day string) (rate, rateDay string, ok bool, err error) {
+	tx := g.tx
+	r, at, ok, err := tx.Tax().RateOn(livemode, currency, day)
 	if !ok || err != nil {
 		return "", "", ok, err
 	}

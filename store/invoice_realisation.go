@@ -20,7 +20,8 @@ type RealisationFlag struct {
 // UnflaggedLUTInvoices returns every user's invoices issued under a LUT,
 // dated fromDay..toDay and not flagged yet, oldest first (through
 // invoices_lut_date): those rule 96A's watch may have to flag.
-func (db *DB) UnflaggedLUTInvoices(ctx context.Context, fromDay, toDay string) ([]Invoice, error) {
+func (g Invoices) UnflaggedLUTInvoices(ctx context.Context, fromDay, toDay string) ([]Invoice, error) {
+	db := g.db
 	return invoices(ctx, db.r, `WHERE i.lut_arn != '' AND i.date >= ? AND i.date <= ?
 		AND NOT EXISTS (SELECT 1 FROM invoice_realisation_flags f WHERE f.invoice_id = i.id) ORDER BY i.date, i.id`, fromDay, toDay)
 }
@@ -29,7 +30,8 @@ func (db *DB) UnflaggedLUTInvoices(ctx context.Context, fromDay, toDay string) (
 // and the invoice.realisation_due event, the invoice's version one higher.
 // An invoice already flagged is left alone and reports false, so however
 // often the watch runs the event is emitted once.
-func (tx *Tx) FlagRealisation(f RealisationFlag) (bool, error) {
+func (g InvoicesTx) FlagRealisation(f RealisationFlag) (bool, error) {
+	tx := g.tx
 	i := f.Invoice
 	res, err := tx.exec(`INSERT INTO invoice_realisation_flags (invoice_id, user_id, flagged_on, taxable_value, igst, interest, created_at)
 		VALUES (?,?,?,?,?,?,?) ON CONFLICT (invoice_id) DO NOTHING`, i.ID, i.UserID, f.Day, f.Taxable, f.IGST, f.Interest, ms(tx.now))

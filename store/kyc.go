@@ -39,12 +39,14 @@ func scanKYC(userID string, row interface{ Scan(...any) error }) (KYC, error) {
 }
 
 // KYCStatus reads a user's KYC record.
-func (db *DB) KYCStatus(ctx context.Context, userID string) (KYC, error) {
+func (g People) KYCStatus(ctx context.Context, userID string) (KYC, error) {
+	db := g.db
 	return scanKYC(userID, db.r.QueryRowContext(ctx, kycQuery, userID))
 }
 
 // KYCStatus reads a user's KYC record inside a transaction.
-func (tx *Tx) KYCStatus(userID string) (KYC, error) {
+func (g PeopleTx) KYCStatus(userID string) (KYC, error) {
+	tx := g.tx
 	return scanKYC(userID, tx.queryRow(kycQuery, userID))
 }
 
@@ -61,7 +63,8 @@ type KYCMove struct {
 // record if the record is still m.From's status, and audits and emits
 // kyc.updated in the caller's transaction. A record that moved since it
 // was read is ErrInvalidState and nothing is written.
-func (tx *Tx) RecordKYCMove(m KYCMove) (KYC, error) {
+func (g PeopleTx) RecordKYCMove(m KYCMove) (KYC, error) {
+	tx := g.tx
 	from, k := m.From.Status, m.To
 	k.UpdatedAt = tx.now
 	res, err := tx.exec("UPDATE kyc SET status = ?, attempts = ?, reason = ?, updated_at = ? WHERE user_id = ? AND status = ?",
@@ -93,7 +96,8 @@ func (tx *Tx) RecordKYCMove(m KYCMove) (KYC, error) {
 }
 
 // UserLivemode reads whether a user is a live one.
-func (tx *Tx) UserLivemode(userID string) (bool, error) {
+func (g PeopleTx) UserLivemode(userID string) (bool, error) {
+	tx := g.tx
 	var livemode bool
 	err := tx.queryRow("SELECT livemode FROM users WHERE id = ?", userID).Scan(&livemode)
 	return livemode, notFound(err, apperr.ErrNotFound, "user")

@@ -25,7 +25,8 @@ type KYCDocument struct {
 // master key (ad = its id, so a blob copied to another row does not open)
 // with the SHA-256 of the plaintext, marks the link used for a submission
 // and audits the upload, in the caller's transaction.
-func (tx *Tx) AddKYCDocument(s KYCSession, doc KYCDocument, data []byte, sealer *Sealer) (KYCDocument, error) {
+func (g PeopleTx) AddKYCDocument(s KYCSession, doc KYCDocument, data []byte, sealer *Sealer) (KYCDocument, error) {
+	tx := g.tx
 	if sealer == nil {
 		return doc, errNoSealer
 	}

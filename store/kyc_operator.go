@@ -22,7 +22,8 @@ type KYCReviewRow struct {
 
 // ListKYC lists the mode's KYC records in any of statuses for the
 // operator, oldest change first (who has waited longest).
-func (db *DB) ListKYC(ctx context.Context, livemode bool, statuses ...string) ([]KYCReviewRow, error) {
+func (g People) ListKYC(ctx context.Context, livemode bool, statuses ...string) ([]KYCReviewRow, error) {
+	db := g.db
 	args := []any{livemode}
 	for _, s := range statuses {
 		args = append(args, s)
@@ -48,9 +49,10 @@ func (db *DB) ListKYC(ctx context.Context, livemode bool, statuses ...string) ([
 }
 
 // FindKYCUser resolves an operator's USER_ID or EMAIL in the mode.
-func (db *DB) FindKYCUser(ctx context.Context, ref string, livemode bool) (User, error) {
+func (g People) FindKYCUser(ctx context.Context, ref string, livemode bool) (User, error) {
+	db := g.db
 	if strings.Contains(ref, "@") {
-		return db.FindUserByEmail(ctx, ref, livemode)
+		return db.People().FindUserByEmail(ctx, ref, livemode)
 	}
 	u := User{ID: ref}
 	err := db.queryRow(ctx, "SELECT email, livemode FROM users WHERE id = ?", ref).Scan(&u.Email, &u.Livemode)
@@ -58,7 +60,8 @@ func (db *DB) FindKYCUser(ctx context.Context, ref string, livemode bool) (User,
 }
 
 // KYCDocuments lists a user's uploaded documents, oldest first.
-func (db *DB) KYCDocuments(ctx context.Context, userID string) ([]KYCDocument, error) {
+func (g People) KYCDocuments(ctx context.Context, userID string) ([]KYCDocument, error) {
+	db := g.db
 	rows, err := db.query(ctx, `SELECT id, kind, filename, content_type, size, sha256, created_at FROM kyc_documents
 		WHERE user_id = ? ORDER BY created_at, id`, userID)
 	if err != nil {
@@ -80,7 +83,8 @@ func (db *DB) KYCDocuments(ctx context.Context, userID string) ([]KYCDocument, e
 
 // OpenKYCDocument returns a document's file, unsealed, after checking it
 // against the SHA-256 recorded at upload.
-func (db *DB) OpenKYCDocument(ctx context.Context, doc KYCDocument, sealer *Sealer) ([]byte, error) {
+func (g People) OpenKYCDocument(ctx context.Context, doc KYCDocument, sealer *Sealer) ([]byte, error) {
+	db := g.db
 	var sealed []byte
 	if err := db.queryRow(ctx, "SELECT data FROM kyc_documents WHERE id = ?", doc.ID).Scan(&sealed); err != nil {
 		return nil, notFound(err, apperr.ErrNotFound, "document")

@@ -41,7 +41,8 @@ func newSessionID() string {
 }
 
 // NewKYCSession makes a new link the user's only usable one.
-func (tx *Tx) NewKYCSession(userID string, livemode bool) (KYCSession, error) {
+func (g PeopleTx) NewKYCSession(userID string, livemode bool) (KYCSession, error) {
+	tx := g.tx
 	s := KYCSession{ID: newSessionID(), UserID: userID, Livemode: livemode, CreatedAt: tx.now, ExpiresAt: tx.now.Add(KYCSessionTTL)}
 	if _, err := tx.exec("INSERT INTO kyc_sessions (id, user_id, created_at, expires_at) VALUES (?,?,?,?)",
 		s.ID, userID, ms(s.CreatedAt), ms(s.ExpiresAt)); err != nil {
@@ -54,12 +55,14 @@ func (tx *Tx) NewKYCSession(userID string, livemode bool) (KYCSession, error) {
 }
 
 // FindKYCSession reads a link inside a transaction.
-func (tx *Tx) FindKYCSession(id string) (KYCSession, error) {
+func (g PeopleTx) FindKYCSession(id string) (KYCSession, error) {
+	tx := g.tx
 	return scanKYCSession(tx.queryRow(kycSessionQuery, id))
 }
 
 // FindKYCSession reads a link outside a transaction.
-func (db *DB) FindKYCSession(ctx context.Context, id string) (KYCSession, error) {
+func (g People) FindKYCSession(ctx context.Context, id string) (KYCSession, error) {
+	db := g.db
 	return scanKYCSession(db.r.QueryRowContext(ctx, kycSessionQuery, id))
 }
 
@@ -78,7 +81,8 @@ func scanKYCSession(row interface{ Scan(...any) error }) (KYCSession, error) {
 
 // ClaimKYCSession binds an unclaimed link to the browser opening it; false
 // means another browser got there first.
-func (tx *Tx) ClaimKYCSession(s KYCSession) (bool, error) {
+func (g PeopleTx) ClaimKYCSession(s KYCSession) (bool, error) {
+	tx := g.tx
 	res, err := tx.exec("UPDATE kyc_sessions SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL", ms(tx.now), s.ID)
 	if err != nil {
 		return false, err
@@ -99,7 +103,8 @@ type KYCIdentity struct {
 // SaveKYCIdentity stores the identity details given on the hosted page's
 // link s. The audit row names the fields only: the log is append-only and
 // must not hold personal data that may one day have to be erased.
-func (tx *Tx) SaveKYCIdentity(s KYCSession, id KYCIdentity) error {
+func (g PeopleTx) SaveKYCIdentity(s KYCSession, id KYCIdentity) error {
+	tx := g.tx
 	if _, err := tx.exec("UPDATE kyc SET full_name = ?, pan = ?, dob = ? WHERE user_id = ?",
 		id.FullName, id.PAN, id.DOB, s.UserID); err != nil {
 		return err
@@ -111,14 +116,16 @@ func (tx *Tx) SaveKYCIdentity(s KYCSession, id KYCIdentity) error {
 }
 
 // KYCIdentityOf reads the identity details last given, to prefill the form.
-func (tx *Tx) KYCIdentityOf(userID string) (KYCIdentity, error) {
+func (g PeopleTx) KYCIdentityOf(userID string) (KYCIdentity, error) {
+	tx := g.tx
 	var id KYCIdentity
 	err := tx.queryRow("SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
 	return id, notFound(err, apperr.ErrNotFound, "kyc record")
 }
 
 // KYCIdentityOf reads the identity details outside a transaction.
-func (db *DB) KYCIdentityOf(ctx context.Context, userID string) (KYCIdentity, error) {
+func (g People) KYCIdentityOf(ctx context.Context, userID string) (KYCIdentity, error) {
+	db := g.db
 	var id KYCIdentity
 	err := db.r.QueryRowContext(ctx, "SELECT full_name, pan, dob FROM kyc WHERE user_id = ?", userID).Scan(&id.FullName, &id.PAN, &id.DOB)
 	return id, notFound(err, apperr.ErrNotFound, "kyc record")

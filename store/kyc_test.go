@@ -36,7 +36,7 @@ func openKYCTestDB(t *testing.T) (*DB, User, *time.Time) {
 	}
 	var u User
 	err = db.WithTx(context.Background(), func(tx *Tx) (err error) {
-		u, _, err = tx.EnsureUser("kyc@example.com", false, "Asha Rao", sealer)
+		u, _, err = tx.People().EnsureUser("kyc@example.com", false, "Asha Rao", sealer)
 		return err
 	})
 	if err != nil {
@@ -58,17 +58,17 @@ func TestRecordKYCMove(t *testing.T) {
 		is.NoErr(db.r.QueryRow("SELECT count(*) FROM "+table+" WHERE user_id = ?", u.ID).Scan(&n))
 		return n
 	}
-	before, err := db.KYCStatus(ctx, u.ID)
+	before, err := db.People().KYCStatus(ctx, u.ID)
 	is.NoErr(err)
 	audits, events := count("audit_log"), count("events")
 	*now = now.Add(time.Minute)
 	to := KYC{UserID: u.ID, Status: KYCApproved, Attempts: 2, Reason: "handed"}
 	var got KYC
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		got, err = tx.RecordKYCMove(KYCMove{From: before, To: to, AllowedNext: []string{"X"}})
+		got, err = tx.People().RecordKYCMove(KYCMove{From: before, To: to, AllowedNext: []string{"X"}})
 		return err
 	}))
-	after, err := db.KYCStatus(ctx, u.ID)
+	after, err := db.People().KYCStatus(ctx, u.ID)
 	is.NoErr(err)
 	is.Equal(after, got)
 	is.Equal(after.Status, KYCApproved)
@@ -83,11 +83,11 @@ func TestRecordKYCMove(t *testing.T) {
 	is.True(strings.Contains(data, `"allowedTransitions":["X"]`))
 
 	err = db.WithTx(ctx, func(tx *Tx) error { // before is stale now
-		_, err := tx.RecordKYCMove(KYCMove{From: before, To: KYC{UserID: u.ID, Status: KYCRejected}})
+		_, err := tx.People().RecordKYCMove(KYCMove{From: before, To: KYC{UserID: u.ID, Status: KYCRejected}})
 		return err
 	})
 	is.Equal(apperr.Code(err), apperr.ErrInvalidState)
-	again, err := db.KYCStatus(ctx, u.ID)
+	again, err := db.People().KYCStatus(ctx, u.ID)
 	is.NoErr(err)
 	is.Equal(again, after)
 	is.Equal(count("audit_log"), audits+1)

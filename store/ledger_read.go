@@ -30,7 +30,8 @@ func scanLedgerAccount(row interface{ Scan(...any) error }) (LedgerAccountInfo, 
 }
 
 // ListLedgerAccounts lists the user's own ledger accounts.
-func (db *DB) ListLedgerAccounts(ctx context.Context, userID string) ([]LedgerAccountInfo, error) {
+func (g Ledger) ListLedgerAccounts(ctx context.Context, userID string) ([]LedgerAccountInfo, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE user_id = ? ORDER BY created_at, id", userID)
 	if err != nil {
 		return nil, err
@@ -49,13 +50,15 @@ func (db *DB) ListLedgerAccounts(ctx context.Context, userID string) ([]LedgerAc
 
 // FindLedgerAccount returns the user's account; system accounts and other
 // users' accounts are not found.
-func (db *DB) FindLedgerAccount(ctx context.Context, userID, id string) (LedgerAccountInfo, error) {
+func (g Ledger) FindLedgerAccount(ctx context.Context, userID, id string) (LedgerAccountInfo, error) {
+	db := g.db
 	a, err := scanLedgerAccount(db.r.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+" FROM ledger_accounts WHERE id = ? AND user_id = ?", id, userID))
 	return a, notFound(err, apperr.ErrNotFound, "ledger account")
 }
 
 // UserLedgerAccount finds one of the user's accounts by kind and currency.
-func (db *DB) UserLedgerAccount(ctx context.Context, userID, kind, currency string) (LedgerAccountInfo, error) {
+func (g Ledger) UserLedgerAccount(ctx context.Context, userID, kind, currency string) (LedgerAccountInfo, error) {
+	db := g.db
 	a, err := scanLedgerAccount(db.r.QueryRowContext(ctx, "SELECT "+ledgerAccountCols+
 		" FROM ledger_accounts WHERE user_id = ? AND kind = ? AND currency = ? AND ref = ''", userID, kind, currency))
 	return a, notFound(err, apperr.ErrNotFound, "ledger account")
@@ -88,7 +91,8 @@ var entryOrder = keyset{from: "ledger_postings lp", col: "lp.", id: "id", keys: 
 
 // ListEntries returns one page of an account's entries (and the entry after
 // it, see pageArgs) and the total.
-func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, int, error) {
+func (g Ledger) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, int, error) {
+	db := g.db
 	where, args := "lp.account_id = ?", []any{f.AccountID}
 	if !f.From.IsZero() {
 		where += " AND lp.created_at >= ?"
@@ -141,7 +145,8 @@ func (db *DB) ListEntries(ctx context.Context, f EntryFilter) ([]JournalEntry, i
 
 // ReservedByCurrency sums the user's vault reservations per currency: the
 // payouts confirmed but not yet settled.
-func (db *DB) ReservedByCurrency(ctx context.Context, userID string) (map[string]int64, error) {
+func (g Ledger) ReservedByCurrency(ctx context.Context, userID string) (map[string]int64, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, "SELECT currency, sum(reserved) FROM vaults WHERE user_id = ? GROUP BY currency", userID)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,8 @@ import (
 // transaction. settledAt is when the money moved (a live payout: the close
 // time of the ledger that applied it), which decides its financial year
 // and GST month.
-func (tx *Tx) Settle(p *Payment, inr int64, rate string, settledAt time.Time) error {
+func (g LedgerTx) Settle(p *Payment, inr int64, rate string, settledAt time.Time) error {
+	tx := g.tx
 	reserved := p.Reserved
 	settledAt = settledAt.UTC().Truncate(time.Millisecond)
 	err := tx.transition(p, StatusConfirmed, func(n *Payment) {
@@ -82,7 +83,7 @@ type postedCredit struct {
 
 // sequester moves the policy's share of a settlement to the tax reserve.
 func (tx *Tx) sequester(p Payment, settle string, inr int64) error {
-	pol, err := tx.SequestrationPolicy(p.UserID)
+	pol, err := tx.Payments().SequestrationPolicy(p.UserID)
 	if err != nil || !pol.Enabled || pol.RateBP == 0 {
 		return err
 	}

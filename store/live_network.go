@@ -19,7 +19,8 @@ func (a LiveAsset) String() string { return a.Code + ":" + a.Issuer }
 // with another network, or another asset for a recorded currency, is
 // refused with both named: testnet money must never reach live books and
 // tax figures, nor one issuer's dollars be counted as another's.
-func (tx *Tx) BindNetwork(passphrase string, assets map[string]LiveAsset) error {
+func (g ChainTx) BindNetwork(passphrase string, assets map[string]LiveAsset) error {
+	tx := g.tx
 	var recorded string
 	err := tx.queryRow("SELECT passphrase FROM live_network WHERE id = 1").Scan(&recorded)
 	switch {
@@ -60,7 +61,8 @@ func (tx *Tx) BindNetwork(passphrase string, assets map[string]LiveAsset) error 
 
 // BoundNetwork is the Stellar network passphrase and the assets the live
 // books are bound to ("" and none before the first live start).
-func (db *DB) BoundNetwork(ctx context.Context) (string, map[string]LiveAsset, error) {
+func (g Chain) BoundNetwork(ctx context.Context) (string, map[string]LiveAsset, error) {
+	db := g.db
 	var passphrase string
 	err := db.queryRow(ctx, "SELECT passphrase FROM live_network WHERE id = 1").Scan(&passphrase)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -88,7 +90,8 @@ func (db *DB) BoundNetwork(ctx context.Context) (string, map[string]LiveAsset, e
 
 // LiveCurrencies lists the currencies of the live vaults: the assets the
 // books are bound to are theirs only.
-func (db *DB) LiveCurrencies(ctx context.Context) ([]string, error) {
+func (g Chain) LiveCurrencies(ctx context.Context) ([]string, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT DISTINCT currency FROM vaults WHERE livemode = 1 ORDER BY currency")
 	if err != nil {
 		return nil, err

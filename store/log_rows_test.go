@@ -56,7 +56,7 @@ func TestLogRowsWrittenAtTheEnd(t *testing.T) {
 	}
 	is.Equal(order("SELECT resource_id FROM audit_log WHERE user_id = 'usr_log' ORDER BY seq"), want)
 	is.Equal(order("SELECT resource_id FROM events WHERE user_id = 'usr_log' ORDER BY rowid"), want)
-	v, err := db.VerifyAudit(ctx)
+	v, err := db.History().VerifyAudit(ctx)
 	is.NoErr(err)
 	is.True(v.Intact)
 	is.Equal(v.Rows, int64(2*n))

@@ -37,7 +37,8 @@ func scanLUT(row interface{ Scan(...any) error }) (LUT, error) {
 
 // RecordLUT writes a LUT the caller has validated, with its audit row and
 // event. A year that already has one (not withdrawn) is apperr.ErrConflict.
-func (tx *Tx) RecordLUT(l LUT) (LUT, error) {
+func (g InvoicesTx) RecordLUT(l LUT) (LUT, error) {
+	tx := g.tx
 	l.ID, l.CreatedAt, l.WithdrawnAt = NewID("lut"), tx.now, nil
 	_, err := tx.exec(`INSERT INTO luts (id, user_id, livemode, arn, fy, furnished_on, created_at) VALUES (?,?,?,?,?,?,?)`,
 		l.ID, l.UserID, l.Livemode, l.ARN, l.FY, l.FurnishedOn, ms(l.CreatedAt))
@@ -52,7 +53,8 @@ func (tx *Tx) RecordLUT(l LUT) (LUT, error) {
 
 // WithdrawLUT marks a LUT recorded by mistake withdrawn. Another user's is
 // not found; a second withdrawal is apperr.ErrInvalidState.
-func (tx *Tx) WithdrawLUT(userID, id string) (LUT, error) {
+func (g InvoicesTx) WithdrawLUT(userID, id string) (LUT, error) {
+	tx := g.tx
 	l, err := scanLUT(tx.queryRow("SELECT "+lutCols+" FROM luts WHERE id = ? AND user_id = ?", id, userID))
 	if err != nil {
 		return LUT{}, notFound(err, apperr.ErrNotFound, "LUT")
@@ -81,14 +83,16 @@ func (tx *Tx) lutChanged(action string, l LUT) error {
 }
 
 // FindLUT returns the user's LUT; another user's is not found.
-func (db *DB) FindLUT(ctx context.Context, userID, id string) (LUT, error) {
+func (g Invoices) FindLUT(ctx context.Context, userID, id string) (LUT, error) {
+	db := g.db
 	l, err := scanLUT(db.queryRow(ctx, "SELECT "+lutCols+" FROM luts WHERE id = ? AND user_id = ?", id, userID))
 	return l, notFound(err, apperr.ErrNotFound, "LUT")
 }
 
 // ListLUTs returns every LUT of the user, withdrawn ones too, newest year
 // first: a user furnishes one a year.
-func (db *DB) ListLUTs(ctx context.Context, userID string) ([]LUT, error) {
+func (g Invoices) ListLUTs(ctx context.Context, userID string) ([]LUT, error) {
+	db := g.db
 	return luts(ctx, db.r, "WHERE user_id = ? ORDER BY fy DESC, created_at DESC", userID)
 }
 

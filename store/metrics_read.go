@@ -17,7 +17,8 @@ type StatusCount struct {
 
 // PayoutCounts counts payouts by status and mode from the maintained
 // counts (payment_counts): as cheap at ten million payouts as at ten.
-func (db *DB) PayoutCounts(ctx context.Context) ([]StatusCount, error) {
+func (g Health) PayoutCounts(ctx context.Context) ([]StatusCount, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, `SELECT c.status, u.livemode, sum(c.n) FROM payment_counts c
 		JOIN users u ON u.id = c.user_id GROUP BY c.status, u.livemode`)
 	if err != nil {
@@ -43,7 +44,8 @@ type JobCount struct {
 
 // JobCounts counts River's jobs by state (River's own count): what is
 // queued, running, retrying or given up (completed jobs are kept an hour).
-func (db *DB) JobCounts(ctx context.Context) ([]JobCount, error) {
+func (g Health) JobCounts(ctx context.Context) ([]JobCount, error) {
+	db := g.db
 	byState, err := db.readExecutor().JobCountByAllStates(ctx, &riverdriver.JobCountByAllStatesParams{})
 	if err != nil {
 		return nil, err

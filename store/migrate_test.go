@@ -62,10 +62,10 @@ func TestMigrateFIRABeneficiaries(t *testing.T) {
 		  '83.3333', 'P0802', 'Software', 'INV-2', 'sbx_2', 1763700000000, 1763700000000);
 		INSERT INTO fira_beneficiaries VALUES ('fira_1', 'Asha Rao', 'asha@example.com');
 		PRAGMA user_version = 1;`)
-	f, err := db.FindFIRA(context.Background(), "usr_1", "fira_1")
+	f, err := db.Tax().FindFIRA(context.Background(), "usr_1", "fira_1")
 	is.NoErr(err)
 	is.Equal([2]string{f.BeneficiaryName, f.BeneficiaryEmail}, [2]string{"Asha Rao", "asha@example.com"})
-	f, err = db.FindFIRA(context.Background(), "usr_1", "fira_2") // had no beneficiary row
+	f, err = db.Tax().FindFIRA(context.Background(), "usr_1", "fira_2") // had no beneficiary row
 	is.NoErr(err)
 	is.Equal([2]string{f.BeneficiaryName, f.BeneficiaryEmail}, [2]string{"", ""})
 	var tables, version int
@@ -132,7 +132,7 @@ func TestMigratePaymentMetadata(t *testing.T) {
 		INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency, destination_address, created_at, updated_at)
 		  VALUES ('pay_1', 'usr_1', 0, 't1', 'SEND', 'INITIATED', 100, 'USD', 'GA', 1763700000000, 1763700000000);
 		PRAGMA user_version = 4;`)
-	p, err := db.FindPayment(ctx, "usr_1", "pay_1")
+	p, err := db.Payments().FindPayment(ctx, "usr_1", "pay_1")
 	is.NoErr(err)
 	is.Equal(len(p.Metadata), 0)
 	var version int
@@ -143,7 +143,7 @@ func TestMigratePaymentMetadata(t *testing.T) {
 		_, err := tx.exec(`UPDATE payments SET metadata = '{"order":"A-1"}' WHERE id = 'pay_1'`)
 		return err
 	}))
-	p, err = db.FindPayment(ctx, "usr_1", "pay_1")
+	p, err = db.Payments().FindPayment(ctx, "usr_1", "pay_1")
 	is.NoErr(err)
 	is.Equal(p.Metadata, map[string]string{"order": "A-1"})
 }

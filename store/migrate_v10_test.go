@@ -35,7 +35,7 @@ func TestMigrateVersion10(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		q, open, err := db.OpenQuarantine(ctx, "vlt_1")
+		q, open, err := db.Movements().OpenQuarantine(ctx, "vlt_1")
 		is.NoErr(err)
 		is.True(open)
 		is.Equal(q.UnknownTxs(), int64(2))

@@ -34,7 +34,7 @@ func TestMigrateVersion11Profile(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		p, err := db.FindProfile(ctx, "usr_1")
+		p, err := db.People().FindProfile(ctx, "usr_1")
 		is.NoErr(err)
 		is.Equal(p.GSTIN, "27ABCPR1234K1ZN")
 		is.Equal(p.StateCode, "")

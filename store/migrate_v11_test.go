@@ -34,10 +34,10 @@ func TestMigrateVersion11(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		p, err := db.FindPayment(ctx, "usr_1", "pay_1")
+		p, err := db.Payments().FindPayment(ctx, "usr_1", "pay_1")
 		is.NoErr(err)
 		is.Equal(p.ClientID, "")
-		ps, n, err := db.ListPayments(ctx, PaymentFilter{UserID: "usr_1", ClientID: "cli_1", Page: 1, Limit: 10})
+		ps, n, err := db.Payments().ListPayments(ctx, PaymentFilter{UserID: "usr_1", ClientID: "cli_1", Page: 1, Limit: 10})
 		is.NoErr(err)
 		is.Equal(len(ps), 0)
 		is.Equal(n, 0)

@@ -56,7 +56,7 @@ func TestMigrateVersion5(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		f, err := db.FindFIRA(ctx, "usr_1", "fira_1")
+		f, err := db.Tax().FindFIRA(ctx, "usr_1", "fira_1")
 		is.NoErr(err)
 		is.Equal(f.RemitterName, "Acme Corp")
 		is.Equal(f.BeneficiaryPAN, "ABCPR1234K")

@@ -45,11 +45,11 @@ func TestMigrateVersion6(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		done, err := db.FindPayment(ctx, "usr_1", "pay_1")
+		done, err := db.Payments().FindPayment(ctx, "usr_1", "pay_1")
 		is.NoErr(err)
 		is.Equal(done.Version, int64(6)) // initiated and five state changes; the webhook row is not the payment's
 		is.Equal(done.ReviewReason, "")
-		fresh, err := db.FindPayment(ctx, "usr_1", "pay_2")
+		fresh, err := db.Payments().FindPayment(ctx, "usr_1", "pay_2")
 		is.NoErr(err)
 		is.Equal(fresh.Version, int64(1))
 		is.NoErr(db.Close())

@@ -35,7 +35,7 @@ func TestMigrateVersion8(t *testing.T) {
 		var version int
 		is.NoErr(db.r.QueryRow("PRAGMA user_version").Scan(&version))
 		is.Equal(version, SchemaVersion)
-		p, err := db.LoadPayment(ctx, "pay_1")
+		p, err := db.Payments().LoadPayment(ctx, "pay_1")
 		is.NoErr(err)
 		is.Equal(p.Memo, "0042")
 		is.Equal(p.MemoType, "") // the memo decides, as before version 8
@@ -47,12 +47,12 @@ func TestMigrateVersion8(t *testing.T) {
 	defer db.Close()
 	withoutRiver(db) // flagging emits payout.needs_attention
 	err = db.WithTx(ctx, func(tx *Tx) error {
-		ok, err := tx.FlagPayment("pay_1", StatusUnknown, "JOB_FAILED: test")
+		ok, err := tx.Payments().FlagPayment("pay_1", StatusUnknown, "JOB_FAILED: test")
 		is.True(ok)
 		return err
 	})
 	is.NoErr(err)
-	p, err := db.LoadPayment(ctx, "pay_1")
+	p, err := db.Payments().LoadPayment(ctx, "pay_1")
 	is.NoErr(err)
 	is.Equal(p.Attention, "JOB_FAILED: test")
 	is.True(p.AttentionAt != nil)

@@ -39,7 +39,8 @@ func scanNotice(row interface{ Scan(...any) error }) (Notice, error) {
 
 // AddNotice writes n unless its user already has a notice of the same
 // occasion; added says whether it was written now (n then has its id).
-func (tx *Tx) AddNotice(n *Notice) (added bool, err error) {
+func (g NoticesTx) AddNotice(n *Notice) (added bool, err error) {
+	tx := g.tx
 	n.ID, n.CreatedAt = NewID("ntc"), tx.now
 	res, err := tx.exec(`INSERT INTO notices (id, user_id, livemode, kind, occasion, title, body, link, created_at)
 		VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (user_id, occasion) DO NOTHING`,
@@ -54,20 +55,23 @@ func (tx *Tx) AddNotice(n *Notice) (added bool, err error) {
 // AddEventNotice writes the notice of an event (its Occasion the event's
 // id, which no other notice has) when the transaction's batch commits,
 // with the event (log_rows.go); n gets its id now.
-func (tx *Tx) AddEventNotice(n *Notice) {
+func (g NoticesTx) AddEventNotice(n *Notice) {
+	tx := g.tx
 	n.ID, n.CreatedAt = NewID("ntc"), tx.now
 	tx.noticeRows = append(tx.noticeRows, n.ID, n.UserID, n.Livemode, n.Kind, n.Occasion, n.Title, n.Body, n.Link, ms(tx.now))
 }
 
 // FindNotice reads one notice, whoever owns it (the mail worker).
-func (db *DB) FindNotice(ctx context.Context, id string) (Notice, error) {
+func (g Notices) FindNotice(ctx context.Context, id string) (Notice, error) {
+	db := g.db
 	n, err := scanNotice(db.queryRow(ctx, "SELECT "+noticeCols+" FROM notices WHERE id = ?", id))
 	return n, notFound(err, apperr.ErrNotFound, "notice")
 }
 
 // NoticeMailed records that the notice's e-mail was accepted by the mail
 // server.
-func (tx *Tx) NoticeMailed(id string) error {
+func (g NoticesTx) NoticeMailed(id string) error {
+	tx := g.tx
 	_, err := tx.exec("UPDATE notices SET mailed_at = ? WHERE id = ? AND mailed_at IS NULL", ms(tx.now), id)
 	return err
 }
@@ -83,7 +87,8 @@ type NoticeFilter struct {
 
 // ListNotices returns up to f.Limit of the user's notices, newest first,
 // and one more when another page follows.
-func (db *DB) ListNotices(ctx context.Context, f NoticeFilter) ([]Notice, error) {
+func (g Notices) ListNotices(ctx context.Context, f NoticeFilter) ([]Notice, error) {
+	db := g.db
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.After != "" {
 		cond, cargs, err := db.afterCursor(ctx, noticeOrder, f.After, "user_id = ?", []any{f.UserID})
@@ -112,7 +117,8 @@ func (db *DB) ListNotices(ctx context.Context, f NoticeFilter) ([]Notice, error)
 
 // UnreadNotices counts the user's unread notices up to most: the header
 // shows "99+" beyond, and counting no further keeps every page fast.
-func (db *DB) UnreadNotices(ctx context.Context, userID string, most int) (int, error) {
+func (g Notices) UnreadNotices(ctx context.Context, userID string, most int) (int, error) {
+	db := g.db
 	var n int
 	err := db.queryRow(ctx, "SELECT count(*) FROM (SELECT 1 FROM notices WHERE user_id = ? AND read_at IS NULL LIMIT ?)",
 		userID, most).Scan(&n)
@@ -122,7 +128,8 @@ func (db *DB) UnreadNotices(ctx context.Context, userID string, most int) (int, 
 // MarkNoticesRead marks the user's notices up to and including upTo read
 // (the newest the user was shown), so one that arrived since stays unread.
 // It reports how many it marked.
-func (tx *Tx) MarkNoticesRead(userID string, livemode bool, upTo string) (int64, error) {
+func (g NoticesTx) MarkNoticesRead(userID string, livemode bool, upTo string) (int64, error) {
+	tx := g.tx
 	var seq int64
 	err := tx.queryRow("SELECT rowid FROM notices WHERE id = ? AND user_id = ?", upTo, userID).Scan(&seq)
 	if err != nil {

@@ -6,7 +6,8 @@ import (
 )
 
 // NoticeMailOff lists the notice kinds the user does not want by e-mail.
-func (db *DB) NoticeMailOff(ctx context.Context, userID string) ([]string, error) {
+func (g Notices) NoticeMailOff(ctx context.Context, userID string) ([]string, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT kind FROM notice_mail_off WHERE user_id = ? ORDER BY kind", userID)
 	if err != nil {
 		return nil, err
@@ -24,7 +25,8 @@ func (db *DB) NoticeMailOff(ctx context.Context, userID string) ([]string, error
 }
 
 // MailsNotice reports whether the user wants notices of kind by e-mail.
-func (tx *Tx) MailsNotice(userID, kind string) (bool, error) {
+func (g NoticesTx) MailsNotice(userID, kind string) (bool, error) {
+	tx := g.tx
 	var n int
 	err := tx.queryRow("SELECT count(*) FROM notice_mail_off WHERE user_id = ? AND kind = ?", userID, kind).Scan(&n)
 	return n == 0, err
@@ -32,7 +34,8 @@ func (tx *Tx) MailsNotice(userID, kind string) (bool, error) {
 
 // SetNoticeMailOff replaces the kinds the user does not want by e-mail,
 // with an audit row when that changes anything.
-func (tx *Tx) SetNoticeMailOff(userID string, livemode bool, off []string) error {
+func (g NoticesTx) SetNoticeMailOff(userID string, livemode bool, off []string) error {
+	tx := g.tx
 	var before []string
 	rows, err := tx.query("SELECT kind FROM notice_mail_off WHERE user_id = ? ORDER BY kind", userID)
 	if err != nil {
@@ -69,7 +72,8 @@ func (tx *Tx) SetNoticeMailOff(userID string, livemode bool, off []string) error
 
 // Users lists every user in both modes (the periodic notice job looks for
 // each one's dated occasions).
-func (db *DB) Users(ctx context.Context) ([]User, error) {
+func (g People) Users(ctx context.Context) ([]User, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT id, email, livemode FROM users ORDER BY id")
 	if err != nil {
 		return nil, err

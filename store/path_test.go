@@ -28,7 +28,7 @@ func TestPathOpenedAsLocked(t *testing.T) {
 			is.NoErr(err)
 			defer db.Close()
 			withoutRiver(db)
-			is.NoErr(db.Heartbeat(context.Background()))
+			is.NoErr(db.Health().Heartbeat(context.Background()))
 
 			files, err := os.ReadDir(dir)
 			is.NoErr(err)

@@ -103,7 +103,8 @@ func scanPayment(row interface{ Scan(...any) error }) (Payment, error) {
 
 // CreatePayment records an initiated payout; no money moves. A txnId already
 // used by this user is a conflict, never a second payment.
-func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
+func (g PaymentsTx) CreatePayment(p Payment) (Payment, error) {
+	tx := g.tx
 	p.ID = NewID("pay")
 	p.Type, p.Status, p.Version = "SEND", StatusInitiated, 1
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
@@ -125,25 +126,29 @@ func (tx *Tx) CreatePayment(p Payment) (Payment, error) {
 }
 
 // FindPayment returns the user's payment by id; another user's is not found.
-func (tx *Tx) FindPayment(userID, id string) (Payment, error) {
+func (g PaymentsTx) FindPayment(userID, id string) (Payment, error) {
+	tx := g.tx
 	p, err := scanPayment(tx.queryRow("SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
 	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // LoadPayment returns a payment by id regardless of owner (jobs, CLI).
-func (tx *Tx) LoadPayment(id string) (Payment, error) {
+func (g PaymentsTx) LoadPayment(id string) (Payment, error) {
+	tx := g.tx
 	p, err := scanPayment(tx.queryRow("SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
 	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // FindPayment reads a user's payment outside a transaction.
-func (db *DB) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
+func (g Payments) FindPayment(ctx context.Context, userID, id string) (Payment, error) {
+	db := g.db
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ? AND user_id = ?", id, userID))
 	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
 
 // FindPaymentByTxnID looks a payment up by the client's txnId.
-func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
+func (g Payments) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Payment, error) {
+	db := g.db
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE user_id = ? AND txn_id = ?", userID, txnID))
 	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }
@@ -155,7 +160,8 @@ func (db *DB) FindPaymentByTxnID(ctx context.Context, userID, txnID string) (Pay
 //
 // CONFIRMED is reached only through Settle, which books the settlement in
 // the same step.
-func (tx *Tx) Transition(p *Payment, to string, set func(*Payment)) error {
+func (g PaymentsTx) Transition(p *Payment, to string, set func(*Payment)) error {
+	tx := g.tx
 	if to == StatusConfirmed {
 		return fmt.Errorf("payment %s: a settlement is recorded with Settle", p.ID)
 	}
@@ -207,7 +213,7 @@ func (tx *Tx) transition(p *Payment, to string, set func(*Payment)) error {
 
 // reserve holds the payment's amount in its vault, refusing to overdraw.
 func (tx *Tx) reserve(p *Payment) error {
-	if _, err := tx.FindVault(p.UserID, p.VaultID); err != nil {
+	if _, err := tx.Vaults().FindVault(p.UserID, p.VaultID); err != nil {
 		return err
 	}
 	return tx.reserveIn(p.VaultID, p)
@@ -267,7 +273,8 @@ type transitionChanges struct {
 
 // LoadPayment reads a payment by id regardless of owner from the read pool;
 // the pipeline uses it to decide its next step outside any transaction.
-func (db *DB) LoadPayment(ctx context.Context, id string) (Payment, error) {
+func (g Payments) LoadPayment(ctx context.Context, id string) (Payment, error) {
+	db := g.db
 	p, err := scanPayment(db.r.QueryRowContext(ctx, "SELECT "+paymentCols+" FROM payments WHERE id = ?", id))
 	return p, notFound(err, apperr.ErrPaymentNotFound, "payment")
 }

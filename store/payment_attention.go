@@ -13,7 +13,8 @@ const AdvanceJobKind = "payment_advance"
 // FlagPayment records why the payout waits for a person, if it is still
 // in status (a payout that moved on needs no one); the reason shows in its
 // view until it moves again. It reports whether the payout was flagged.
-func (tx *Tx) FlagPayment(id, status, reason string) (bool, error) {
+func (g PaymentsTx) FlagPayment(id, status, reason string) (bool, error) {
+	tx := g.tx
 	res, err := tx.exec(`UPDATE payments SET attention = ?, attention_at = ?, version = version + 1 WHERE id = ? AND status = ?`,
 		reason, ms(tx.now), id, status)
 	if err != nil {
@@ -22,7 +23,7 @@ func (tx *Tx) FlagPayment(id, status, reason string) (bool, error) {
 	if n, _ := res.RowsAffected(); n != 1 {
 		return false, nil
 	}
-	p, err := tx.LoadPayment(id)
+	p, err := tx.Payments().LoadPayment(id)
 	if err != nil {
 		return false, err
 	}
@@ -39,7 +40,8 @@ const EventPayoutNeedsAttention = "payout.needs_attention"
 
 // ClearAttention drops the payout's attention reason without moving it
 // (an operator set it going again); nothing happens when it has none.
-func (tx *Tx) ClearAttention(p *Payment) error {
+func (g PaymentsTx) ClearAttention(p *Payment) error {
+	tx := g.tx
 	if p.Attention == "" {
 		return nil
 	}
@@ -66,7 +68,8 @@ var owingStatuses = func() string {
 // take it (River discarded it after its last attempt, or a job was never
 // inserted): nothing will move it until a person does (payoutd payouts
 // retry).
-func (db *DB) StalledPayments(ctx context.Context) ([]Payment, error) {
+func (g Payments) StalledPayments(ctx context.Context) ([]Payment, error) {
+	db := g.db
 	return db.owingPayments(ctx, "SELECT "+paymentCols+" FROM payments WHERE status IN ("+owingStatuses+") ORDER BY created_at, id",
 		nil, func(p Payment, alive bool) bool { return !alive }, 0)
 }
@@ -102,7 +105,7 @@ func (db *DB) owingPayments(ctx context.Context, query string, args []any, keep 
 
 // stalledProblems are check's lines for the stalled payouts.
 func (db *DB) stalledProblems(ctx context.Context) ([]string, error) {
-	stalled, err := db.StalledPayments(ctx)
+	stalled, err := db.Payments().StalledPayments(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,8 @@ type VaultWithKey struct {
 // ConfirmPayment checks the confirmation against the initiated payment and
 // the funding vault, reserves the funds and moves the payment to
 // COMPLIANCE_CHECK. The caller queues the pipeline job in the same tx.
-func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
+func (g PaymentsTx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
+	tx := g.tx
 	if r := in.Read; r != nil && r.ID == in.ID && r.UserID == userID {
 		p, err := tx.confirm(userID, in, *r)
 		if err != nil {
@@ -49,13 +50,13 @@ func (tx *Tx) ConfirmPayment(userID string, in ConfirmInput) (Payment, error) {
 			// reports what it would have reported reading inside it: a
 			// payment confirmed meanwhile is ERR_INVALID_STATE, not, say,
 			// short of funds because its own amount is already reserved.
-			if now, ferr := tx.FindPayment(userID, in.ID); ferr == nil && now.Status != r.Status {
+			if now, ferr := tx.Payments().FindPayment(userID, in.ID); ferr == nil && now.Status != r.Status {
 				return tx.confirm(userID, in, now)
 			}
 		}
 		return p, err
 	}
-	p, err := tx.FindPayment(userID, in.ID)
+	p, err := tx.Payments().FindPayment(userID, in.ID)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -105,7 +106,7 @@ func (tx *Tx) confirm(userID string, in ConfirmInput, p Payment) (Payment, error
 	if err := tx.reserveIn(v.ID, &p); err != nil {
 		return Payment{}, err
 	}
-	if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil {
+	if err := tx.Payments().Transition(&p, StatusComplianceCheck, nil); err != nil {
 		return Payment{}, err
 	}
 	return p, nil
@@ -122,6 +123,7 @@ func scanVaultWithKey(row interface{ Scan(...any) error }) (VaultWithKey, error)
 
 // VaultWithKey reads the user's vault and its sealed signing key on a read
 // connection (confirm reads it there, off the single writer).
-func (db *DB) VaultWithKey(ctx context.Context, userID, id string) (VaultWithKey, error) {
+func (g Vaults) VaultWithKey(ctx context.Context, userID, id string) (VaultWithKey, error) {
+	db := g.db
 	return scanVaultWithKey(db.r.QueryRowContext(ctx, vaultWithKeySQL, id, userID))
 }

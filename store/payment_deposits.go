@@ -19,7 +19,8 @@ type LinkedDeposit struct {
 }
 
 // LinkDeposits records that the payout pays out the deposits.
-func (tx *Tx) LinkDeposits(paymentID string, depositIDs []string, matchedBy string) error {
+func (g VaultsTx) LinkDeposits(paymentID string, depositIDs []string, matchedBy string) error {
+	tx := g.tx
 	for _, id := range depositIDs {
 		if _, err := tx.exec("INSERT INTO payment_deposits (payment_id, deposit_id, matched_by) VALUES (?,?,?) ON CONFLICT DO NOTHING",
 			paymentID, id, matchedBy); err != nil {
@@ -31,7 +32,8 @@ func (tx *Tx) LinkDeposits(paymentID string, depositIDs []string, matchedBy stri
 
 // UserDeposits reads the user's deposits with these ids; unknown ids and
 // other users' deposits are left out.
-func (tx *Tx) UserDeposits(userID string, ids []string) ([]Movement, error) {
+func (g VaultsTx) UserDeposits(userID string, ids []string) ([]Movement, error) {
+	tx := g.tx
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -46,7 +48,8 @@ func (tx *Tx) UserDeposits(userID string, ids []string) ([]Movement, error) {
 // LinkDepositsByMemo ties the payout, unless it named deposits of its
 // own, to the vault's deposits whose memo is memo (any case) and that no
 // payout pays out yet.
-func (tx *Tx) LinkDepositsByMemo(paymentID, vaultID, memo string) error {
+func (g VaultsTx) LinkDepositsByMemo(paymentID, vaultID, memo string) error {
+	tx := g.tx
 	_, err := tx.exec(`INSERT INTO payment_deposits (payment_id, deposit_id, matched_by)
 		SELECT ?1, id, ?4 FROM vault_movements WHERE vault_id = ?2 AND direction = 'in' AND memo != '' AND lower(memo) = lower(?3)
 		AND id NOT IN (SELECT deposit_id FROM payment_deposits) AND NOT EXISTS (SELECT 1 FROM payment_deposits WHERE payment_id = ?1)`,
@@ -86,13 +89,15 @@ func depositsOf(query func(string, ...any) (*sql.Rows, error), paymentIDs []stri
 }
 
 // PaymentDeposits lists the deposits the payout pays out.
-func (db *DB) PaymentDeposits(ctx context.Context, paymentID string) ([]LinkedDeposit, error) {
+func (g Vaults) PaymentDeposits(ctx context.Context, paymentID string) ([]LinkedDeposit, error) {
+	db := g.db
 	m, err := depositsOf(func(q string, a ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, a...) }, []string{paymentID})
 	return m[paymentID], err
 }
 
 // LinkedDeposits lists the deposits the payout pays out, in tx.
-func (tx *Tx) LinkedDeposits(paymentID string) ([]LinkedDeposit, error) {
+func (g VaultsTx) LinkedDeposits(paymentID string) ([]LinkedDeposit, error) {
+	tx := g.tx
 	m, err := depositsOf(tx.query, []string{paymentID})
 	return m[paymentID], err
 }

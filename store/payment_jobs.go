@@ -21,7 +21,8 @@ type PaymentJob struct {
 
 // PaymentJobs lists the payout's advance jobs River still keeps, newest
 // first.
-func (db *DB) PaymentJobs(ctx context.Context, paymentID string) ([]PaymentJob, error) {
+func (g Payments) PaymentJobs(ctx context.Context, paymentID string) ([]PaymentJob, error) {
+	db := g.db
 	var out []PaymentJob
 	// River's documented filter on a job's args, by its own operator.
 	params := river.NewJobListParams().Kinds(AdvanceJobKind).OrderBy(river.JobListOrderByID, river.SortOrderDesc).

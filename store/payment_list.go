@@ -112,7 +112,8 @@ func (f PaymentFilter) counted() bool {
 // ListPayments returns one page (and the row after it, see pageArgs) and the
 // number of payments the filters match, whatever the cursor. With Before,
 // the page is the rows just before that payment, in the list's order.
-func (db *DB) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
+func (g Payments) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
+	db := g.db
 	where, args := f.where()
 	var total int
 	countSQL, countArgs := "SELECT count(*) FROM payments WHERE "+where, args

@@ -21,7 +21,7 @@ func TestListPaymentsSearchAndSort(t *testing.T) {
 	names := []string{"Acme Corp", "acme labs", "Globex 100%", "Initech_UK", "Umbrella"}
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		for i := range 60 {
-			_, err := tx.CreatePayment(Payment{UserID: u.ID, TxnID: fmt.Sprint(i), Amount: int64(1000 + i%7*100), Currency: []string{"USD", "JPY"}[i%2],
+			_, err := tx.Payments().CreatePayment(Payment{UserID: u.ID, TxnID: fmt.Sprint(i), Amount: int64(1000 + i%7*100), Currency: []string{"USD", "JPY"}[i%2],
 				DestinationAddress: "GDEST", CounterpartyName: names[i%5], InvoiceRef: fmt.Sprintf("INV-%03d", i)})
 			if err != nil {
 				return err
@@ -32,7 +32,7 @@ func TestListPaymentsSearchAndSort(t *testing.T) {
 	is.NoErr(err)
 	count := func(f PaymentFilter) int {
 		f.UserID, f.Page, f.Limit = u.ID, 1, 100
-		ps, n, err := db.ListPayments(ctx, f)
+		ps, n, err := db.Payments().ListPayments(ctx, f)
 		is.NoErr(err)
 		is.Equal(len(ps), n)
 		return n
@@ -61,7 +61,7 @@ func TestListPaymentsSearchAndSort(t *testing.T) {
 	var forward []string
 	f := PaymentFilter{UserID: u.ID, Sort: SortAmount, Page: 1, Limit: 10}
 	for {
-		ps, _, err := db.ListPayments(ctx, f)
+		ps, _, err := db.Payments().ListPayments(ctx, f)
 		is.NoErr(err)
 		page := ps[:min(len(ps), 10)]
 		for i, p := range page {
@@ -78,7 +78,7 @@ func TestListPaymentsSearchAndSort(t *testing.T) {
 	f = PaymentFilter{UserID: u.ID, Sort: SortAmount, Before: forward[len(forward)-1], Page: 1, Limit: 10}
 	back = append(back, forward[len(forward)-1])
 	for {
-		ps, _, err := db.ListPayments(ctx, f)
+		ps, _, err := db.Payments().ListPayments(ctx, f)
 		is.NoErr(err)
 		page := ps[:min(len(ps), 10)]
 		for i := len(page) - 1; i >= 0; i-- {

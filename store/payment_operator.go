@@ -26,7 +26,8 @@ type OperatorQuery struct {
 const expiredPrefix = "SETTLEMENT_EXPIRED:"
 
 // OperatorPayments lists the payouts q selects, oldest change first.
-func (db *DB) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment, error) {
+func (g Payments) OperatorPayments(ctx context.Context, q OperatorQuery) ([]Payment, error) {
+	db := g.db
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 1000

@@ -17,7 +17,7 @@ func newPaymentForMoves(t *testing.T) (*DB, Payment) {
 	u := testUser(t, db, sealer)
 	var p Payment
 	err := db.WithTx(context.Background(), func(tx *Tx) (err error) {
-		p, err = tx.CreatePayment(Payment{UserID: u.ID, TxnID: "txn_moves", Amount: 10000, Currency: "USD",
+		p, err = tx.Payments().CreatePayment(Payment{UserID: u.ID, TxnID: "txn_moves", Amount: 10000, Currency: "USD",
 			DestinationAddress: "GDEST", PurposeCode: "P0802", CounterpartyName: "Acme", CounterpartyCountry: "US"})
 		return err
 	})
@@ -50,19 +50,19 @@ func TestMovesOfAHeldRowLandAsOne(t *testing.T) {
 			}
 			changes = append(changes, n)
 		}
-		if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil { // guarded: written at once
+		if err := tx.Payments().Transition(&p, StatusComplianceCheck, nil); err != nil { // guarded: written at once
 			return err
 		}
 		total()
-		if err := tx.Transition(&p, StatusProcessing, nil); err != nil {
+		if err := tx.Payments().Transition(&p, StatusProcessing, nil); err != nil {
 			return err
 		}
-		if err := tx.Transition(&p, StatusSubmitted, func(n *Payment) { n.SettlementRef = "ref_1" }); err != nil {
+		if err := tx.Payments().Transition(&p, StatusSubmitted, func(n *Payment) { n.SettlementRef = "ref_1" }); err != nil {
 			return err
 		}
 		total()
 		var err error
-		if read, err = tx.LoadPayment(p.ID); err != nil { // names payments: the held moves land first
+		if read, err = tx.Payments().LoadPayment(p.ID); err != nil { // names payments: the held moves land first
 			return err
 		}
 		total()
@@ -70,8 +70,8 @@ func TestMovesOfAHeldRowLandAsOne(t *testing.T) {
 		// read before it is refused.
 		stale := read
 		stale.Status = StatusProcessing
-		staleErr = tx.Transition(&stale, StatusSubmitted, nil)
-		return tx.Transition(&p, StatusFailed, func(n *Payment) { n.FailedReason = "RAIL_REJECTED" }) // held until the end
+		staleErr = tx.Payments().Transition(&stale, StatusSubmitted, nil)
+		return tx.Payments().Transition(&p, StatusFailed, func(n *Payment) { n.FailedReason = "RAIL_REJECTED" }) // held until the end
 	})
 	is.NoErr(err)
 	is.NoErr(changesQueryEr)
@@ -82,7 +82,7 @@ func TestMovesOfAHeldRowLandAsOne(t *testing.T) {
 	is.Equal(read.Version, int64(4))
 	is.Equal(apperr.Code(staleErr), apperr.ErrInvalidState)
 
-	got, err := db.FindPayment(ctx, p.UserID, p.ID)
+	got, err := db.Payments().FindPayment(ctx, p.UserID, p.ID)
 	is.NoErr(err)
 	is.Equal(got.Status, StatusFailed)
 	is.Equal(got.FailedReason, "RAIL_REJECTED")
@@ -108,18 +108,18 @@ func TestHeldMoveOfAStaleCopyRefused(t *testing.T) {
 	var staleErr error
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		old := p
-		if err := tx.Transition(&p, StatusComplianceCheck, nil); err != nil {
+		if err := tx.Payments().Transition(&p, StatusComplianceCheck, nil); err != nil {
 			return err
 		}
-		if err := tx.Transition(&p, StatusProcessing, nil); err != nil {
+		if err := tx.Payments().Transition(&p, StatusProcessing, nil); err != nil {
 			return err
 		}
-		staleErr = tx.Transition(&old, StatusFailed, nil)
+		staleErr = tx.Payments().Transition(&old, StatusFailed, nil)
 		return nil
 	})
 	is.NoErr(err)
 	is.Equal(apperr.Code(staleErr), apperr.ErrInvalidState)
-	got, err := db.FindPayment(ctx, p.UserID, p.ID)
+	got, err := db.Payments().FindPayment(ctx, p.UserID, p.ID)
 	is.NoErr(err)
 	is.Equal(got.Status, StatusProcessing) // the held move landed before the check
 }
@@ -133,16 +133,16 @@ func TestHeldMovesOfAFailedTransactionNeverLand(t *testing.T) {
 	boom := errors.New("boom")
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		q := p
-		if err := tx.Transition(&q, StatusComplianceCheck, nil); err != nil {
+		if err := tx.Payments().Transition(&q, StatusComplianceCheck, nil); err != nil {
 			return err
 		}
-		if err := tx.Transition(&q, StatusProcessing, nil); err != nil {
+		if err := tx.Payments().Transition(&q, StatusProcessing, nil); err != nil {
 			return err
 		}
 		return boom
 	})
 	is.True(errors.Is(err, boom))
-	got, err := db.FindPayment(ctx, p.UserID, p.ID)
+	got, err := db.Payments().FindPayment(ctx, p.UserID, p.ID)
 	is.NoErr(err)
 	is.Equal(got.Status, StatusInitiated)
 	is.Equal(got.Version, p.Version)

@@ -17,7 +17,10 @@ type PayoutMove struct {
 // ObservePayouts has f told of every payout move once its transaction is
 // durable, before WithTx returns (the metrics count them). Every move goes
 // through writePaymentRow, which keeps it; f must not block.
-func (db *DB) ObservePayouts(f func(PayoutMove)) { db.payoutObserver = f }
+func (g Payments) ObservePayouts(f func(PayoutMove)) {
+	db := g.db
+	db.payoutObserver = f
+}
 
 // observeMove keeps a move for the observer, if any, told once the
 // transaction commits.

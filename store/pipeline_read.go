@@ -8,7 +8,8 @@ import (
 // PayoutsInFlight counts the payouts owed a pipeline step (confirmed and
 // not yet COMPLETED or FAILED), from the maintained counts rather than a
 // scan of payments.
-func (db *DB) PayoutsInFlight(ctx context.Context) (int64, error) {
+func (g Bench) PayoutsInFlight(ctx context.Context) (int64, error) {
+	db := g.db
 	var n int64
 	err := db.r.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM payment_counts WHERE status IN
 		('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&n)
@@ -17,13 +18,15 @@ func (db *DB) PayoutsInFlight(ctx context.Context) (int64, error) {
 
 // FinishedPayouts maps every COMPLETED or FAILED payout to the time it
 // reached that state.
-func (db *DB) FinishedPayouts(ctx context.Context) (map[string]time.Time, error) {
+func (g Bench) FinishedPayouts(ctx context.Context) (map[string]time.Time, error) {
+	db := g.db
 	return db.timesByID(ctx, "SELECT id, updated_at FROM payments WHERE status IN ('COMPLETED','FAILED')")
 }
 
 // AuditTimes maps each resource to the time of its audit row for action
 // (the last one, if it has several).
-func (db *DB) AuditTimes(ctx context.Context, action string) (map[string]time.Time, error) {
+func (g Bench) AuditTimes(ctx context.Context, action string) (map[string]time.Time, error) {
+	db := g.db
 	return db.timesByID(ctx, "SELECT resource_id, at FROM audit_log WHERE action = ? ORDER BY seq", action)
 }
 

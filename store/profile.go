@@ -53,7 +53,8 @@ func scanProfile(row interface{ Scan(...any) error }) (Profile, error) {
 
 // FindProfile reads a user's profile whether or not setup was completed;
 // callers that need a completed profile check SetupCompleted.
-func (db *DB) FindProfile(ctx context.Context, userID string) (Profile, error) {
+func (g People) FindProfile(ctx context.Context, userID string) (Profile, error) {
+	db := g.db
 	return scanProfile(db.queryRow(ctx, "SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
 }
 
@@ -72,7 +73,8 @@ type ProfilePatch struct {
 // UpdateProfile applies the patch and audits what changed. A name completes
 // profile setup (GET /profile is 404 until then). A GSTIN embeds
 // its holder's PAN (characters 3–12), so when both are set they must agree.
-func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (Profile, error) {
+func (g PeopleTx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (Profile, error) {
+	tx := g.tx
 	p, err := tx.findProfile(userID)
 	if err != nil {
 		return p, err
@@ -137,7 +139,8 @@ func (tx *Tx) UpdateProfile(userID string, livemode bool, patch ProfilePatch) (P
 }
 
 // LinkWallet records the user's own receiving wallet address.
-func (tx *Tx) LinkWallet(userID string, livemode bool, address, provider string) error {
+func (g PeopleTx) LinkWallet(userID string, livemode bool, address, provider string) error {
+	tx := g.tx
 	p, err := tx.findProfile(userID)
 	if err != nil {
 		return err

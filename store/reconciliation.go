@@ -75,7 +75,8 @@ const settlementCreditQuery = `SELECT lp.id, lp.amount FROM ledger_postings lp
 // The record is inserted first and read back only when one already existed
 // (ON CONFLICT DO NOTHING): a lookup before every insert cost the settling
 // transaction a join it almost never needed.
-func (tx *Tx) Reconcile(p Payment, gst GSTValue, settlement Rate) (Reconciliation, error) {
+func (g LedgerTx) Reconcile(p Payment, gst GSTValue, settlement Rate) (Reconciliation, error) {
+	tx := g.tx
 	entryID, credit, err := tx.settlementCredit(p)
 	if err != nil {
 		if r, ferr := tx.findRecon(p.UserID, p.ID); ferr == nil {
@@ -150,14 +151,16 @@ func (tx *Tx) findRecon(userID, paymentID string) (Reconciliation, error) {
 }
 
 // FindReconciliation reads the user's reconciliation record for a payment.
-func (db *DB) FindReconciliation(ctx context.Context, userID, paymentID string) (Reconciliation, error) {
+func (g Ledger) FindReconciliation(ctx context.Context, userID, paymentID string) (Reconciliation, error) {
+	db := g.db
 	r, err := scanRecon(db.queryRow(ctx, "SELECT "+reconCols+reconFrom+"WHERE r.payment_id = ? AND r.user_id = ?", paymentID, userID))
 	return r, notFound(err, apperr.ErrNotFound, "reconciliation record")
 }
 
 // ResolveReconciliation manually reconciles a pending record; resolving one
 // already RECONCILED is a conflict.
-func (tx *Tx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, exception bool) (Reconciliation, error) {
+func (g LedgerTx) ResolveReconciliation(userID, paymentID, invoiceRef, note string, exception bool) (Reconciliation, error) {
+	tx := g.tx
 	r, err := tx.findRecon(userID, paymentID)
 	if err != nil {
 		return r, err

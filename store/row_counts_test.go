@@ -74,21 +74,21 @@ func listTotals(tb testing.TB, db *DB, userID string) map[string]int {
 		}
 		out[name] = total
 	}
-	_, n, err := db.ListAudit(ctx, AuditFilter{UserID: userID, Page: 1, Limit: 10})
+	_, n, err := db.History().ListAudit(ctx, AuditFilter{UserID: userID, Page: 1, Limit: 10})
 	add("audit", n, err)
-	_, n, err = db.ListAudit(ctx, AuditFilter{UserID: userID, Action: "fira.generated", Page: 1, Limit: 10})
+	_, n, err = db.History().ListAudit(ctx, AuditFilter{UserID: userID, Action: "fira.generated", Page: 1, Limit: 10})
 	add("audit action", n, err)
-	_, n, err = db.ListAudit(ctx, AuditFilter{UserID: userID, From: from, To: to, Page: 1, Limit: 10})
+	_, n, err = db.History().ListAudit(ctx, AuditFilter{UserID: userID, From: from, To: to, Page: 1, Limit: 10})
 	add("audit from-to", n, err)
-	_, n, err = db.ListAudit(ctx, AuditFilter{UserID: userID, ResourceID: "pay_3", Page: 1, Limit: 10})
+	_, n, err = db.History().ListAudit(ctx, AuditFilter{UserID: userID, ResourceID: "pay_3", Page: 1, Limit: 10})
 	add("audit resource", n, err)
-	_, n, err = db.EventLog(ctx, EventFilter{UserID: userID, Page: 1, Limit: 10})
+	_, n, err = db.History().EventLog(ctx, EventFilter{UserID: userID, Page: 1, Limit: 10})
 	add("events", n, err)
-	_, n, err = db.EventLog(ctx, EventFilter{UserID: userID, Type: "payment.completed", Page: 1, Limit: 10})
+	_, n, err = db.History().EventLog(ctx, EventFilter{UserID: userID, Type: "payment.completed", Page: 1, Limit: 10})
 	add("events type", n, err)
-	_, n, err = db.ListFIRAs(ctx, FIRAFilter{UserID: userID, Page: 1, Limit: 10})
+	_, n, err = db.Tax().ListFIRAs(ctx, FIRAFilter{UserID: userID, Page: 1, Limit: 10})
 	add("firas", n, err)
-	_, n, err = db.ListFIRAs(ctx, FIRAFilter{UserID: userID, From: from, To: to, Page: 1, Limit: 10})
+	_, n, err = db.Tax().ListFIRAs(ctx, FIRAFilter{UserID: userID, From: from, To: to, Page: 1, Limit: 10})
 	add("firas from-to", n, err)
 	return out
 }
@@ -109,7 +109,7 @@ func TestListTotals(t *testing.T) {
 	// (The seeded audit rows are not hash-chained: check's other findings
 	// are not this test's.)
 	countProblems := func() (out []string) {
-		problems, err := db.Check(ctx)
+		problems, err := db.Health().Check(ctx)
 		is.NoErr(err)
 		for _, p := range problems {
 			if strings.HasPrefix(p, "list count ") {
@@ -123,7 +123,7 @@ func TestListTotals(t *testing.T) {
 	_, err := db.x.Writer().Exec("UPDATE row_counts SET n = n + 1 WHERE user_id = 'usr_lists' AND kind = 'firas'")
 	is.NoErr(err)
 	is.Equal(countProblems(), []string{"list count usr_lists firas: 26 recorded but 25 rows"})
-	_, n, err := db.ListFIRAs(ctx, FIRAFilter{UserID: "usr_lists", Page: 1, Limit: 10})
+	_, n, err := db.Tax().ListFIRAs(ctx, FIRAFilter{UserID: "usr_lists", Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(n, 26) // the list's total is the maintained count, not a count of the rows
 
@@ -160,23 +160,23 @@ func TestListTotalsAtScale(t *testing.T) {
 		read func() (int, error)
 	}{
 		{"audit", func() (int, error) {
-			_, n, err := db.ListAudit(ctx, AuditFilter{UserID: "usr_scale", Page: 1, Limit: 25})
+			_, n, err := db.History().ListAudit(ctx, AuditFilter{UserID: "usr_scale", Page: 1, Limit: 25})
 			return n, err
 		}},
 		{"audit?action", func() (int, error) {
-			_, n, err := db.ListAudit(ctx, AuditFilter{UserID: "usr_scale", Action: "fira.generated", Page: 1, Limit: 25})
+			_, n, err := db.History().ListAudit(ctx, AuditFilter{UserID: "usr_scale", Action: "fira.generated", Page: 1, Limit: 25})
 			return n, err
 		}},
 		{"events", func() (int, error) {
-			_, n, err := db.EventLog(ctx, EventFilter{UserID: "usr_scale", Page: 1, Limit: 25})
+			_, n, err := db.History().EventLog(ctx, EventFilter{UserID: "usr_scale", Page: 1, Limit: 25})
 			return n, err
 		}},
 		{"events?type", func() (int, error) {
-			_, n, err := db.EventLog(ctx, EventFilter{UserID: "usr_scale", Type: "payment.completed", Page: 1, Limit: 25})
+			_, n, err := db.History().EventLog(ctx, EventFilter{UserID: "usr_scale", Type: "payment.completed", Page: 1, Limit: 25})
 			return n, err
 		}},
 		{"firas", func() (int, error) {
-			_, n, err := db.ListFIRAs(ctx, FIRAFilter{UserID: "usr_scale", Page: 1, Limit: 25})
+			_, n, err := db.Tax().ListFIRAs(ctx, FIRAFilter{UserID: "usr_scale", Page: 1, Limit: 25})
 			return n, err
 		}},
 	} {

@@ -6,7 +6,8 @@ import "context"
 // commit path on a scratch table of a database of its own.
 
 // CreateScratchTable creates the scratch table.
-func (db *DB) CreateScratchTable(ctx context.Context) error {
+func (g Bench) CreateScratchTable(ctx context.Context) error {
+	db := g.db
 	return db.WithTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec("CREATE TABLE scratch_rows (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
 		return err
@@ -15,7 +16,8 @@ func (db *DB) CreateScratchTable(ctx context.Context) error {
 
 // WriteScratchRows writes n rows of the scratch table in one transaction,
 // durable when it returns.
-func (db *DB) WriteScratchRows(ctx context.Context, n int) error {
+func (g Bench) WriteScratchRows(ctx context.Context, n int) error {
+	db := g.db
 	return db.WithTx(ctx, func(tx *Tx) error {
 		for range n {
 			if _, err := tx.exec("INSERT INTO scratch_rows (payload) VALUES (?)", "pay_0123456789abcdefghjkmnpqrs"); err != nil {

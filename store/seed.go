@@ -30,7 +30,8 @@ const seedBatch = 500
 // payouts, and the bench's read phase measures reads, not writes. The
 // maintained counts, the list counts and the tax figures are brought up to
 // date at the end.
-func (db *DB) SeedSettled(ctx context.Context, s Seed) error {
+func (g Bench) SeedSettled(ctx context.Context, s Seed) error {
+	db := g.db
 	var settle, fx string
 	err := db.WithTx(ctx, func(tx *Tx) (err error) {
 		if settle, err = tx.ledgerAccount(s.UserID, false, AccountSettlement, "INR", ""); err != nil {
@@ -82,7 +83,7 @@ func (db *DB) SeedSettled(ctx context.Context, s Seed) error {
 		if err := tx.recountListRows(); err != nil {
 			return err
 		}
-		return tx.RefreshTaxFigures(s.UserID)
+		return tx.Tax().RefreshTaxFigures(s.UserID)
 	})
 }
 

@@ -17,12 +17,14 @@ type SequestrationPolicy struct {
 }
 
 // SequestrationPolicy reads the user's policy; none means disabled.
-func (tx *Tx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
+func (g PaymentsTx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
+	tx := g.tx
 	return scanPolicy(tx.queryRow(policySQL, userID), userID)
 }
 
 // SequestrationPolicy reads the user's policy outside a transaction.
-func (db *DB) SequestrationPolicy(ctx context.Context, userID string) (SequestrationPolicy, error) {
+func (g Payments) SequestrationPolicy(ctx context.Context, userID string) (SequestrationPolicy, error) {
+	db := g.db
 	return scanPolicy(db.r.QueryRowContext(ctx, policySQL, userID), userID)
 }
 
@@ -41,7 +43,8 @@ func scanPolicy(row rowScanner, userID string) (SequestrationPolicy, error) {
 
 // SetSequestrationPolicy replaces the user's policy; it applies to
 // settlements from now on, never retroactively.
-func (tx *Tx) SetSequestrationPolicy(userID string, livemode bool, enabled bool, rateBP int64, trigger string) (SequestrationPolicy, error) {
+func (g PaymentsTx) SetSequestrationPolicy(userID string, livemode bool, enabled bool, rateBP int64, trigger string) (SequestrationPolicy, error) {
+	tx := g.tx
 	_, err := tx.exec(`INSERT INTO sequestration_policies (user_id, enabled, rate_bp, trigger, updated_at) VALUES (?,?,?,?,?)
 		ON CONFLICT (user_id) DO UPDATE SET enabled = excluded.enabled, rate_bp = excluded.rate_bp, trigger = excluded.trigger, updated_at = excluded.updated_at`,
 		userID, enabled, rateBP, trigger, ms(tx.now))

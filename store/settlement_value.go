@@ -10,7 +10,8 @@ import (
 )
 
 // RecordRateAsOf keeps the as-of time of the rate a payout was valued at.
-func (tx *Tx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
+func (g LedgerTx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
+	tx := g.tx
 	_, err := tx.exec("INSERT INTO settlement_rates (payment_id, rate, as_of, created_at) VALUES (?,?,?,?)",
 		paymentID, rate, ms(asOf), ms(tx.now))
 	return err
@@ -18,7 +19,8 @@ func (tx *Tx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
 
 // RateAsOf is the as-of time of the rate the payout was valued at, if one
 // was recorded (live payouts).
-func (db *DB) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, error) {
+func (g Ledger) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, error) {
+	db := g.db
 	var at int64
 	err := db.queryRow(ctx, "SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -32,7 +34,8 @@ func (db *DB) RateAsOf(ctx context.Context, paymentID string) (time.Time, bool, 
 // reserved in the vault, nothing booked. The vault row and its ledger
 // account stay equal; the chain is ahead of both by the payout until
 // ValueSettlement books it (the chain sync counts it as gone).
-func (tx *Tx) SettleAwaitingValue(p *Payment, settledAt time.Time) error {
+func (g LedgerTx) SettleAwaitingValue(p *Payment, settledAt time.Time) error {
+	tx := g.tx
 	settledAt = settledAt.UTC().Truncate(time.Millisecond)
 	return tx.transition(p, StatusConfirmed, func(n *Payment) { n.SettledAt = &settledAt })
 }
@@ -41,7 +44,8 @@ func (tx *Tx) SettleAwaitingValue(p *Payment, settledAt time.Time) error {
 // amount_inr NULL) its INR value, moves its reservation out of the vault
 // and books the settlement, as Settle does at once for a payout settled
 // with a fresh rate. A guarded UPDATE: a second run finds it valued.
-func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
+func (g LedgerTx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time) error {
+	tx := g.tx
 	res, err := tx.exec(`UPDATE payments SET amount_inr = ?, settlement_rate = ?, reserved = 0, updated_at = ?,
 		version = version + 1, attention = '', attention_at = NULL WHERE id = ? AND status = ? AND amount_inr IS NULL`, inr, rate, ms(tx.now), p.ID, StatusConfirmed)
 	if err != nil {
@@ -58,7 +62,7 @@ func (tx *Tx) ValueSettlement(p *Payment, inr int64, rate string, asOf time.Time
 			return err
 		}
 	}
-	if err := tx.RecordRateAsOf(p.ID, rate, asOf); err != nil {
+	if err := tx.Ledger().RecordRateAsOf(p.ID, rate, asOf); err != nil {
 		return err
 	}
 	if err := tx.Audit(p.UserID, p.Livemode, "payment.valued", "payment", p.ID,

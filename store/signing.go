@@ -16,7 +16,8 @@ type SigningKey struct {
 // SigningKeys returns every session-token signing key, newest first, creating
 // the first one when there is none. The private key is sealed under the
 // master key like vault keys.
-func (db *DB) SigningKeys(ctx context.Context, sealer *Sealer) ([]SigningKey, error) {
+func (g Keys) SigningKeys(ctx context.Context, sealer *Sealer) ([]SigningKey, error) {
+	db := g.db
 	var keys []SigningKey
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		keys = nil // a run again starts afresh (see WithTx)

@@ -7,7 +7,8 @@ import "github.com/payoutd/payoutd/apperr"
 // resolving a payout with it, say after a restore from a backup older than
 // the signing): as final, with its ledger and fee, so its sequence number
 // is known like every other. A hash already stored is ERR_CONFLICT.
-func (tx *Tx) RecordAppliedSubmission(s Submission) error {
+func (g ChainTx) RecordAppliedSubmission(s Submission) error {
+	tx := g.tx
 	var payment any
 	if s.PaymentID != "" {
 		payment = s.PaymentID

@@ -75,14 +75,16 @@ func (m SubmissionMark) Idle() bool { return m.Recorded == m.Finished }
 const markSQL = "SELECT count(*), count(finished_at) FROM stellar_submissions WHERE vault_id = ?"
 
 // SubmissionMark reads the vault's mark outside a transaction.
-func (db *DB) SubmissionMark(ctx context.Context, vaultID string) (SubmissionMark, error) {
+func (g Chain) SubmissionMark(ctx context.Context, vaultID string) (SubmissionMark, error) {
+	db := g.db
 	var m SubmissionMark
 	err := db.queryRow(ctx, markSQL, vaultID).Scan(&m.Recorded, &m.Finished)
 	return m, err
 }
 
 // SubmissionMark reads the vault's mark in the transaction.
-func (tx *Tx) SubmissionMark(vaultID string) (SubmissionMark, error) {
+func (g ChainTx) SubmissionMark(vaultID string) (SubmissionMark, error) {
+	tx := g.tx
 	var m SubmissionMark
 	err := tx.queryRow(markSQL, vaultID).Scan(&m.Recorded, &m.Finished)
 	return m, err
@@ -91,7 +93,7 @@ func (tx *Tx) SubmissionMark(vaultID string) (SubmissionMark, error) {
 // markStill reports whether the vault's mark is still read and idle: no
 // envelope in flight, none recorded or finished since the caller read it.
 func (tx *Tx) markStill(vaultID string, read SubmissionMark) (bool, error) {
-	m, err := tx.SubmissionMark(vaultID)
+	m, err := tx.Chain().SubmissionMark(vaultID)
 	return err == nil && m == read && m.Idle(), err
 }
 
@@ -100,7 +102,8 @@ func (tx *Tx) markStill(vaultID string, read SubmissionMark) (bool, error) {
 // and the vault is not quarantined; else ErrVaultBusy or
 // ErrVaultQuarantined and nothing is written. Its sequence number is from
 // then on one payoutd knows it used (KnownSeq).
-func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
+func (g ChainTx) RecordSubmission(s Submission, read SubmissionMark) error {
+	tx := g.tx
 	still, err := tx.markStill(s.VaultID, read)
 	if err != nil {
 		return err
@@ -127,12 +130,13 @@ func (tx *Tx) RecordSubmission(s Submission, read SubmissionMark) error {
 		return err
 	}
 	// Signing read the account: it exists.
-	return tx.MarkSeen(s.VaultID, s.SignedLedger, true, false)
+	return tx.Chain().MarkSeen(s.VaultID, s.SignedLedger, true, false)
 }
 
 // FinishSubmission records an OPEN envelope's end. It is a guarded UPDATE:
 // an envelope already final keeps its first outcome.
-func (tx *Tx) FinishSubmission(hash string, end SubmissionEnd) error {
+func (g ChainTx) FinishSubmission(hash string, end SubmissionEnd) error {
+	tx := g.tx
 	var closed any
 	if !end.ClosedAt.IsZero() {
 		closed = ms(end.ClosedAt)
@@ -150,7 +154,8 @@ func (tx *Tx) FinishSubmission(hash string, end SubmissionEnd) error {
 
 // NoteRefusal keeps the code a send of an OPEN envelope was just refused
 // with, for the reason its payout gives if it never applies.
-func (tx *Tx) NoteRefusal(hash, code string) error {
+func (g ChainTx) NoteRefusal(hash, code string) error {
+	tx := g.tx
 	_, err := tx.exec("UPDATE stellar_submissions SET last_refusal = ? WHERE hash = ? AND state = 'OPEN'", code, hash)
 	return err
 }
@@ -159,14 +164,16 @@ func (tx *Tx) NoteRefusal(hash, code string) error {
 // payoutd can account for: one of its envelopes that is in flight or was
 // in a ledger, or one an operator accepted when releasing a quarantine
 // (0: none). An envelope refused or expired never used its number.
-func (db *DB) KnownSeq(ctx context.Context, vaultID string) (int64, error) {
+func (g Chain) KnownSeq(ctx context.Context, vaultID string) (int64, error) {
+	db := g.db
 	var n int64
 	err := db.queryRow(ctx, knownSeqSQL, vaultID, vaultID).Scan(&n)
 	return n, err
 }
 
 // KnownSeq is KnownSeq read in the transaction.
-func (tx *Tx) KnownSeq(vaultID string) (int64, error) {
+func (g ChainTx) KnownSeq(vaultID string) (int64, error) {
+	tx := g.tx
 	var n int64
 	err := tx.queryRow(knownSeqSQL, vaultID, vaultID).Scan(&n)
 	return n, err
@@ -200,14 +207,16 @@ func scanSubmission(row interface{ Scan(...any) error }) (Submission, error) {
 }
 
 // FindSubmission reads an envelope by hash.
-func (db *DB) FindSubmission(ctx context.Context, hash string) (Submission, error) {
+func (g Chain) FindSubmission(ctx context.Context, hash string) (Submission, error) {
+	db := g.db
 	s, err := scanSubmission(db.queryRow(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE hash = ?", hash))
 	return s, notFound(err, apperr.ErrNotFound, "submission")
 }
 
 // SubmissionsByHash reads the envelopes with these hashes (the settlement
 // references of live payouts), by hash; unknown hashes are left out.
-func (db *DB) SubmissionsByHash(ctx context.Context, hashes []string) (map[string]Submission, error) {
+func (g Chain) SubmissionsByHash(ctx context.Context, hashes []string) (map[string]Submission, error) {
+	db := g.db
 	out := map[string]Submission{}
 	if len(hashes) == 0 {
 		return out, nil
@@ -232,7 +241,8 @@ func (db *DB) SubmissionsByHash(ctx context.Context, hashes []string) (map[strin
 }
 
 // OpenSubmission returns the vault's envelope in flight, if any.
-func (db *DB) OpenSubmission(ctx context.Context, vaultID string) (Submission, bool, error) {
+func (g Chain) OpenSubmission(ctx context.Context, vaultID string) (Submission, bool, error) {
+	db := g.db
 	s, err := scanSubmission(db.queryRow(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE vault_id = ? AND state = 'OPEN'", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, false, nil
@@ -241,7 +251,8 @@ func (db *DB) OpenSubmission(ctx context.Context, vaultID string) (Submission, b
 }
 
 // PaymentSubmissions lists a payout's envelopes, oldest first.
-func (db *DB) PaymentSubmissions(ctx context.Context, paymentID string) ([]Submission, error) {
+func (g Chain) PaymentSubmissions(ctx context.Context, paymentID string) ([]Submission, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT "+submissionCols+" FROM stellar_submissions WHERE payment_id = ? ORDER BY created_at, attempt", paymentID)
 	if err != nil {
 		return nil, err
@@ -269,7 +280,8 @@ func (tx *Tx) debitVault(v Vault, amount int64, description string) error {
 }
 
 // LiveVaults lists every live vault with a signing key, for the chain sync.
-func (db *DB) LiveVaults(ctx context.Context) ([]VaultWithKey, error) {
+func (g Chain) LiveVaults(ctx context.Context) ([]VaultWithKey, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE livemode = 1 AND key_sealed IS NOT NULL ORDER BY id")
 	if err != nil {
 		return nil, err
@@ -288,7 +300,8 @@ func (db *DB) LiveVaults(ctx context.Context) ([]VaultWithKey, error) {
 
 // VaultKey reads a vault with its sealed key by id, regardless of owner
 // (the rail signs for whichever vault a payout drew on).
-func (db *DB) VaultKey(ctx context.Context, vaultID string) (VaultWithKey, error) {
+func (g Chain) VaultKey(ctx context.Context, vaultID string) (VaultWithKey, error) {
+	db := g.db
 	var v VaultWithKey
 	var err error
 	v.Vault, err = scanVault(db.queryRow(ctx, "SELECT "+vaultCols+", key_sealed FROM vaults WHERE id = ?", vaultID), &v.Sealed)
@@ -297,7 +310,8 @@ func (db *DB) VaultKey(ctx context.Context, vaultID string) (VaultWithKey, error
 
 // NextWaiting is the user's oldest other PROCESSING payout from the vault:
 // the one to submit next when the vault's envelope becomes final.
-func (tx *Tx) NextWaiting(p Payment) (Payment, bool, error) {
+func (g ChainTx) NextWaiting(p Payment) (Payment, bool, error) {
+	tx := g.tx
 	n, err := scanPayment(tx.queryRow("SELECT "+paymentCols+` FROM payments
 		WHERE user_id = ? AND status = ? AND vault_id = ? AND id != ? ORDER BY created_at, id LIMIT 1`,
 		p.UserID, StatusProcessing, p.VaultID, p.ID))

@@ -102,7 +102,8 @@ func (tx *Tx) addTaxDay(r Reconciliation, counterpartyCountry string, v GSTValue
 //
 // The common case, state present and nothing queued, is the first UPDATE
 // alone; row counts tell the cases apart without a read.
-func (tx *Tx) RefreshTaxFigures(userID string) error {
+func (g TaxTx) RefreshTaxFigures(userID string) error {
+	tx := g.tx
 	now := ms(tx.now)
 	res, err := tx.exec("UPDATE tax_refresh_state SET refreshed_at = ? WHERE user_id = ? AND NOT queued", now, userID)
 	if err != nil {

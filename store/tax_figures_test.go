@@ -107,7 +107,7 @@ func timings(name string) int {
 func refresh(tb testing.TB, db *DB, userID string) time.Duration {
 	tb.Helper()
 	t0 := time.Now()
-	if err := db.WithTx(context.Background(), func(tx *Tx) error { return tx.RefreshTaxFigures(userID) }); err != nil {
+	if err := db.WithTx(context.Background(), func(tx *Tx) error { return tx.Tax().RefreshTaxFigures(userID) }); err != nil {
 		tb.Fatal(err)
 	}
 	return time.Since(t0)

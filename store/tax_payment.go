@@ -68,7 +68,8 @@ func scanTaxPayment(row interface{ Scan(...any) error }) (TaxPayment, error) {
 // in this transaction; more than the reserve holds is apperr.ErrInsufficientFunds
 // and nothing is written. A challan already recorded (same BSR code, date
 // and serial, not reversed) is apperr.ErrConflict.
-func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
+func (g TaxTx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
+	tx := g.tx
 	if p.Amount <= 0 || (p.Kind != india.PaymentAdvance && p.Kind != india.PaymentSelfAssessment) {
 		return TaxPayment{}, apperr.Errorf(apperr.ErrValidation, "a tax payment needs a known kind and a positive amount")
 	}
@@ -99,7 +100,8 @@ func (tx *Tx) RecordTaxPayment(p TaxPayment) (TaxPayment, error) {
 // ReverseTaxPayment marks a wrong entry reversed; one drawn from the reserve
 // gets a reversing ledger transaction that puts the amount back. Another
 // user's payment is not found; a second reversal is apperr.ErrInvalidState.
-func (tx *Tx) ReverseTaxPayment(userID, id string) (TaxPayment, error) {
+func (g TaxTx) ReverseTaxPayment(userID, id string) (TaxPayment, error) {
+	tx := g.tx
 	p, err := scanTaxPayment(tx.queryRow("SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
 	if err != nil {
 		return TaxPayment{}, notFound(err, apperr.ErrNotFound, "tax payment")

@@ -7,7 +7,8 @@ import (
 )
 
 // FindTaxPayment returns the user's tax payment; another user's is not found.
-func (db *DB) FindTaxPayment(ctx context.Context, userID, id string) (TaxPayment, error) {
+func (g Tax) FindTaxPayment(ctx context.Context, userID, id string) (TaxPayment, error) {
+	db := g.db
 	p, err := scanTaxPayment(db.queryRow(ctx, "SELECT "+taxPaymentCols+" FROM tax_payments WHERE id = ? AND user_id = ?", id, userID))
 	return p, notFound(err, apperr.ErrNotFound, "tax payment")
 }
@@ -28,7 +29,8 @@ var taxPaymentOrder = keyset{from: "tax_payments", id: "id", keys: []string{"pai
 // reversed entries included, and the total matching. A user records a
 // handful of challans a year, so the total is counted rather than
 // maintained.
-func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPayment, int, error) {
+func (g Tax) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPayment, int, error) {
+	db := g.db
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.FY != "" {
 		where += " AND fy = ?"
@@ -53,7 +55,8 @@ func (db *DB) ListTaxPayments(ctx context.Context, f TaxPaymentFilter) ([]TaxPay
 
 // TaxPaymentsOfYear returns the payments of a financial year that count
 // (not reversed), oldest challan first: the liability's and the ITR-4's.
-func (db *DB) TaxPaymentsOfYear(ctx context.Context, userID, fy string) ([]TaxPayment, error) {
+func (g Tax) TaxPaymentsOfYear(ctx context.Context, userID, fy string) ([]TaxPayment, error) {
+	db := g.db
 	return taxPaymentsOfYear(ctx, db.r, userID, fy)
 }
 

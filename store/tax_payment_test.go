@@ -80,12 +80,12 @@ func TestTaxPayments(t *testing.T) {
 	u := testUser(t, db, sealer)
 	record := func(p TaxPayment) (TaxPayment, error) {
 		var out TaxPayment
-		err := db.WithTx(ctx, func(tx *Tx) (err error) { out, err = tx.RecordTaxPayment(p); return err })
+		err := db.WithTx(ctx, func(tx *Tx) (err error) { out, err = tx.Tax().RecordTaxPayment(p); return err })
 		return out, err
 	}
 	reverse := func(userID, id string) (TaxPayment, error) {
 		var out TaxPayment
-		err := db.WithTx(ctx, func(tx *Tx) (err error) { out, err = tx.ReverseTaxPayment(userID, id); return err })
+		err := db.WithTx(ctx, func(tx *Tx) (err error) { out, err = tx.Tax().ReverseTaxPayment(userID, id); return err })
 		return out, err
 	}
 	fundTaxReserve(t, db, u, 50_000_00)
@@ -135,12 +135,12 @@ func TestTaxPayments(t *testing.T) {
 		is := is.New(t)
 		var other User
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-			other, _, err = tx.EnsureUser("other@example.com", false, "", sealer)
+			other, _, err = tx.People().EnsureUser("other@example.com", false, "", sealer)
 			return err
 		}))
 		_, err := reverse(other.ID, drawn.ID)
 		is.Equal(apperr.Code(err), apperr.ErrNotFound)
-		_, err = db.FindTaxPayment(ctx, other.ID, drawn.ID)
+		_, err = db.Tax().FindTaxPayment(ctx, other.ID, drawn.ID)
 		is.Equal(apperr.Code(err), apperr.ErrNotFound)
 	})
 
@@ -164,17 +164,17 @@ func TestTaxPayments(t *testing.T) {
 
 	t.Run("Reads", func(t *testing.T) {
 		is := is.New(t)
-		year, err := db.TaxPaymentsOfYear(ctx, u.ID, "2025-26")
+		year, err := db.Tax().TaxPaymentsOfYear(ctx, u.ID, "2025-26")
 		is.NoErr(err)
 		is.Equal(len(year), 2) // 00001 and the re-recorded 00003; the reversed entry does not count
 		for _, p := range year {
 			is.Equal(p.Status(), TaxPaymentRecorded)
 		}
-		page, total, err := db.ListTaxPayments(ctx, TaxPaymentFilter{UserID: u.ID, FY: "2025-26", Page: 1, Limit: 2})
+		page, total, err := db.Tax().ListTaxPayments(ctx, TaxPaymentFilter{UserID: u.ID, FY: "2025-26", Page: 1, Limit: 2})
 		is.NoErr(err)
 		is.Equal(total, 3)     // the reversed one is listed
 		is.Equal(len(page), 3) // the page of 2 and the entry after it (pageArgs)
-		_, total, err = db.ListTaxPayments(ctx, TaxPaymentFilter{UserID: u.ID, FY: "2024-25", Page: 1, Limit: 20})
+		_, total, err = db.Tax().ListTaxPayments(ctx, TaxPaymentFilter{UserID: u.ID, FY: "2024-25", Page: 1, Limit: 20})
 		is.NoErr(err)
 		is.Equal(total, 0)
 	})

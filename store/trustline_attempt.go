@@ -15,7 +15,8 @@ type TrustlineAttempt struct {
 
 // RecordTrustlineAttempt notes the vault's changeTrust hash, signed while
 // its account held nativeBefore stroops of XLM, in place of the last one.
-func (tx *Tx) RecordTrustlineAttempt(vaultID, hash string, nativeBefore int64) error {
+func (g ChainTx) RecordTrustlineAttempt(vaultID, hash string, nativeBefore int64) error {
+	tx := g.tx
 	_, err := tx.exec(`INSERT INTO trustline_attempts (vault_id, hash, native_before, created_at) VALUES (?,?,?,?)
 		ON CONFLICT (vault_id) DO UPDATE SET hash = excluded.hash, native_before = excluded.native_before, created_at = excluded.created_at`,
 		vaultID, hash, nativeBefore, ms(tx.now))
@@ -23,7 +24,8 @@ func (tx *Tx) RecordTrustlineAttempt(vaultID, hash string, nativeBefore int64) e
 }
 
 // LastTrustlineAttempt reads the vault's last changeTrust, if any.
-func (db *DB) LastTrustlineAttempt(ctx context.Context, vaultID string) (TrustlineAttempt, bool, error) {
+func (g Chain) LastTrustlineAttempt(ctx context.Context, vaultID string) (TrustlineAttempt, bool, error) {
+	db := g.db
 	var a TrustlineAttempt
 	var hash string
 	err := db.queryRow(ctx, "SELECT hash, native_before FROM trustline_attempts WHERE vault_id = ?", vaultID).Scan(&hash, &a.NativeBefore)
@@ -33,6 +35,6 @@ func (db *DB) LastTrustlineAttempt(ctx context.Context, vaultID string) (Trustli
 	if err != nil {
 		return a, false, err
 	}
-	a.Submission, err = db.FindSubmission(ctx, hash)
+	a.Submission, err = db.Chain().FindSubmission(ctx, hash)
 	return a, err == nil, err
 }

@@ -60,7 +60,7 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 	if rows != ok {
 		t.Fatalf("%d audit rows, want %d (failed transactions must leave none)", rows, ok)
 	}
-	v, err := db.VerifyAudit(ctx)
+	v, err := db.History().VerifyAudit(ctx)
 	if err != nil || !v.Intact {
 		t.Fatalf("audit chain: %+v %v", v, err)
 	}

@@ -23,7 +23,8 @@ const SandboxOpeningBalance = 100_000_00
 // EnsureUser returns the user for email in the given mode, creating it with a
 // profile, a PENDING KYC record and a default USD vault when it is new. A
 // non-empty name completes profile setup.
-func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Sealer) (User, bool, error) {
+func (g PeopleTx) EnsureUser(email string, livemode bool, name string, sealer *Sealer) (User, bool, error) {
+	tx := g.tx
 	email = strings.ToLower(strings.TrimSpace(email))
 	u := User{Email: email, Livemode: livemode}
 	err := tx.queryRow("SELECT id FROM users WHERE email = ? AND livemode = ?", email, livemode).Scan(&u.ID)
@@ -57,7 +58,7 @@ func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Seale
 	if !livemode {
 		opening = SandboxOpeningBalance
 	}
-	if _, err := tx.CreateVault(u, "Default USD vault", "USD", opening, true, sealer); err != nil {
+	if _, err := tx.Vaults().CreateVault(u, "Default USD vault", "USD", opening, true, sealer); err != nil {
 		return u, false, err
 	}
 	if err := tx.Audit(u.ID, livemode, "user.created", "user", u.ID, map[string]any{"email": email}); err != nil {
@@ -67,14 +68,16 @@ func (tx *Tx) EnsureUser(email string, livemode bool, name string, sealer *Seale
 }
 
 // FindUserByEmail looks a user up by e-mail and mode.
-func (db *DB) FindUserByEmail(ctx context.Context, email string, livemode bool) (User, error) {
+func (g People) FindUserByEmail(ctx context.Context, email string, livemode bool) (User, error) {
+	db := g.db
 	u := User{Email: strings.ToLower(strings.TrimSpace(email)), Livemode: livemode}
 	err := db.r.QueryRowContext(ctx, "SELECT id FROM users WHERE email = ? AND livemode = ?", u.Email, livemode).Scan(&u.ID)
 	return u, notFound(err, apperr.ErrNotFound, "user")
 }
 
 // CountUsers reports how many users exist (first start creates a demo user).
-func (db *DB) CountUsers(ctx context.Context) (int, error) {
+func (g People) CountUsers(ctx context.Context) (int, error) {
+	db := g.db
 	var n int
 	err := db.r.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n)
 	return n, err

@@ -46,7 +46,8 @@ func scanVault(row interface{ Scan(...any) error }, extra ...any) (Vault, error)
 
 // CreateVault makes a SETTLEMENT vault with a fresh Stellar keypair whose
 // secret is sealed under the master key.
-func (tx *Tx) CreateVault(u User, name, currency string, balance int64, isDefault bool, sealer *Sealer) (Vault, error) {
+func (g VaultsTx) CreateVault(u User, name, currency string, balance int64, isDefault bool, sealer *Sealer) (Vault, error) {
+	tx := g.tx
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		return Vault{}, err
@@ -82,25 +83,29 @@ func (tx *Tx) CreateVault(u User, name, currency string, balance int64, isDefaul
 }
 
 // FindVault returns the user's vault by id; another user's vault is not found.
-func (tx *Tx) FindVault(userID, id string) (Vault, error) {
+func (g VaultsTx) FindVault(userID, id string) (Vault, error) {
+	tx := g.tx
 	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
 	return v, notFound(err, apperr.ErrWalletNotFound, "wallet")
 }
 
 // FindVault reads a vault outside a transaction.
-func (db *DB) FindVault(ctx context.Context, userID, id string) (Vault, error) {
+func (g Vaults) FindVault(ctx context.Context, userID, id string) (Vault, error) {
+	db := g.db
 	v, err := scanVault(db.r.QueryRowContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE id = ? AND user_id = ?", id, userID))
 	return v, notFound(err, apperr.ErrWalletNotFound, "wallet")
 }
 
 // DefaultVault returns the user's default vault.
-func (tx *Tx) DefaultVault(userID string) (Vault, error) {
+func (g VaultsTx) DefaultVault(userID string) (Vault, error) {
+	tx := g.tx
 	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE user_id = ? AND is_default = 1", userID))
 	return v, notFound(err, apperr.ErrWalletNotFound, "default wallet")
 }
 
 // ListVaults lists the user's vaults, oldest first.
-func (db *DB) ListVaults(ctx context.Context, userID string) ([]Vault, error) {
+func (g Vaults) ListVaults(ctx context.Context, userID string) ([]Vault, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, "SELECT "+vaultCols+" FROM vaults WHERE user_id = ? ORDER BY created_at, id", userID)
 	if err != nil {
 		return nil, err
@@ -131,7 +136,8 @@ func (tx *Tx) adjustVault(id string, dBalance, dReserved int64) error {
 }
 
 // VaultForCurrency returns the user's vault in currency, the default first.
-func (tx *Tx) VaultForCurrency(userID, currency string) (Vault, error) {
+func (g VaultsTx) VaultForCurrency(userID, currency string) (Vault, error) {
+	tx := g.tx
 	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+` FROM vaults WHERE user_id = ? AND currency = ?
 		ORDER BY is_default DESC, created_at LIMIT 1`, userID, currency))
 	if errors.Is(err, sql.ErrNoRows) {

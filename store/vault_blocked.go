@@ -19,7 +19,8 @@ type BlockedVault struct {
 
 // BlockedVaults lists the blocked vaults, longest blocked first; userID
 // "" lists every user's.
-func (db *DB) BlockedVaults(ctx context.Context, userID string) ([]BlockedVault, error) {
+func (g Vaults) BlockedVaults(ctx context.Context, userID string) ([]BlockedVault, error) {
+	db := g.db
 	rows, err := db.query(ctx, `SELECT s.vault_id, p.user_id, p.livemode, p.id, s.hash, p.updated_at
 		FROM stellar_submissions s JOIN payments p ON p.id = s.payment_id
 		WHERE s.state = 'OPEN' AND p.status = ? AND (? = '' OR p.user_id = ?) ORDER BY p.updated_at, p.id`,

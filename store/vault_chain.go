@@ -42,7 +42,8 @@ func (s ChainSeen) Lacks(c ChainRead) string {
 }
 
 // ChainSeen reads what payoutd has seen of the vault's account.
-func (db *DB) ChainSeen(ctx context.Context, vaultID string) (ChainSeen, error) {
+func (g Chain) ChainSeen(ctx context.Context, vaultID string) (ChainSeen, error) {
+	db := g.db
 	return scanSeen(db.queryRow(ctx, seenSQL, vaultID))
 }
 
@@ -59,7 +60,8 @@ func scanSeen(row rowScanner) (ChainSeen, error) {
 
 // MarkSeen records that the account (and the trustline) were read in
 // ledger; what was seen before keeps its first ledger.
-func (tx *Tx) MarkSeen(vaultID string, ledger int64, account, trustline bool) error {
+func (g ChainTx) MarkSeen(vaultID string, ledger int64, account, trustline bool) error {
+	tx := g.tx
 	seen, err := scanSeen(tx.queryRow(seenSQL, vaultID))
 	if err != nil {
 		return err
@@ -115,7 +117,8 @@ type BalanceBooks struct {
 // may be ahead of the books by a payout not yet recorded). A read lacking
 // what payoutd has seen before is refused as ErrRailUnavailable: an RPC
 // server misanswering, not a balance of zero.
-func (tx *Tx) ReadBalanceBooks(vaultID string, c ChainRead, read SubmissionMark) (b BalanceBooks, ok bool, err error) {
+func (g ChainTx) ReadBalanceBooks(vaultID string, c ChainRead, read SubmissionMark) (b BalanceBooks, ok bool, err error) {
+	tx := g.tx
 	still, err := tx.markStill(vaultID, read)
 	if err != nil || !still {
 		return b, false, err
@@ -127,7 +130,7 @@ func (tx *Tx) ReadBalanceBooks(vaultID string, c ChainRead, read SubmissionMark)
 	if what := seen.Lacks(c); what != "" {
 		return b, false, apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar RPC server's answer lacks vault %s's %s, which payoutd has read before", vaultID, what)
 	}
-	if err := tx.MarkSeen(vaultID, c.Ledger, c.Exists, c.Trusts); err != nil {
+	if err := tx.Chain().MarkSeen(vaultID, c.Ledger, c.Exists, c.Trusts); err != nil {
 		return b, false, err
 	}
 	if q, open, err := tx.openQuarantine(vaultID); err != nil || open {
@@ -140,7 +143,7 @@ func (tx *Tx) ReadBalanceBooks(vaultID string, c ChainRead, read SubmissionMark)
 	if b.Awaiting, err = tx.awaitingValue(vaultID); err != nil {
 		return b, false, err
 	}
-	if b.KnownSeq, err = tx.KnownSeq(vaultID); err != nil {
+	if b.KnownSeq, err = tx.Chain().KnownSeq(vaultID); err != nil {
 		return b, false, err
 	}
 	b.Accepted, _, err = tx.releasedAllowance(vaultID)
@@ -149,20 +152,23 @@ func (tx *Tx) ReadBalanceBooks(vaultID string, c ChainRead, read SubmissionMark)
 
 // BookBalanceRise books a rise of the vault's balance as a deposit from
 // nobody known (the comparison of balances cannot name a sender).
-func (tx *Tx) BookBalanceRise(v Vault, delta int64) error {
+func (g ChainTx) BookBalanceRise(v Vault, delta int64) error {
+	tx := g.tx
 	return tx.creditVault(v, delta, "Stellar deposit")
 }
 
 // BookAcceptedFall books a fall of the vault's balance as a withdrawal
 // outside payoutd that a person accepted by releasing quarantine q.
-func (tx *Tx) BookAcceptedFall(v Vault, fall int64, q Quarantine) error {
+func (g ChainTx) BookAcceptedFall(v Vault, fall int64, q Quarantine) error {
+	tx := g.tx
 	return tx.debitVault(v, fall, "Stellar withdrawal outside payoutd, accepted on release of quarantine "+q.ID)
 }
 
 // BooksLevel reports whether the vault's books equal chainBalance (minor
 // units), counting payouts settled on chain but awaiting their INR value,
 // which have left the account but not yet the vault row.
-func (db *DB) BooksLevel(ctx context.Context, vaultID string, chainBalance int64) (bool, error) {
+func (g Chain) BooksLevel(ctx context.Context, vaultID string, chainBalance int64) (bool, error) {
+	db := g.db
 	var level bool
 	err := db.queryRow(ctx, `SELECT v.balance + coalesce((SELECT sum(p.amount) FROM payments p WHERE p.vault_id = v.id
 		AND p.status = ? AND p.amount_inr IS NULL), 0) = ? FROM vaults v WHERE v.id = ?`, StatusConfirmed, chainBalance, vaultID).Scan(&level)

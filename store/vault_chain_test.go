@@ -39,40 +39,40 @@ func TestReadBalanceBooks(t *testing.T) {
 			db, sealer := openTestDB(t)
 			var v Vault
 			is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-				u, _, err := tx.EnsureUser("chain@example.com", true, "Chain", sealer)
+				u, _, err := tx.People().EnsureUser("chain@example.com", true, "Chain", sealer)
 				if err != nil {
 					return err
 				}
-				if v, err = tx.DefaultVault(u.ID); err != nil {
+				if v, err = tx.Vaults().DefaultVault(u.ID); err != nil {
 					return err
 				}
 				return tx.creditVault(v, 100_00, "Stellar deposit")
 			}))
 			// The account has been read with its trustline, and used one
 			// sequence number for a changeTrust that applied.
-			mark, err := db.SubmissionMark(ctx, v.ID)
+			mark, err := db.Chain().SubmissionMark(ctx, v.ID)
 			is.NoErr(err)
 			is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-				if err := tx.MarkSeen(v.ID, 10, true, true); err != nil {
+				if err := tx.Chain().MarkSeen(v.ID, 10, true, true); err != nil {
 					return err
 				}
 				s := Submission{Hash: "ct", VaultID: v.ID, Kind: SubmissionChangeTrust, Seq: start + 1, Envelope: "AAAA", SignedLedger: 9}
-				if err := tx.RecordSubmission(s, mark); err != nil {
+				if err := tx.Chain().RecordSubmission(s, mark); err != nil {
 					return err
 				}
-				return tx.FinishSubmission("ct", SubmissionEnd{State: SubmissionSuccess, Ledger: 11, Fee: 100})
+				return tx.Chain().FinishSubmission("ct", SubmissionEnd{State: SubmissionSuccess, Ledger: 11, Fee: 100})
 			}))
 			if tc.quarantine || tc.released > 0 {
 				is.NoErr(db.WithTx(ctx, func(tx *Tx) error {
-					_, _, err := tx.QuarantineVault(v.ID, QuarantineFacts{Reasons: []string{ReasonUnexplainedDebit}, ChainSeq: start + 1,
+					_, _, err := tx.Movements().QuarantineVault(v.ID, QuarantineFacts{Reasons: []string{ReasonUnexplainedDebit}, ChainSeq: start + 1,
 						KnownSeq: start + 1, Shortfall: tc.released})
 					return err
 				}))
 			}
 			if tc.released > 0 {
-				is.NoErr(db.WithTx(ctx, func(tx *Tx) error { _, err := tx.ReleaseQuarantine(v.ID, "looked"); return err }))
+				is.NoErr(db.WithTx(ctx, func(tx *Tx) error { _, err := tx.Movements().ReleaseQuarantine(v.ID, "looked"); return err }))
 			}
-			mark, err = db.SubmissionMark(ctx, v.ID)
+			mark, err = db.Chain().SubmissionMark(ctx, v.ID)
 			is.NoErr(err)
 			if tc.moveMark {
 				mark.Recorded--
@@ -80,7 +80,7 @@ func TestReadBalanceBooks(t *testing.T) {
 			read := func() (BalanceBooks, bool, error) {
 				var b BalanceBooks
 				var ok bool
-				err := db.WithTx(ctx, func(tx *Tx) (err error) { b, ok, err = tx.ReadBalanceBooks(v.ID, tc.read, mark); return err })
+				err := db.WithTx(ctx, func(tx *Tx) (err error) { b, ok, err = tx.Chain().ReadBalanceBooks(v.ID, tc.read, mark); return err })
 				return b, ok, err
 			}
 			b, ok, err := read()

@@ -76,7 +76,8 @@ func scanMovement(row interface{ Scan(...any) error }) (Movement, error) {
 // already recorded for the vault; recorded says whether it was stored now
 // (an event read again after a restart or a restore records nothing). A
 // deposit's id starts dep_, any other movement's mov_.
-func (tx *Tx) RecordMovement(m *Movement) (recorded bool, err error) {
+func (g MovementsTx) RecordMovement(m *Movement) (recorded bool, err error) {
+	tx := g.tx
 	if m.ID == "" {
 		prefix := "mov"
 		if m.Direction == MovementIn {
@@ -110,7 +111,8 @@ func (tx *Tx) RecordMovement(m *Movement) (recorded bool, err error) {
 
 // BookDeposit posts a recorded deposit to its vault and the ledger, with
 // its audit row and deposit.received event, in tx.
-func (tx *Tx) BookDeposit(m Movement, description string) error {
+func (g MovementsTx) BookDeposit(m Movement, description string) error {
+	tx := g.tx
 	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", m.VaultID))
 	if err != nil {
 		return notFound(err, apperr.ErrWalletNotFound, "wallet")
@@ -130,7 +132,8 @@ func (tx *Tx) BookDeposit(m Movement, description string) error {
 
 // ExplainMovements ties the vault's outgoing movements of transaction hash
 // to the payout it paid.
-func (tx *Tx) ExplainMovements(vaultID, hash, paymentID string) error {
+func (g MovementsTx) ExplainMovements(vaultID, hash, paymentID string) error {
+	tx := g.tx
 	_, err := tx.exec("UPDATE vault_movements SET payment_id = ? WHERE vault_id = ? AND tx_hash = ? AND direction = 'out' AND payment_id IS NULL",
 		paymentID, vaultID, hash)
 	return err
@@ -138,22 +141,25 @@ func (tx *Tx) ExplainMovements(vaultID, hash, paymentID string) error {
 
 // UnexplainedMovements lists the vault's outgoing movements that no payout
 // explains and no operator accepted, oldest first.
-func (db *DB) UnexplainedMovements(ctx context.Context, vaultID string) ([]Movement, error) {
+func (g Movements) UnexplainedMovements(ctx context.Context, vaultID string) ([]Movement, error) {
+	db := g.db
 	return scanMovements(db.r.QueryContext(ctx, "SELECT "+movementCols+" FROM vault_movements "+unexplainedWhere, vaultID))
 }
 
 const unexplainedWhere = "WHERE vault_id = ? AND direction = 'out' AND payment_id IS NULL AND accepted_at IS NULL ORDER BY ledger, id"
 
 // UnexplainedMovements is UnexplainedMovements read in the transaction.
-func (tx *Tx) UnexplainedMovements(vaultID string) ([]Movement, error) {
+func (g MovementsTx) UnexplainedMovements(vaultID string) ([]Movement, error) {
+	tx := g.tx
 	return scanMovements(tx.query("SELECT "+movementCols+" FROM vault_movements "+unexplainedWhere, vaultID))
 }
 
 // AcceptMovements books each of the vault's unexplained outgoing movements
 // as a withdrawal outside payoutd, as a person releasing its quarantine
 // accepted them, and returns them.
-func (tx *Tx) AcceptMovements(vaultID, quarantineID string) ([]Movement, error) {
-	list, err := tx.UnexplainedMovements(vaultID)
+func (g MovementsTx) AcceptMovements(vaultID, quarantineID string) ([]Movement, error) {
+	tx := g.tx
+	list, err := tx.Movements().UnexplainedMovements(vaultID)
 	if err != nil {
 		return nil, err
 	}
@@ -175,13 +181,15 @@ func (tx *Tx) AcceptMovements(vaultID, quarantineID string) ([]Movement, error) 
 }
 
 // MovementsOfHash lists the movements recorded for a transaction.
-func (db *DB) MovementsOfHash(ctx context.Context, hash string) ([]Movement, error) {
+func (g Movements) MovementsOfHash(ctx context.Context, hash string) ([]Movement, error) {
+	db := g.db
 	return scanMovements(db.r.QueryContext(ctx, "SELECT "+movementCols+" FROM vault_movements WHERE tx_hash = ? ORDER BY id", hash))
 }
 
 // MovementTotals sums, in stroops, the vault's movements recorded from
 // the chain in ledgers after after and up to through (0: all).
-func (tx *Tx) MovementTotals(vaultID string, after, through int64) (in, out int64, err error) {
+func (g MovementsTx) MovementTotals(vaultID string, after, through int64) (in, out int64, err error) {
+	tx := g.tx
 	err = tx.queryRow(`SELECT coalesce(sum(CASE direction WHEN 'in' THEN stroops END), 0), coalesce(sum(CASE direction WHEN 'out' THEN stroops END), 0)
 		FROM vault_movements WHERE vault_id = ? AND event_id IS NOT NULL AND ledger > ? AND (? = 0 OR ledger <= ?)`,
 		vaultID, after, through, through).Scan(&in, &out)
@@ -205,7 +213,8 @@ func scanMovements(rows *sql.Rows, err error) ([]Movement, error) {
 }
 
 // FindDeposit returns the user's deposit; another user's is not found.
-func (db *DB) FindDeposit(ctx context.Context, userID, id string) (Movement, error) {
+func (g Movements) FindDeposit(ctx context.Context, userID, id string) (Movement, error) {
+	db := g.db
 	m, err := scanMovement(db.r.QueryRowContext(ctx, "SELECT "+movementCols+" FROM vault_movements WHERE id = ? AND user_id = ? AND direction = 'in'", id, userID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, apperr.Errorf(apperr.ErrNotFound, "deposit not found")

@@ -155,7 +155,7 @@ func (tx *Tx) openQuarantine(vaultID string) (Quarantine, bool, error) {
 		return q, false, nil
 	}
 	if err == nil {
-		q.Outside, err = tx.UnexplainedMovements(vaultID)
+		q.Outside, err = tx.Movements().UnexplainedMovements(vaultID)
 	}
 	return q, err == nil, err
 }
@@ -164,7 +164,7 @@ func (tx *Tx) openQuarantine(vaultID string) (Quarantine, bool, error) {
 // explains.
 func (db *DB) withOutside(ctx context.Context, qs []Quarantine) error {
 	for i := range qs {
-		list, err := db.UnexplainedMovements(ctx, qs[i].VaultID)
+		list, err := db.Movements().UnexplainedMovements(ctx, qs[i].VaultID)
 		if err != nil {
 			return err
 		}
@@ -175,26 +175,29 @@ func (db *DB) withOutside(ctx context.Context, qs []Quarantine) error {
 
 // VaultQuarantined is the vault's open quarantine, read in the
 // transaction.
-func (tx *Tx) VaultQuarantined(vaultID string) (Quarantine, bool, error) {
+func (g MovementsTx) VaultQuarantined(vaultID string) (Quarantine, bool, error) {
+	tx := g.tx
 	return tx.openQuarantine(vaultID)
 }
 
 // OpenQuarantine is the vault's quarantine, if it is quarantined.
-func (db *DB) OpenQuarantine(ctx context.Context, vaultID string) (Quarantine, bool, error) {
+func (g Movements) OpenQuarantine(ctx context.Context, vaultID string) (Quarantine, bool, error) {
+	db := g.db
 	q, err := scanQuarantine(db.queryRow(ctx, "SELECT "+quarantineCols+quarantineFrom+
 		"WHERE q.vault_id = ? AND q.released_at IS NULL", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return q, false, nil
 	}
 	if err == nil {
-		q.Outside, err = db.UnexplainedMovements(ctx, vaultID)
+		q.Outside, err = db.Movements().UnexplainedMovements(ctx, vaultID)
 	}
 	return q, err == nil, err
 }
 
 // Quarantines lists every quarantined vault, oldest quarantine first
 // (/readyz, payoutd check).
-func (db *DB) Quarantines(ctx context.Context) ([]Quarantine, error) {
+func (g Movements) Quarantines(ctx context.Context) ([]Quarantine, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE q.released_at IS NULL ORDER BY q.created_at, q.id")
 	if err != nil {
 		return nil, err
@@ -216,7 +219,8 @@ func (db *DB) Quarantines(ctx context.Context) ([]Quarantine, error) {
 
 // UserQuarantines is the open quarantine of each of the user's quarantined
 // vaults, by vault id.
-func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Quarantine, error) {
+func (g Movements) UserQuarantines(ctx context.Context, userID string) (map[string]Quarantine, error) {
+	db := g.db
 	rows, err := db.query(ctx, "SELECT "+quarantineCols+quarantineFrom+"WHERE v.user_id = ? AND q.released_at IS NULL", userID)
 	if err != nil {
 		return nil, err
@@ -234,7 +238,7 @@ func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Qu
 		return nil, err
 	}
 	for id, q := range out {
-		if q.Outside, err = db.UnexplainedMovements(ctx, id); err != nil {
+		if q.Outside, err = db.Movements().UnexplainedMovements(ctx, id); err != nil {
 			return nil, err
 		}
 		out[id] = q
@@ -243,7 +247,8 @@ func (db *DB) UserQuarantines(ctx context.Context, userID string) (map[string]Qu
 }
 
 // QuarantinedVaults counts the quarantined vaults (metrics).
-func (db *DB) QuarantinedVaults(ctx context.Context) (int, error) {
+func (g Movements) QuarantinedVaults(ctx context.Context) (int, error) {
+	db := g.db
 	var n int
 	err := db.queryRow(ctx, "SELECT count(*) FROM vault_quarantines WHERE released_at IS NULL").Scan(&n)
 	return n, err
@@ -252,7 +257,8 @@ func (db *DB) QuarantinedVaults(ctx context.Context) (int, error) {
 // QuarantineVault stops the vault: from this transaction on it signs
 // nothing until released. A vault already quarantined keeps its first
 // quarantine, which is returned (opened false).
-func (tx *Tx) QuarantineVault(vaultID string, f QuarantineFacts) (q Quarantine, opened bool, err error) {
+func (g MovementsTx) QuarantineVault(vaultID string, f QuarantineFacts) (q Quarantine, opened bool, err error) {
+	tx := g.tx
 	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
 	if err != nil {
 		return Quarantine{}, false, notFound(err, apperr.ErrWalletNotFound, "wallet")
@@ -318,7 +324,8 @@ const (
 // up to the shortfall it found as a withdrawal outside payoutd (a larger
 // fall, or one the vault's reservations cannot take, quarantines it
 // again). Whatever else changed on the network is judged afresh.
-func (tx *Tx) ReleaseQuarantine(vaultID, note string) (Quarantine, error) {
+func (g MovementsTx) ReleaseQuarantine(vaultID, note string) (Quarantine, error) {
+	tx := g.tx
 	q, open, err := tx.openQuarantine(vaultID)
 	if err != nil {
 		return q, err
@@ -363,14 +370,16 @@ func (tx *Tx) releasedAllowance(vaultID string) (Quarantine, bool, error) {
 // is released (COMPLIANCE_CHECK or PROCESSING), oldest first: if a
 // transaction payoutd does not know paid one of them, it must be resolved
 // before the release, or it is paid twice.
-func (db *DB) WaitingToSign(ctx context.Context, vaultID string) ([]Payment, error) {
+func (g Movements) WaitingToSign(ctx context.Context, vaultID string) ([]Payment, error) {
+	db := g.db
 	return db.payments(ctx, "SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?) ORDER BY created_at, id",
 		vaultID, StatusComplianceCheck, StatusProcessing)
 }
 
 // VaultPayments lists the vault's payouts that may still be sent:
 // COMPLIANCE_CHECK, PROCESSING, FAILED or PENDING, oldest first.
-func (tx *Tx) VaultPayments(vaultID string) ([]Payment, error) {
+func (g MovementsTx) VaultPayments(vaultID string) ([]Payment, error) {
+	tx := g.tx
 	rows, err := tx.query("SELECT "+paymentCols+" FROM payments WHERE vault_id = ? AND status IN (?, ?, ?, ?) ORDER BY created_at, id",
 		vaultID, StatusComplianceCheck, StatusProcessing, StatusFailed, StatusPending)
 	if err != nil {

@@ -52,7 +52,8 @@ func scanTrack(row interface{ Scan(...any) error }) (Track, error) {
 }
 
 // Track reads the vault's track (zero when not tracked yet).
-func (db *DB) Track(ctx context.Context, vaultID string) (Track, error) {
+func (g Movements) Track(ctx context.Context, vaultID string) (Track, error) {
+	db := g.db
 	t, err := scanTrack(db.queryRow(ctx, "SELECT "+trackCols+" FROM vault_tracks WHERE vault_id = ?", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Track{VaultID: vaultID}, nil
@@ -61,7 +62,8 @@ func (db *DB) Track(ctx context.Context, vaultID string) (Track, error) {
 }
 
 // Track reads the vault's track in the transaction.
-func (tx *Tx) Track(vaultID string) (Track, error) {
+func (g MovementsTx) Track(vaultID string) (Track, error) {
+	tx := g.tx
 	t, err := scanTrack(tx.queryRow("SELECT "+trackCols+" FROM vault_tracks WHERE vault_id = ?", vaultID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Track{VaultID: vaultID}, nil
@@ -73,7 +75,8 @@ func (tx *Tx) Track(vaultID string) (Track, error) {
 // and CloseGap, and its events ledger only forward, so two reads of the
 // vault at once (the server's sync, an operator's resync) cannot undo
 // each other.
-func (tx *Tx) SaveTrack(t Track) error {
+func (g MovementsTx) SaveTrack(t Track) error {
+	tx := g.tx
 	if t.Source == "" {
 		t.Source = TrackEvents
 	}
@@ -87,7 +90,8 @@ func (tx *Tx) SaveTrack(t Track) error {
 
 // WidenGap records ledgers from..to as missing from the vault's events,
 // joined to the gap it has.
-func (tx *Tx) WidenGap(vaultID string, from, to int64) error {
+func (g MovementsTx) WidenGap(vaultID string, from, to int64) error {
+	tx := g.tx
 	_, err := tx.exec(`UPDATE vault_tracks SET gap_from = CASE WHEN gap_from = 0 THEN ?1 ELSE min(gap_from, ?1) END,
 		gap_to = max(gap_to, ?2) WHERE vault_id = ?3`, from, to, vaultID)
 	return err
@@ -95,7 +99,8 @@ func (tx *Tx) WidenGap(vaultID string, from, to int64) error {
 
 // CloseGap clears the vault's gap: its events were read again, from
 // ledger from on, from an RPC server that kept them.
-func (tx *Tx) CloseGap(vaultID string, from int64) error {
+func (g MovementsTx) CloseGap(vaultID string, from int64) error {
+	tx := g.tx
 	_, err := tx.exec("UPDATE vault_tracks SET gap_from = 0, gap_to = 0 WHERE vault_id = ? AND gap_from >= ?", vaultID, from)
 	return err
 }
@@ -109,7 +114,8 @@ type TrackTrouble struct {
 
 // TrackTroubles lists every live vault with a gap, a mismatch or no
 // events (/readyz, payoutd check, metrics).
-func (db *DB) TrackTroubles(ctx context.Context) ([]TrackTrouble, error) {
+func (g Movements) TrackTroubles(ctx context.Context) ([]TrackTrouble, error) {
+	db := g.db
 	rows, err := db.query(ctx, `SELECT t.vault_id, t.opening_stroops, t.opening_ledger, t.events_ledger, t.gap_from, t.gap_to, t.checked_ledger,
 		t.mismatch_stroops, t.source, t.updated_at, v.user_id, v.currency, v.address FROM vault_tracks t JOIN vaults v ON v.id = t.vault_id
 		WHERE t.gap_from > 0 OR t.mismatch_stroops != 0 OR t.source != 'events' ORDER BY t.vault_id`)
@@ -157,14 +163,16 @@ type rowWith struct {
 func (r rowWith) Scan(dest ...any) error { return r.row.Scan(append(dest, r.extra...)...) }
 
 // LatestLedger is the newest latest ledger an RPC answer reported.
-func (db *DB) LatestLedger(ctx context.Context) (int64, error) {
+func (g Movements) LatestLedger(ctx context.Context) (int64, error) {
+	db := g.db
 	var l int64
 	err := db.queryRow(ctx, "SELECT coalesce(max(latest_ledger), 0) FROM live_network").Scan(&l)
 	return l, err
 }
 
 // RaiseLatestLedger records ledger as seen, if newer than what is.
-func (tx *Tx) RaiseLatestLedger(ledger int64) error {
+func (g MovementsTx) RaiseLatestLedger(ledger int64) error {
+	tx := g.tx
 	_, err := tx.exec("UPDATE live_network SET latest_ledger = ? WHERE id = 1 AND latest_ledger < ?", ledger, ledger)
 	return err
 }
@@ -172,7 +180,8 @@ func (tx *Tx) RaiseLatestLedger(ledger int64) error {
 // AppliedSeq is the highest sequence number of the vault's account used by
 // a transaction payoutd recorded as in a ledger: an account read below it
 // comes from a node that is behind.
-func (db *DB) AppliedSeq(ctx context.Context, vaultID string) (int64, error) {
+func (g Movements) AppliedSeq(ctx context.Context, vaultID string) (int64, error) {
+	db := g.db
 	var s int64
 	err := db.queryRow(ctx, "SELECT coalesce(max(seq), 0) FROM stellar_submissions WHERE vault_id = ? AND state IN ('SUCCESS', 'FAILED')", vaultID).Scan(&s)
 	return s, err

@@ -11,7 +11,8 @@ import (
 // AddVault creates a SETTLEMENT vault in another currency. A user has at
 // most one vault per currency (docs/accounts.md): payouts pick the vault by
 // currency, and two would only split a balance.
-func (tx *Tx) AddVault(u User, name, currency string, sealer *Sealer) (Vault, error) {
+func (g VaultsTx) AddVault(u User, name, currency string, sealer *Sealer) (Vault, error) {
+	tx := g.tx
 	var n int
 	if err := tx.queryRow("SELECT count(*) FROM vaults WHERE user_id = ? AND currency = ?", u.ID, currency).Scan(&n); err != nil {
 		return Vault{}, err
@@ -23,16 +24,17 @@ func (tx *Tx) AddVault(u User, name, currency string, sealer *Sealer) (Vault, er
 		// A vault without a signing key could never pay out; refuse to make one.
 		return Vault{}, apperr.Errorf(apperr.ErrVaultNoKey, "no master key is configured to seal the vault's signing key")
 	}
-	return tx.CreateVault(u, name, currency, 0, false, sealer)
+	return tx.Vaults().CreateVault(u, name, currency, 0, false, sealer)
 }
 
 // FundVault adds amount (minor units, positive) to a sandbox vault from
 // outside: a sandbox deposit from "sandbox" with no memo.
-func (tx *Tx) FundVault(userID, vaultID string, amount int64) (Vault, error) {
-	if _, err := tx.SandboxDeposit(userID, vaultID, amount, "sandbox", ""); err != nil {
+func (g VaultsTx) FundVault(userID, vaultID string, amount int64) (Vault, error) {
+	tx := g.tx
+	if _, err := tx.Vaults().SandboxDeposit(userID, vaultID, amount, "sandbox", ""); err != nil {
 		return Vault{}, err
 	}
-	return tx.FindVault(userID, vaultID)
+	return tx.Vaults().FindVault(userID, vaultID)
 }
 
 // fundLimit keeps a vault's balance within what money.Parse accepts as one
@@ -57,7 +59,8 @@ func fundLimit(v Vault, amount int64) error {
 // signing key opens under the current master key and matches the vault's
 // address. Vault.HasKey only says a key is stored; a master key replaced
 // since would leave it unusable.
-func (db *DB) UsableVaultKeys(ctx context.Context, userID string, sealer *Sealer) (map[string]bool, error) {
+func (g Vaults) UsableVaultKeys(ctx context.Context, userID string, sealer *Sealer) (map[string]bool, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, "SELECT id, address, key_sealed FROM vaults WHERE user_id = ?", userID)
 	if err != nil {
 		return nil, err

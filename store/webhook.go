@@ -75,7 +75,8 @@ func webhookNotFound(err error) error { return notFound(err, apperr.ErrNotFound,
 
 // CreateWebhookEndpoint stores a new enabled endpoint with a fresh signing
 // secret, returned in its whsec_ form: shown once, stored only sealed.
-func (tx *Tx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (WebhookEndpoint, string, error) {
+func (g WebhooksTx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (WebhookEndpoint, string, error) {
+	tx := g.tx
 	var n int
 	if err := tx.queryRow("SELECT count(*) FROM webhook_endpoints WHERE user_id = ?", ep.UserID).Scan(&n); err != nil {
 		return WebhookEndpoint{}, "", err
@@ -101,7 +102,8 @@ func (tx *Tx) CreateWebhookEndpoint(ep WebhookEndpoint, sealer *Sealer) (Webhook
 }
 
 // ListWebhookEndpoints lists a user's endpoints, oldest first.
-func (db *DB) ListWebhookEndpoints(ctx context.Context, userID string) ([]WebhookEndpoint, error) {
+func (g Webhooks) ListWebhookEndpoints(ctx context.Context, userID string) ([]WebhookEndpoint, error) {
+	db := g.db
 	rows, err := db.r.QueryContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE user_id = ? ORDER BY created_at, id",
 		ms(db.Now()), userID)
 	if err != nil {
@@ -121,7 +123,8 @@ func (db *DB) ListWebhookEndpoints(ctx context.Context, userID string) ([]Webhoo
 
 // FindWebhookEndpoint returns one of the user's endpoints; another user's id
 // is not found, never forbidden.
-func (db *DB) FindWebhookEndpoint(ctx context.Context, userID, id string) (WebhookEndpoint, error) {
+func (g Webhooks) FindWebhookEndpoint(ctx context.Context, userID, id string) (WebhookEndpoint, error) {
+	db := g.db
 	ep, err := scanWebhook(db.r.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND user_id = ?",
 		ms(db.Now()), id, userID))
 	return ep, webhookNotFound(err)
@@ -129,14 +132,16 @@ func (db *DB) FindWebhookEndpoint(ctx context.Context, userID, id string) (Webho
 
 // LoadWebhookEndpoint returns an endpoint by id whoever owns it (delivery
 // workers act for the owner).
-func (db *DB) LoadWebhookEndpoint(ctx context.Context, id string) (WebhookEndpoint, error) {
+func (g Webhooks) LoadWebhookEndpoint(ctx context.Context, id string) (WebhookEndpoint, error) {
+	db := g.db
 	ep, err := scanWebhook(db.r.QueryRowContext(ctx, "SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ?", ms(db.Now()), id))
 	return ep, webhookNotFound(err)
 }
 
 // FindWebhookEndpoint is the in-transaction lookup; userID "" skips the owner
 // check (workers act for whoever owns the endpoint).
-func (tx *Tx) FindWebhookEndpoint(userID, id string) (WebhookEndpoint, error) {
+func (g WebhooksTx) FindWebhookEndpoint(userID, id string) (WebhookEndpoint, error) {
+	tx := g.tx
 	ep, err := scanWebhook(tx.queryRow("SELECT "+webhookCols+" FROM webhook_endpoints WHERE id = ? AND (? = '' OR user_id = ?)",
 		ms(tx.now), id, userID, userID))
 	return ep, webhookNotFound(err)
@@ -144,8 +149,9 @@ func (tx *Tx) FindWebhookEndpoint(userID, id string) (WebhookEndpoint, error) {
 
 // DeleteWebhookEndpoint removes an endpoint with its secrets and delivery log.
 // Deliveries still queued find it gone and stop.
-func (tx *Tx) DeleteWebhookEndpoint(userID, id string) error {
-	ep, err := tx.FindWebhookEndpoint(userID, id)
+func (g WebhooksTx) DeleteWebhookEndpoint(userID, id string) error {
+	tx := g.tx
+	ep, err := tx.Webhooks().FindWebhookEndpoint(userID, id)
 	if err != nil {
 		return err
 	}
@@ -157,8 +163,9 @@ func (tx *Tx) DeleteWebhookEndpoint(userID, id string) error {
 
 // EnableWebhookEndpoint turns a disabled endpoint back on. Events emitted
 // while it was disabled are not sent; GET /events replays them.
-func (tx *Tx) EnableWebhookEndpoint(userID, id string) (WebhookEndpoint, error) {
-	ep, err := tx.FindWebhookEndpoint(userID, id)
+func (g WebhooksTx) EnableWebhookEndpoint(userID, id string) (WebhookEndpoint, error) {
+	tx := g.tx
+	ep, err := tx.Webhooks().FindWebhookEndpoint(userID, id)
 	if err != nil || ep.Status == WebhookEnabled {
 		return ep, err
 	}
@@ -174,8 +181,9 @@ func (tx *Tx) EnableWebhookEndpoint(userID, id string) (WebhookEndpoint, error) 
 // DisableWebhookEndpoint turns an endpoint off after its deliveries kept
 // failing and emits webhook.disabled so the owner hears why (by another
 // endpoint, or GET /events). data is the event's payload.
-func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) error {
-	ep, err := tx.FindWebhookEndpoint("", id)
+func (g WebhooksTx) DisableWebhookEndpoint(id, reason string, data map[string]any) error {
+	tx := g.tx
+	ep, err := tx.Webhooks().FindWebhookEndpoint("", id)
 	if err != nil || ep.Status == WebhookDisabled {
 		return err
 	}
@@ -195,7 +203,8 @@ func (tx *Tx) DisableWebhookEndpoint(id, reason string, data map[string]any) err
 
 // WebhookTargets lists the enabled endpoints that subscribe to ev: the
 // deliveries the event hook enqueues.
-func (tx *Tx) WebhookTargets(ev Event) ([]string, error) {
+func (g WebhooksTx) WebhookTargets(ev Event) ([]string, error) {
+	tx := g.tx
 	key := hookKey{ev.UserID, ev.Livemode}
 	if tx.hooks != nil && tx.hooks.none[key] {
 		return nil, nil

@@ -19,7 +19,7 @@ func TestWebhookTargetsCacheForgetsOnCreate(t *testing.T) {
 	targets := func() []string {
 		var out []string
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-			out, err = tx.WebhookTargets(ev)
+			out, err = tx.Webhooks().WebhookTargets(ev)
 			return err
 		}))
 		return out
@@ -28,14 +28,14 @@ func TestWebhookTargetsCacheForgetsOnCreate(t *testing.T) {
 	is.Equal(len(targets()), 0) // now answered from the cache
 	var ep WebhookEndpoint
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		ep, _, err = tx.CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, Livemode: u.Livemode, URL: "https://example.com/"}, sealer)
+		ep, _, err = tx.Webhooks().CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, Livemode: u.Livemode, URL: "https://example.com/"}, sealer)
 		return err
 	}))
 	is.Equal(targets(), []string{ep.ID})
-	is.NoErr(db.WithTx(ctx, func(tx *Tx) error { return tx.DisableWebhookEndpoint(ep.ID, "test", nil) }))
+	is.NoErr(db.WithTx(ctx, func(tx *Tx) error { return tx.Webhooks().DisableWebhookEndpoint(ep.ID, "test", nil) }))
 	is.Equal(len(targets()), 0)
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		_, err = tx.EnableWebhookEndpoint(u.ID, ep.ID)
+		_, err = tx.Webhooks().EnableWebhookEndpoint(u.ID, ep.ID)
 		return err
 	}))
 	is.Equal(targets(), []string{ep.ID})

@@ -29,7 +29,8 @@ type WebhookAttempt struct {
 
 // WebhookDelivered reports whether an endpoint already accepted an event, so
 // a rerun job does not send again what was accepted.
-func (db *DB) WebhookDelivered(ctx context.Context, endpointID, eventID string) (bool, error) {
+func (g Webhooks) WebhookDelivered(ctx context.Context, endpointID, eventID string) (bool, error) {
+	db := g.db
 	var delivered bool
 	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
 		WHERE endpoint_id = ? AND event_id = ? AND status = ?)`, endpointID, eventID, DeliverySucceeded).Scan(&delivered)
@@ -38,7 +39,8 @@ func (db *DB) WebhookDelivered(ctx context.Context, endpointID, eventID string) 
 
 // WebhookAttempts counts the attempts recorded so far, inside the
 // transaction that records the next one, so attempt numbers never repeat.
-func (tx *Tx) WebhookAttempts(endpointID, eventID string) (int, error) {
+func (g WebhooksTx) WebhookAttempts(endpointID, eventID string) (int, error) {
+	tx := g.tx
 	var n int
 	err := tx.queryRow("SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?",
 		endpointID, eventID).Scan(&n)
@@ -46,7 +48,8 @@ func (tx *Tx) WebhookAttempts(endpointID, eventID string) (int, error) {
 }
 
 // RecordWebhookAttempt appends an attempt to the endpoint's delivery log.
-func (tx *Tx) RecordWebhookAttempt(a *WebhookAttempt) error {
+func (g WebhooksTx) RecordWebhookAttempt(a *WebhookAttempt) error {
+	tx := g.tx
 	a.ID, a.CreatedAt = NewID("whd"), tx.now
 	var code, next any
 	if a.ResponseCode != 0 {
@@ -76,8 +79,9 @@ var deliveryOrder = keyset{from: "webhook_deliveries", id: "id", keys: []string{
 // ListWebhookDeliveries returns a page of attempts (and the one after it,
 // see pageArgs) and the total matching.
 // Another user's endpoint is not found.
-func (db *DB) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]WebhookAttempt, int, error) {
-	if _, err := db.FindWebhookEndpoint(ctx, f.UserID, f.EndpointID); err != nil {
+func (g Webhooks) ListWebhookDeliveries(ctx context.Context, f DeliveryFilter) ([]WebhookAttempt, int, error) {
+	db := g.db
+	if _, err := db.Webhooks().FindWebhookEndpoint(ctx, f.UserID, f.EndpointID); err != nil {
 		return nil, 0, err
 	}
 	where, args := "endpoint_id = ?", []any{f.EndpointID}

@@ -50,7 +50,8 @@ func scanEvent(row interface{ Scan(...any) error }) (Event, error) {
 }
 
 // FindEvent loads one event by id, whoever owns it (delivery workers).
-func (db *DB) FindEvent(ctx context.Context, id string) (Event, error) {
+func (g History) FindEvent(ctx context.Context, id string) (Event, error) {
+	db := g.db
 	ev, err := scanEvent(db.r.QueryRowContext(ctx, "SELECT "+eventCols+" FROM events WHERE id = ?", id))
 	return ev, notFound(err, apperr.ErrNotFound, "event")
 }
@@ -62,7 +63,8 @@ var eventOrder = keyset{from: "events", id: "id", keys: []string{"rowid"}, uniqu
 // could let an "after" cursor skip an event written later in the same
 // millisecond; rowid grows with every insert on the single writer. An After
 // id that is not one of the user's events is a validation error.
-func (db *DB) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error) {
+func (g History) EventLog(ctx context.Context, f EventFilter) ([]Event, int, error) {
+	db := g.db
 	where, args := "user_id = ?", []any{f.UserID}
 	if f.Type != "" {
 		where += " AND type = ?"

@@ -53,8 +53,9 @@ func (tx *Tx) addWebhookSecret(endpointID string, sealer *Sealer) (string, error
 // RotateWebhookSecret issues a new secret at once; the one it replaces keeps
 // signing for RotationGrace (24 h) so receivers can switch without losing a
 // delivery. At most maxRotatedSecrets old secrets stay in grace.
-func (tx *Tx) RotateWebhookSecret(userID, id string, sealer *Sealer) (WebhookEndpoint, string, error) {
-	ep, err := tx.FindWebhookEndpoint(userID, id)
+func (g WebhooksTx) RotateWebhookSecret(userID, id string, sealer *Sealer) (WebhookEndpoint, string, error) {
+	tx := g.tx
+	ep, err := tx.Webhooks().FindWebhookEndpoint(userID, id)
 	if err != nil {
 		return ep, "", err
 	}
@@ -86,7 +87,8 @@ func (tx *Tx) RotateWebhookSecret(userID, id string, sealer *Sealer) (WebhookEnd
 
 // WebhookSigningSecrets returns the key bytes that sign a delivery at now:
 // the current secret first, then any rotated one still in its grace period.
-func (db *DB) WebhookSigningSecrets(ctx context.Context, endpointID string, now time.Time, sealer *Sealer) ([][]byte, error) {
+func (g Webhooks) WebhookSigningSecrets(ctx context.Context, endpointID string, now time.Time, sealer *Sealer) ([][]byte, error) {
+	db := g.db
 	if sealer == nil {
 		return nil, errors.New("store: no sealer for webhook secrets")
 	}

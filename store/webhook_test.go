@@ -37,7 +37,7 @@ func testUser(t *testing.T, db *DB, sealer *Sealer) User {
 	t.Helper()
 	var u User
 	err := db.WithTx(context.Background(), func(tx *Tx) (err error) {
-		u, _, err = tx.EnsureUser("hooks@example.com", false, "", sealer)
+		u, _, err = tx.People().EnsureUser("hooks@example.com", false, "", sealer)
 		return err
 	})
 	if err != nil {
@@ -56,22 +56,22 @@ func TestRotateWebhookSecretCap(t *testing.T) {
 	u := testUser(t, db, sealer)
 	var ep WebhookEndpoint
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		ep, _, err = tx.CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, URL: "https://example.com/"}, sealer)
+		ep, _, err = tx.Webhooks().CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, URL: "https://example.com/"}, sealer)
 		return err
 	}))
 	var latest string
 	for i := 0; i < 6; i++ {
 		is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-			_, latest, err = tx.RotateWebhookSecret(u.ID, ep.ID, sealer)
+			_, latest, err = tx.Webhooks().RotateWebhookSecret(u.ID, ep.ID, sealer)
 			return err
 		}))
-		keys, err := db.WebhookSigningSecrets(ctx, ep.ID, time.Now(), sealer)
+		keys, err := db.Webhooks().WebhookSigningSecrets(ctx, ep.ID, time.Now(), sealer)
 		is.NoErr(err)
 		is.Equal(len(keys), min(i+2, 1+maxRotatedSecrets))
 		is.Equal(FormatWebhookSecret(keys[0]), latest) // the current secret signs first
 	}
 	// After the grace period only the current secret signs.
-	keys, err := db.WebhookSigningSecrets(ctx, ep.ID, time.Now().Add(RotationGrace+time.Second), sealer)
+	keys, err := db.Webhooks().WebhookSigningSecrets(ctx, ep.ID, time.Now().Add(RotationGrace+time.Second), sealer)
 	is.NoErr(err)
 	is.Equal(len(keys), 1)
 	is.Equal(FormatWebhookSecret(keys[0]), latest)
@@ -79,13 +79,13 @@ func TestRotateWebhookSecretCap(t *testing.T) {
 	// A sealed secret moved to another endpoint's row does not open.
 	var other WebhookEndpoint
 	is.NoErr(db.WithTx(ctx, func(tx *Tx) (err error) {
-		other, _, err = tx.CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, URL: "https://example.com/2"}, sealer)
+		other, _, err = tx.Webhooks().CreateWebhookEndpoint(WebhookEndpoint{UserID: u.ID, URL: "https://example.com/2"}, sealer)
 		return err
 	}))
 	_, err = db.x.Writer().Exec(`UPDATE webhook_secrets SET sealed = (SELECT sealed FROM webhook_secrets WHERE endpoint_id = ? AND expires_at IS NULL)
 		WHERE endpoint_id = ?`, ep.ID, other.ID)
 	is.NoErr(err)
-	_, err = db.WebhookSigningSecrets(ctx, other.ID, time.Now(), sealer)
+	_, err = db.Webhooks().WebhookSigningSecrets(ctx, other.ID, time.Now(), sealer)
 	is.True(err != nil)
 }
 
@@ -106,16 +106,16 @@ func TestEventLogInsertionOrder(t *testing.T) {
 			return err
 		}))
 	}
-	evs, total, err := db.EventLog(ctx, EventFilter{UserID: u.ID, Page: 1, Limit: 10})
+	evs, total, err := db.History().EventLog(ctx, EventFilter{UserID: u.ID, Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(total, 3)
 	for i, ev := range evs {
 		is.Equal(ev.ID, ids[i])
 	}
-	evs, _, err = db.EventLog(ctx, EventFilter{UserID: u.ID, After: ids[0], Page: 1, Limit: 10})
+	evs, _, err = db.History().EventLog(ctx, EventFilter{UserID: u.ID, After: ids[0], Page: 1, Limit: 10})
 	is.NoErr(err)
 	is.Equal(len(evs), 2)
 	is.Equal(evs[0].ID, ids[1])
-	_, _, err = db.EventLog(ctx, EventFilter{UserID: "usr_other", After: ids[0], Page: 1, Limit: 10})
+	_, _, err = db.History().EventLog(ctx, EventFilter{UserID: "usr_other", After: ids[0], Page: 1, Limit: 10})
 	is.Equal(apperr.Code(err), apperr.ErrValidation)
 }

@@ -18,14 +18,16 @@ type WriteHealth struct {
 
 // WriteHealth reports the committer's last durable write and last storage
 // failure, each zero until one happens.
-func (db *DB) WriteHealth() WriteHealth {
+func (g Health) WriteHealth() WriteHealth {
+	db := g.db
 	h := db.x.WriteHealth()
 	return WriteHealth{Landed: h.Landed, Failed: h.Failed, Err: h.Err, Reason: h.Reason}
 }
 
 // Heartbeat commits one tiny row through the group committer, as durably
 // as any payout: it lands only while the file and the disk take writes.
-func (db *DB) Heartbeat(ctx context.Context) error {
+func (g Health) Heartbeat(ctx context.Context) error {
+	db := g.db
 	return db.WithTx(ctx, func(tx *Tx) error {
 		_, err := tx.exec(`INSERT INTO storage_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, ms(tx.now))
 		return err

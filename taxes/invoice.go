@@ -30,7 +30,7 @@ type InvoiceRequest struct {
 // supplier is registered and has one (no IGST), else with IGST at 18%. The
 // supplier is frozen from the profile, which must carry a name and address.
 func IssueInvoice(tx *store.Tx, table rates.Table, q InvoiceRequest) (store.Invoice, error) {
-	p, err := tx.ProfileInTx(q.UserID)
+	p, err := tx.People().ProfileInTx(q.UserID)
 	if err != nil {
 		return store.Invoice{}, err
 	}
@@ -49,7 +49,7 @@ func IssueInvoice(tx *store.Tx, table rates.Table, q InvoiceRequest) (store.Invo
 	for _, l := range q.Lines {
 		inv.Total += l.Amount
 	}
-	if inv.Seq, err = tx.NextSeq(q.UserID, "invoice", inv.FY); err != nil {
+	if inv.Seq, err = tx.Invoices().NextSeq(q.UserID, "invoice", inv.FY); err != nil {
 		return store.Invoice{}, err
 	}
 	if inv.Seq > india.InvoiceSeriesMax {
@@ -59,7 +59,7 @@ func IssueInvoice(tx *store.Tx, table rates.Table, q InvoiceRequest) (store.Invo
 	if err := valueInvoice(tx, table, &inv, q.Rate); err != nil {
 		return store.Invoice{}, err
 	}
-	recs, err := tx.LUTsInTx(q.UserID)
+	recs, err := tx.Invoices().LUTsInTx(q.UserID)
 	if err != nil {
 		return store.Invoice{}, err
 	}
@@ -68,7 +68,7 @@ func IssueInvoice(tx *store.Tx, table rates.Table, q InvoiceRequest) (store.Invo
 	} else {
 		inv.IGST = india.IGST(inv.ValueINR)
 	}
-	return tx.InsertInvoice(inv)
+	return tx.Invoices().InsertInvoice(inv)
 }
 
 // valueInvoice sets the rate and the INR value (r.34: the rate of the date
@@ -76,7 +76,7 @@ func IssueInvoice(tx *store.Tx, table rates.Table, q InvoiceRequest) (store.Invo
 func valueInvoice(tx *store.Tx, table rates.Table, inv *store.Invoice, given string) error {
 	inv.Rate, inv.RateDate, inv.RateBasis = given, inv.Date, "given"
 	if given == "" {
-		rate, on, ok, err := tx.RecordedRateOn(inv.Livemode, inv.Currency, inv.Date)
+		rate, on, ok, err := tx.Invoices().RecordedRateOn(inv.Livemode, inv.Currency, inv.Date)
 		if err != nil {
 			return err
 		}
@@ -114,7 +114,7 @@ type CreditRequest struct {
 // CreditInvoice numbers and writes a credit note (r.53) in tx: its value
 // and IGST are the invoice's in proportion, half-up to the paisa.
 func CreditInvoice(tx *store.Tx, q CreditRequest) (store.CreditNote, error) {
-	inv, err := tx.InvoiceInTx(q.UserID, q.InvoiceID)
+	inv, err := tx.Invoices().InvoiceInTx(q.UserID, q.InvoiceID)
 	if err != nil {
 		return store.CreditNote{}, err
 	}
@@ -134,9 +134,9 @@ func CreditInvoice(tx *store.Tx, q CreditRequest) (store.CreditNote, error) {
 		c.ValueINR = (inv.ValueINR*amount + inv.Total/2) / inv.Total
 		c.IGST = (inv.IGST*amount + inv.Total/2) / inv.Total
 	}
-	if c.Seq, err = tx.NextSeq(q.UserID, "credit_note", c.FY); err != nil {
+	if c.Seq, err = tx.Invoices().NextSeq(q.UserID, "credit_note", c.FY); err != nil {
 		return store.CreditNote{}, err
 	}
 	c.Number = india.DocumentNumber("CN", fy, c.Seq)
-	return tx.InsertCreditNote(c)
+	return tx.Invoices().InsertCreditNote(c)
 }

@@ -14,7 +14,7 @@ func CollectsInvoice(tx *store.Tx, p store.Payment, invoiceID string) (store.Pay
 	if invoiceID == "" {
 		return p, nil, nil
 	}
-	inv, err := tx.InvoiceInTx(p.UserID, invoiceID)
+	inv, err := tx.Invoices().InvoiceInTx(p.UserID, invoiceID)
 	if err != nil {
 		return p, nil, invalid("invoiceId", "is not one of your invoices")
 	}

@@ -92,7 +92,7 @@ func FlagRealisations(ctx context.Context, db *store.DB) (int, error) {
 	today := india.DateOf(db.Now())
 	t, _ := india.ParseDay(today)
 	from := india.DateOf(t.AddDate(-realisationLookbackYears, 0, 0))
-	invs, err := db.UnflaggedLUTInvoices(ctx, from, india.DateOf(t.AddDate(-1, 0, 30)))
+	invs, err := db.Invoices().UnflaggedLUTInvoices(ctx, from, india.DateOf(t.AddDate(-1, 0, 30)))
 	if err != nil {
 		return 0, err
 	}
@@ -101,11 +101,11 @@ func FlagRealisations(ctx context.Context, db *store.DB) (int, error) {
 		err := db.WithTx(ctx, func(tx *store.Tx) error {
 			// Read again in the writing transaction: a payout may have
 			// collected it since.
-			i, err := tx.InvoiceInTx(candidate.UserID, candidate.ID)
+			i, err := tx.Invoices().InvoiceInTx(candidate.UserID, candidate.ID)
 			if err != nil {
 				return err
 			}
-			cs, err := tx.CollectionsInTx(i.ID)
+			cs, err := tx.Invoices().CollectionsInTx(i.ID)
 			if err != nil {
 				return err
 			}
@@ -114,7 +114,7 @@ func FlagRealisations(ctx context.Context, db *store.DB) (int, error) {
 			if !w.Watched || !w.Watch.Due {
 				return nil
 			}
-			ok, err := tx.FlagRealisation(store.RealisationFlag{Invoice: i, Day: today, Taxable: w.Watch.Taxable, IGST: w.Watch.IGST,
+			ok, err := tx.Invoices().FlagRealisation(store.RealisationFlag{Invoice: i, Day: today, Taxable: w.Watch.Taxable, IGST: w.Watch.IGST,
 				Interest: w.Watch.Interest, Data: RealisationEventData(w)})
 			if ok {
 				flagged++

@@ -43,7 +43,7 @@ func SubmitLiveKYC(t testing.TB, dir, email string, doc []byte) {
 	a := OpenBeside(t, filepath.Join(dir, "payoutd.db"), sealer)
 	defer a.Close()
 	db := a.DB
-	u, err := db.FindUserByEmail(ctx, email, true)
+	u, err := db.People().FindUserByEmail(ctx, email, true)
 	if err != nil {
 		t.Fatal(err)
 	}
