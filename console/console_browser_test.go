@@ -138,17 +138,17 @@ func seedBrowserPayouts(t *testing.T, dir, key, url string) string {
 	a := openBeside(t, filepath.Join(dir, "payoutd.db"), nil)
 	defer a.Close()
 	db := a.DB
-	u, err := db.FindUserByEmail(ctx, "demo@payoutd.local", false)
+	u, err := db.People().FindUserByEmail(ctx, "demo@payoutd.local", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = db.WithTx(ctx, func(tx *store.Tx) error {
-		return tx.DisableWebhookEndpoint(ep["id"].(string), "7 deliveries in a row failed", nil)
+		return tx.Webhooks().DisableWebhookEndpoint(ep["id"].(string), "7 deliveries in a row failed", nil)
 	}, store.WithActor("test", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SeedSettled(ctx, store.Seed{UserID: u.ID, From: 0, To: 800, Destination: binarytest.Address}); err != nil {
+	if err := db.Bench().SeedSettled(ctx, store.Seed{UserID: u.ID, From: 0, To: 800, Destination: binarytest.Address}); err != nil {
 		t.Fatal(err)
 	}
 	clients := []struct{ name, country string }{
@@ -177,7 +177,7 @@ func seedBrowserPayouts(t *testing.T, dir, key, url string) string {
 			t.Fatal(err)
 		}
 	}
-	all, total, err := db.ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 5000})
+	all, total, err := db.Payments().ListPayments(ctx, store.PaymentFilter{UserID: u.ID, Page: 1, Limit: 5000})
 	if err != nil || total != 2000 || len(all) != 2000 {
 		t.Fatalf("seeded %d (%d listed): %v", total, len(all), err)
 	}
