@@ -132,6 +132,9 @@ CREATE TABLE IF NOT EXISTS payment_invoices (
   user_id    TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS payment_invoices_invoice ON payment_invoices (invoice_id);
+-- A user's links, for the GST figures' receipts that collect an invoice
+-- (store.LinkedReceipts): few beside the user's receipts.
+CREATE INDEX IF NOT EXISTS payment_invoices_user ON payment_invoices (user_id);
 
 CREATE TABLE IF NOT EXISTS kyc (
   user_id     TEXT PRIMARY KEY REFERENCES users(id),

@@ -30,14 +30,37 @@ type ReceiptDocument struct {
 // whose time of supply is fromDay..toDay and whose figures are in gst_days
 // (not waiting in the refresh queue), oldest first.
 func (s *Snapshot) ReceiptDocuments(userID, fromDay, toDay string) ([]ReceiptDocument, error) {
-	rows, err := s.q.QueryContext(s.ctx, `SELECT v.payment_id, p.invoice_ref, v.day, v.cross_border, v.invoice_date != '',
-		v.currency, v.invoice_amount, v.value_inr, l.payment_id IS NOT NULL
-		FROM gst_values v JOIN payments p ON p.id = v.payment_id
+	return s.receiptDocuments(`FROM gst_values v JOIN payments p ON p.id = v.payment_id
 		JOIN reconciliations r ON r.payment_id = v.payment_id AND r.status = 'RECONCILED'
 		LEFT JOIN payment_invoices l ON l.payment_id = v.payment_id
-		WHERE v.user_id = ? AND v.day >= ? AND v.day <= ?
-		AND NOT EXISTS (SELECT 1 FROM tax_pending t WHERE t.payment_id = v.payment_id)
-		ORDER BY v.day, p.settled_at, v.payment_id`, userID, fromDay, toDay)
+		WHERE v.user_id = ?`, userID, fromDay, toDay)
+}
+
+// LinkedReceipts returns ReceiptDocuments of fromDay..toDay that collect a
+// payoutd invoice: what the GST figures take back out of gst_days. They
+// are read from the user's links to invoices (payment_invoices_user), not
+// picked out of every receipt of the period.
+func (s *Snapshot) LinkedReceipts(userID, fromDay, toDay string) ([]ReceiptDocument, error) {
+	return s.receiptDocuments(linkedReceipts, userID, fromDay, toDay)
+}
+
+const linkedReceipts = `FROM payment_invoices l JOIN gst_values v ON v.payment_id = l.payment_id
+		JOIN payments p ON p.id = v.payment_id
+		JOIN reconciliations r ON r.payment_id = v.payment_id AND r.status = 'RECONCILED'
+		WHERE l.user_id = ?`
+
+func receiptDocumentsSQL(from string) string {
+	return `SELECT v.payment_id, p.invoice_ref, v.day, v.cross_border, v.invoice_date != '',
+		v.currency, v.invoice_amount, v.value_inr, l.payment_id IS NOT NULL ` + from + `
+		AND v.day >= ? AND v.day <= ?
+		AND NOT EXISTS (SELECT 1 FROM tax_pending t WHERE t.user_id = v.user_id AND t.payment_id = v.payment_id)
+		ORDER BY v.day, p.settled_at, v.payment_id`
+}
+
+// receiptDocuments reads ReceiptDocuments from the tables of from, whose
+// WHERE names the user; the period and the refresh queue are added here.
+func (s *Snapshot) receiptDocuments(from, userID, fromDay, toDay string) ([]ReceiptDocument, error) {
+	rows, err := s.q.QueryContext(s.ctx, receiptDocumentsSQL(from), userID, fromDay, toDay)
 	if err != nil {
 		return nil, err
 	}
@@ -52,19 +75,6 @@ func (s *Snapshot) ReceiptDocuments(userID, fromDay, toDay string) ([]ReceiptDoc
 		out = append(out, d)
 	}
 	return out, rows.Err()
-}
-
-// LinkedReceipts returns ReceiptDocuments of fromDay..toDay that collect a
-// payoutd invoice: what the GST figures take back out of gst_days.
-func (s *Snapshot) LinkedReceipts(userID, fromDay, toDay string) ([]ReceiptDocument, error) {
-	all, err := s.ReceiptDocuments(userID, fromDay, toDay)
-	var out []ReceiptDocument
-	for _, d := range all {
-		if d.Linked {
-			out = append(out, d)
-		}
-	}
-	return out, err
 }
 
 // ProfileInTx reads the user's profile in a transaction.

@@ -67,7 +67,10 @@ func (f PaymentFilter) where() (string, []any) {
 		add("invoice_ref = ?", f.InvoiceRef)
 	}
 	if f.ClientID != "" {
-		add("client_id = ?", f.ClientID)
+		// client_id != '' lets the partial index payments_user_client
+		// serve it: SQLite uses a partial index only when the query
+		// implies its condition, and a bound ? could be ''.
+		add("client_id = ? AND client_id != ''", f.ClientID)
 	}
 	if f.Retryable {
 		add("vault_id IS NOT NULL")
