@@ -45,6 +45,10 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 	if err != nil {
 		return nil, err
 	}
+	ids, err := consoleFixtures(ctx, t, user)
+	if err != nil {
+		return nil, err
+	}
 	var out []ReadResult
 	have := 0
 	for _, size := range sizes {
@@ -83,7 +87,7 @@ func measureReads(ctx context.Context, c *http.Client, t *Target, sizes []int, s
 			}
 			out = append(out, r)
 		}
-		pages, err := measureConsole(ctx, browser, t, userID, size, samples, size <= historyUpTo)
+		pages, err := measureConsole(ctx, browser, t, userID, ids, size, samples, size <= historyUpTo)
 		if err != nil {
 			return nil, err
 		}
