@@ -101,8 +101,9 @@ async function auditCount(page, action) {
 // repeats a GET, not the form), the form must have done its one thing
 // (one audit row of action more), and the reload must change nothing (the
 // audit rows, and rows(), the same; a one-time secret not shown again).
-// It returns rows() before the submit and after.
-async function submitThenReload(page, what, action, submit, rows = async () => 0) {
+// landing runs on the page landed on, before the reload. It returns rows()
+// before the submit and after.
+async function submitThenReload(page, what, action, submit, rows = async () => 0, landing = async () => {}) {
   const before = { audit: await auditCount(page, action), rows: await rows() };
   const res = await navigate(page, submit);
   const post = res.request().redirectedFrom();
@@ -110,6 +111,7 @@ async function submitThenReload(page, what, action, submit, rows = async () => 0
     `${what}: the form's POST answers with a redirect (${post?.method()} → ${res.request().method()} ${new URL(res.url()).pathname})`);
   const after = { audit: await auditCount(page, action), rows: await rows(), secret: await page.locator('#secret').count() };
   check(after.audit === before.audit + 1, `${what}: done once (${action}: ${before.audit} → ${after.audit} audit rows)`);
+  await landing();
   await page.reload();
   const again = { audit: await auditCount(page, action), rows: await rows() };
   check(again.audit === after.audit && again.rows === after.rows && (await page.locator('#secret, .flash').count()) === 0,
@@ -407,7 +409,7 @@ try {
   await page.getByLabel(/^Label/).fill('browser-test');
   await page.getByRole('checkbox', { name: 'payments:read' }).check();
   n = await submitThenReload(page, 'creating an API key', 'api_key.created',
-    () => page.getByRole('button', { name: 'Create key' }).click(), rowsOf('API keys table'));
+    () => page.getByRole('button', { name: 'Create key' }).click(), rowsOf('API keys table'), () => visit(page, 'settings-secret'));
   check(n.after === n.before + 1 && n.secret === 1, 'the key is listed and its secret was shown once');
   const keyRow = page.locator('.table-wrap[aria-label="API keys table"] tr', { hasText: 'browser-test' });
   n = await submitThenReload(page, 'rotating an API key', 'api_key.rotated',
@@ -501,6 +503,7 @@ try {
 
   await navigate(page, () => page.getByRole('button', { name: 'Sign out' }).click());
   check(await heading(page) === 'You are signed out', 'signing out says so');
+  await visit(page, 'signed-out');
   await page.goto(base + '/console/');
   check(await heading(page) === 'Sign in to the console', 'after signing out the console asks for a link');
 
