@@ -27,8 +27,9 @@ import (
 // payouts are in flight, while payoutd is down), outside debits of the
 // vaults (a payment by another holder of a vault's key, an issuer's
 // clawback), the network's clock moving on, backups taken while payouts
-// are in flight, restores of an earlier backup, and retention gaps
-// (payoutd down while the RPC server forgets the ledgers it missed).
+// are in flight, restores of an earlier backup, retention gaps (payoutd
+// down while the RPC server forgets the ledgers it missed), and restarts
+// against an RPC node behind the network.
 //
 // After every step (chaos_check_live_test.go) it asserts: no payout was
 // ever paid twice on the network (counted by the network itself, by memo,
@@ -74,7 +75,7 @@ func TestLiveChaos(t *testing.T) {
 	began := time.Now()
 	c := newChaos(t, rand.New(rand.NewPCG(uint64(seed), 0)))
 	defer c.diagnose() // a Fatal runs it before the cleanups stop the server
-	required := []string{"backup", "kill", "restore", "empty", "fault", "deposit", "outside", "gap"}
+	required := []string{"backup", "kill", "restore", "empty", "fault", "deposit", "outside", "gap", "behind"}
 	for step := 1; ; step++ {
 		missing := c.missing(required)
 		if c.confirmed() >= size.payouts && c.deposits >= size.deposits && len(missing) == 0 {
@@ -88,7 +89,7 @@ func TestLiveChaos(t *testing.T) {
 			action = missing[0]
 		}
 		c.done[action] = true
-		t.Logf("step %d: %s", step, action)
+		t.Logf("step %d: %s (at %s)", step, action, time.Since(began).Round(time.Second))
 		c.do(action)
 		c.check(step)
 		if c.operate() {
@@ -97,10 +98,10 @@ func TestLiveChaos(t *testing.T) {
 	}
 	c.finish()
 	t.Logf("chaos seed %d in %s: %d payouts confirmed (%v now), %d deposits, %d outside debits, %d sends to the network; "+
-		"%d kills, %d restores, %d retention gaps, %d faults; %d resolves, %d releases, %d resyncs, %d retries; "+
+		"%d kills, %d restores, %d retention gaps, %d restarts on a node behind, %d faults; %d resolves, %d releases, %d resyncs, %d retries; "+
 		"%d double payments, %d double deposits, %d missing deposits",
 		seed, time.Since(began).Round(time.Second), c.confirmed(), c.statuses(), c.deposits, c.outside, c.fake.Sends(),
-		c.kills, c.restores, c.gaps, c.faults, c.resolves, c.releases, c.resyncs, c.retries, c.doubles, c.doubleDeps, c.missingDeps)
+		c.kills, c.restores, c.gaps, c.behinds, c.faults, c.resolves, c.releases, c.resyncs, c.retries, c.doubles, c.doubleDeps, c.missingDeps)
 }
 
 // chaosSize is how much a run does at least.
@@ -125,11 +126,11 @@ type chaos struct {
 	done    map[string]bool
 	memo    int
 	// what was done, and what the last check counted
-	deposits, outside, kills, restores, gaps, faults int
-	resolves, releases, resyncs, retries             int
-	doubles, doubleDeps, missingDeps                 int
-	advanced                                         time.Time // when the check last moved the network's clock
-	sqlDB                                            *storetest.DB
+	deposits, outside, kills, restores, gaps, faults, behinds int
+	resolves, releases, resyncs, retries                      int
+	doubles, doubleDeps, missingDeps                          int
+	advanced                                                  time.Time // when the check last moved the network's clock
+	sqlDB                                                     *storetest.DB
 
 	mu  sync.Mutex
 	cur *proc
@@ -184,7 +185,7 @@ func newChaos(t *testing.T, rng *rand.Rand) *chaos {
 // pick chooses the next action, weighted.
 func (c *chaos) pick() string {
 	weighted := []string{"pay", "pay", "pay", "pay", "pay", "fault", "fault", "empty", "deposit", "deposit", "outside",
-		"kill", "clock", "backup", "gap"}
+		"kill", "clock", "backup", "gap", "behind"}
 	if len(c.backups) > 0 {
 		weighted = append(weighted, "restore")
 	}
@@ -242,6 +243,8 @@ func (c *chaos) do(action string) {
 		c.restore()
 	case "gap":
 		c.gap()
+	case "behind":
+		c.behind()
 	}
 }
 
@@ -362,9 +365,9 @@ func (c *chaos) down() {
 	c.cur.wait()
 }
 
-// up starts the server again on the database in place.
-func (c *chaos) up() {
-	next := start(c.t, c.dir, c.args...)
+// up starts the server again on the database in place, with extra flags.
+func (c *chaos) up(extra ...string) {
+	next := start(c.t, c.dir, append(append([]string(nil), c.args...), extra...)...)
 	c.mu.Lock()
 	c.cur = next
 	c.mu.Unlock()
@@ -399,4 +402,24 @@ func (c *chaos) gap() {
 	c.fake.Prune()
 	c.gaps++
 	c.up()
+}
+
+// behind: payoutd starts again against an RPC server 40 ledgers behind
+// the network (a lagging node, or a load balancer's stale backend) while
+// clients deposit. It books nothing from it (a phantom deposit would show
+// in the checks) and /readyz says the RPC server is behind; the node then
+// catches up.
+func (c *chaos) behind() {
+	c.down()
+	node := c.fake.Node()
+	node.Lag(40)
+	c.deposit(1 + c.rng.IntN(2))
+	c.up("-stellar-rpc", node.URL)
+	wait.Until(c.t, 30*time.Second, "/readyz to say the RPC server is behind", func() bool {
+		_, _, m := liveCall(c.t, "GET", c.url()+"/readyz", "", nil)
+		rail, _ := m["rail"].(map[string]any)
+		return rail["status"] == "behind"
+	})
+	node.Live()
+	c.behinds++
 }

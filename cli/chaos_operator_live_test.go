@@ -55,7 +55,11 @@ func (c *chaos) operate() bool {
 			acted = true
 		}
 	}
-	if c.rng.IntN(3) == 0 {
+	expired := false
+	for _, reason := range st.reason {
+		expired = expired || strings.HasPrefix(reason, "SETTLEMENT_EXPIRED")
+	}
+	if expired && c.rng.IntN(2) == 0 {
 		out, errOut, code := runBinary(c.t, c.dir, "payouts", "retry", "--expired", "--since", "24h", "-db", filepath.Join(c.dir, "payoutd.db"))
 		if code != 0 {
 			c.t.Logf("payouts retry --expired: %s %s", out, errOut)
