@@ -88,6 +88,22 @@ CREATE TABLE IF NOT EXISTS invoices (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS invoices_number ON invoices (user_id, fy, seq);
 CREATE INDEX IF NOT EXISTS invoices_user_date ON invoices (user_id, date);
+-- The LUT invoices rule 96A's watch job reads, every user's, by date.
+CREATE INDEX IF NOT EXISTS invoices_lut_date ON invoices (date) WHERE lut_arn != '';
+
+-- Rule 96A's flag of a LUT invoice not fully paid in foreign exchange,
+-- written with its invoice.realisation_due event by the realisation_watch
+-- job: one row per invoice, so the event is emitted once. The figures are
+-- those the event announced (paise).
+CREATE TABLE IF NOT EXISTS invoice_realisation_flags (
+  invoice_id    TEXT PRIMARY KEY REFERENCES invoices(id),
+  user_id       TEXT NOT NULL,
+  flagged_on    TEXT NOT NULL,    -- YYYY-MM-DD, IST
+  taxable_value INTEGER NOT NULL,
+  igst          INTEGER NOT NULL,
+  interest      INTEGER NOT NULL,
+  created_at    INTEGER NOT NULL
+);
 
 -- Credit notes (r.53) against an invoice, in their own series per year.
 CREATE TABLE IF NOT EXISTS credit_notes (
@@ -189,6 +205,25 @@ CREATE TABLE IF NOT EXISTS api_keys (
   rate_exempt INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id, created_at);
+-- A number every change of api_keys moves on, in the changing transaction
+-- whoever makes it, so a server that remembers keys (store/apikey_cache.go)
+-- learns within a second of a key revoked by another process.
+CREATE TABLE IF NOT EXISTS api_key_generation (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  n  INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS api_keys_generation_insert AFTER INSERT ON api_keys
+BEGIN
+  INSERT INTO api_key_generation (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS api_keys_generation_update AFTER UPDATE ON api_keys
+BEGIN
+  INSERT INTO api_key_generation (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS api_keys_generation_delete AFTER DELETE ON api_keys
+BEGIN
+  INSERT INTO api_key_generation (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1;
+END;
 -- One row that /readyz rewrites, with a page-sized pad, after a write
 -- failed for lack of space: its commit succeeding says writes work again.
 CREATE TABLE IF NOT EXISTS storage_probe (
@@ -892,3 +927,35 @@ CREATE TABLE IF NOT EXISTS settlement_rates (
   as_of      INTEGER NOT NULL,
   created_at INTEGER NOT NULL
 );
+
+-- Notices: what the console's notice list shows and e-mail sends
+-- (jobs/notify_*.go). One per user per occasion (an event's id, or a date
+-- such as an advance-tax instalment), so the periodic job that looks for
+-- dated occasions may find the same one at every run.
+CREATE TABLE IF NOT EXISTS notices (
+  id         TEXT PRIMARY KEY,
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  livemode   INTEGER NOT NULL,
+  kind       TEXT NOT NULL,
+  occasion   TEXT NOT NULL,
+  title      TEXT NOT NULL,
+  body       TEXT NOT NULL DEFAULT '',
+  link       TEXT NOT NULL DEFAULT '',  -- a console path
+  created_at INTEGER NOT NULL,
+  read_at    INTEGER,
+  mailed_at  INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS notices_occasion ON notices (user_id, occasion);
+-- newest first by rowid within a user (an index's entries of one key are in
+-- rowid order)
+CREATE INDEX IF NOT EXISTS notices_user ON notices (user_id);
+CREATE INDEX IF NOT EXISTS notices_unread ON notices (user_id) WHERE read_at IS NULL;
+
+-- The notice kinds a user does not want by e-mail (Settings); the console
+-- lists every notice.
+CREATE TABLE IF NOT EXISTS notice_mail_off (
+  user_id    TEXT NOT NULL REFERENCES users(id),
+  kind       TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (user_id, kind)
+) WITHOUT ROWID;

@@ -79,6 +79,14 @@ type Config struct {
 	// link-local addresses (jobs.RuleFor).
 	SandboxPrivateWebhooks bool
 
+	// SMTP, when set, e-mails each notice through this mail server (serve
+	// -smtp-url); BaseURL starts the console links in those e-mails.
+	SMTP    *jobs.SMTP
+	BaseURL string
+	// NoticeDates is how often the dated notices (advance tax, LUT, rule
+	// 96A) are looked for (0: jobs.NoticeDatesInterval).
+	NoticeDates time.Duration
+
 	// Metrics, when set, reads the database at each scrape and is told of
 	// payout moves, webhook deliveries and failed jobs.
 	Metrics *metrics.Metrics
@@ -149,8 +157,9 @@ func wire(db *store.DB, c Config) (*App, error) {
 		a.Pipeline.Live = a.Live
 	}
 	// Every event written through this database fans out to the webhook
-	// endpoints subscribed to it, in the event's own transaction.
-	db.SetEventHook(jobs.EnqueueWebhooks)
+	// endpoints subscribed to it, and to its user's notice, in the event's
+	// own transaction.
+	db.SetEventHook(jobs.EventHook(c.SMTP != nil))
 	rc, err := db.NewRiverClient(riverConfig(db, a, c, log))
 	if err != nil {
 		return nil, err

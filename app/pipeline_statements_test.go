@@ -92,7 +92,7 @@ func sharedStatement(q string) bool {
 		return true
 	}
 	for _, p := range []string{"BEGIN", "COMMIT", "PRAGMA data_version", "-- name: JobGetAvailable", "INSERT INTO audit_log",
-		"INSERT INTO events", "INSERT INTO payment_counts", "INSERT INTO row_counts", "UPDATE ledger_accounts SET balance"} {
+		"INSERT INTO events", "INSERT INTO notices", "INSERT INTO payment_counts", "INSERT INTO row_counts", "UPDATE ledger_accounts SET balance"} {
 		if strings.HasPrefix(q, p) {
 			return true
 		}

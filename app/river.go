@@ -25,6 +25,7 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 	river.AddWorker(workers, &jobs.TaxRefreshWorker{DB: db})
 	river.AddWorker(workers, &jobs.SandboxKYCWorker{DB: db})
 	river.AddWorker(workers, &jobs.IdempotencyPurgeWorker{DB: db})
+	river.AddWorker(workers, &jobs.RealisationWatchWorker{DB: db})
 	deliver := jobs.NewWebhookDeliverWorker(db, c.Sealer, c.WebhookSchedule, c.WebhookTimeout, log)
 	if c.SandboxPrivateWebhooks {
 		deliver.AllowSandboxPrivate()
@@ -33,7 +34,12 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		deliver.Observe = c.Metrics.WebhookDelivery
 	}
 	river.AddWorker(workers, deliver)
-	periodic := []*river.PeriodicJob{jobs.IdempotencyPurgeJob(jobs.IdempotencyPurgeInterval)}
+	river.AddWorker(workers, &jobs.NoticeDatesWorker{DB: db, Mail: c.SMTP != nil})
+	if c.SMTP != nil {
+		river.AddWorker(workers, &jobs.NoticeMailWorker{DB: db, SMTP: *c.SMTP, BaseURL: c.BaseURL, Log: log})
+	}
+	periodic := []*river.PeriodicJob{jobs.IdempotencyPurgeJob(jobs.IdempotencyPurgeInterval),
+		jobs.RealisationWatchJob(jobs.RealisationWatchInterval), jobs.NoticeDatesJob(cmp.Or(c.NoticeDates, jobs.NoticeDatesInterval))}
 	if a.Live != nil {
 		river.AddWorker(workers, &stellar.SyncWorker{Rail: a.Live})
 		if c.StellarSync > 0 {
@@ -65,6 +71,9 @@ func riverConfig(db *store.DB, a *App, c Config, log *slog.Logger) *river.Config
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: c.Workers},
 			jobs.WebhookQueue:  {MaxWorkers: cmp.Or(c.WebhookWorkers, 8)},
+		}
+		if c.SMTP != nil {
+			rc.Queues[jobs.MailQueue] = river.QueueConfig{MaxWorkers: 2}
 		}
 	}
 	return rc

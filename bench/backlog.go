@@ -24,6 +24,10 @@ type DrainResult struct {
 	StealPct       float64 `json:"steal_pct"`
 	// WriterCPUMSPerPayout is the write connection's own CPU per payout.
 	WriterCPUMSPerPayout float64 `json:"writer_cpu_ms_per_payout"`
+	// WriterStatementsPerPayout is how many statements the write
+	// connection ran per payout drained (River's fetch and completion,
+	// BEGIN and COMMIT included).
+	WriterStatementsPerPayout float64 `json:"writer_statements_per_payout"`
 }
 
 // measureBacklog starts a server on a fresh file in dir with its workers
@@ -59,7 +63,7 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 	}
 	say("%s: %d payouts confirmed (%.0f req/s); starting the workers…", name, len(confirmed), res.ReqPerS)
 	cpu := startCPU()
-	wcpu := t.DB.CommitStats().WriterCPU
+	before := t.DB.CommitStats()
 	if o.Phase != nil && latency == 0 {
 		o.Phase("drain", true)
 		defer o.Phase("drain", false)
@@ -74,7 +78,9 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 	r.DrainS = time.Since(t0).Seconds()
 	r.PayoutsPerS = float64(o.Backlog) / r.DrainS
 	r.CPUMSPerPayout, r.StealPct = cpu.perOp(o.Backlog), cpu.stealPct()
-	r.WriterCPUMSPerPayout = ms(t.DB.CommitStats().WriterCPU-wcpu) / float64(o.Backlog)
+	after := t.DB.CommitStats()
+	r.WriterCPUMSPerPayout = ms(after.WriterCPU-before.WriterCPU) / float64(o.Backlog)
+	r.WriterStatementsPerPayout = float64(after.Statements-before.Statements) / float64(o.Backlog)
 	return r, nil
 }
 

@@ -148,6 +148,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 		stats := t.DB.CommitStats()
 		res.Confirmed.WriterMSPerPayout = ms(stats.Busy-stats0.Busy) / float64(n)
 		res.Confirmed.WriterCPUMSPerPayout = ms(stats.WriterCPU-stats0.WriterCPU) / float64(n)
+		res.Confirmed.WriterStatementsPerPayout = float64(stats.Statements-stats0.Statements) / float64(n)
 	}
 	res.Confirmed.CPUMSPerPayout, res.Confirmed.StealPct = pipeCPU.perOp(res.Confirmed.Payouts), pipeCPU.stealPct()
 	// The server's peak under API and pipeline load, before the read phase

@@ -33,7 +33,10 @@ type PipeResult struct {
 	// commits per payout: the same cost without the time the machine's
 	// hypervisor took away, so changes compare across noisy runs.
 	WriterCPUMSPerPayout float64 `json:"writer_cpu_ms_per_payout"`
-	StealPct             float64 `json:"steal_pct"`
+	// WriterStatementsPerPayout is how many statements the write
+	// connection ran per payout, River's, BEGIN and COMMIT included.
+	WriterStatementsPerPayout float64 `json:"writer_statements_per_payout"`
+	StealPct                  float64 `json:"steal_pct"`
 }
 
 // measurePipeline waits until every confirmed payout is COMPLETED, then

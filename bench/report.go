@@ -67,6 +67,7 @@ func WriteTable(w io.Writer, r Result) {
 		fmt.Fprintf(tw, "group commit: writer busy s (of the load phases)\t%.1f\t\t\t\t\t\n", c.CommitBusyS)
 		fmt.Fprintf(tw, "confirm + pipeline: writer busy ms per payout\t%.3f\t\t\t\t\t\n", c.WriterMSPerPayout)
 		fmt.Fprintf(tw, "confirm + pipeline: writer thread CPU ms per payout (no steal)\t%.3f\t\t\t\t\t\n", c.WriterCPUMSPerPayout)
+		fmt.Fprintf(tw, "confirm + pipeline: writer statements per payout\t%.1f\t\t\t\t\t\n", c.WriterStatementsPerPayout)
 	}
 	for _, d := range []struct {
 		name string
@@ -84,6 +85,7 @@ func WriteTable(w io.Writer, r Result) {
 		}
 		fmt.Fprintf(tw, "%s) payouts/s\t%.0f\t\t\t\t\t%.3f\t%.0f\t\n", label, d.r.PayoutsPerS, d.r.CPUMSPerPayout, d.r.StealPct)
 		fmt.Fprintf(tw, "%s: writer thread CPU ms per payout\t%.3f\t\t\t\t\t\n", d.name, d.r.WriterCPUMSPerPayout)
+		fmt.Fprintf(tw, "%s: writer statements per payout\t%.1f\t\t\t\t\t\n", d.name, d.r.WriterStatementsPerPayout)
 	}
 	for _, rd := range r.Reads {
 		fmt.Fprintf(tw, "GET %s @ %d payments\t\t%.2f\t%.2f\t\t\t\n", rd.Path, rd.Payments, rd.P50MS, rd.P99MS)

@@ -32,6 +32,8 @@ type httpConfig struct {
 	trustedProxies         []netip.Prefix
 	// metrics is told of every request (nil: no metrics).
 	metrics *metrics.Metrics
+	// mail: notices are e-mailed (-smtp-url), which Settings says.
+	mail bool
 }
 
 // newServer builds the HTTP API, with the console mounted, on a wired app.
@@ -42,7 +44,7 @@ func newServer(ctx context.Context, a *app.App, sealer *store.Sealer, c httpConf
 		liveRail, liveCheck = a.Live, a.Live
 	}
 	con, err := console.New(console.Config{DB: a.DB, BaseURL: c.baseURL, Sealer: sealer, Rates: c.rates, Live: liveCheck,
-		Log: c.log, RequestID: server.RequestID, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks})
+		Log: c.log, RequestID: server.RequestID, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks, Mail: c.mail})
 	if err != nil {
 		return nil, err
 	}

@@ -174,7 +174,7 @@ func TestLitestreamRestoreAfterKill(t *testing.T) {
 	}
 	t.Logf("%d payouts acknowledged in %s of load; %d missing from the restore, all acknowledged within the last %s before the kill (replication lag)",
 		len(all), killed.Sub(all[0].at).Round(time.Millisecond), missing, lag.Round(time.Millisecond))
-	is.True(len(all) > 100)
+	is.True(len(all) >= 20) // enough to lose some: the count depends on the machine
 
 	// The restore is a sound payoutd database: check passes, and it serves.
 	cli(t, restoredDir, "check", "-db", restored)

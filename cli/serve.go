@@ -40,6 +40,8 @@ type serveConfig struct {
 	sandboxPrivateWebhooks bool
 	trustedProxies         string
 	metricsAddr            string
+	smtpURL, smtpFrom      string
+	smtp                   *jobs.SMTP // read from smtpURL and smtpFrom by check
 }
 
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -68,6 +70,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs.StringVar(&c.limits, "rate-limits", getenv("PAYOUTD_RATE_LIMITS"), "per-minute limit overrides, e.g. initiate=100,confirm=50,auth-failures=50 (env PAYOUTD_RATE_LIMITS)")
 	fs.StringVar(&c.trustedProxies, "trusted-proxies", getenv("PAYOUTD_TRUSTED_PROXIES"),
 		"reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client, for the limit on failed authentications (env PAYOUTD_TRUSTED_PROXIES)")
+	fs.StringVar(&c.smtpURL, "smtp-url", getenv("PAYOUTD_SMTP_URL"),
+		"mail server for notices by e-mail, smtp://user:password@host:587 (STARTTLS, required with a password) or smtps://…:465; off when empty (env PAYOUTD_SMTP_URL)")
+	fs.StringVar(&c.smtpFrom, "smtp-from", getenv("PAYOUTD_SMTP_FROM"),
+		"From address of notice e-mails, e.g. payoutd@example.com; required with -smtp-url (env PAYOUTD_SMTP_FROM)")
 	c.stellar.register(fs, getenv)
 	c.liveRates.register(fs, getenv)
 	fs.DurationVar(&c.jobTimeout, "job-timeout", durationEnv(getenv, "PAYOUTD_JOB_TIMEOUT", 20*time.Second),
@@ -124,9 +130,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	cfg := app.Config{Log: log, Workers: c.workers, JobTimeout: c.jobTimeout, Rates: rateTable,
 		SandboxUnknownWindow: c.unknownWindow, WebhookSchedule: webhookSchedule, SandboxPrivateWebhooks: c.sandboxPrivateWebhooks,
-		Metrics: m}
+		Metrics: m, SMTP: c.smtp}
 	hc := httpConfig{live: c.mode == "live", rates: rateTable, limits: limits, log: log,
-		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies, metrics: m}
+		sandboxPrivateWebhooks: c.sandboxPrivateWebhooks, trustedProxies: proxies, metrics: m, mail: c.smtp != nil}
 	var live *liveRates
 	if c.mode == "live" {
 		if live, err = newLiveRates(ctx, c.rates, c.liveRates, log); err != nil {
@@ -141,6 +147,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			}
 		}
 	}
+	if c.baseURL == "" {
+		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
+	}
+	hc.baseURL = strings.TrimRight(c.baseURL, "/")
+	cfg.BaseURL = hc.baseURL
 	a, sealer, err := c.openApp(ctx, store.Serve, true, cfg)
 	if err != nil {
 		return err
@@ -155,10 +166,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 		live.Keep(func(q map[string]rates.Quote) { keepRates(ctx, a.DB, q, log) })
 	}
-	if c.baseURL == "" {
-		c.baseURL = "http://" + strings.Replace(ln.Addr().String(), "[::]", "localhost", 1)
-	}
-	hc.baseURL = strings.TrimRight(c.baseURL, "/")
 	srv, err := newServer(ctx, a, sealer, hc)
 	if err != nil {
 		return err
@@ -178,6 +185,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		go serveMetrics(mln, m, log)
 		log.Info("metrics", "addr", mln.Addr().String())
 		fmt.Fprintf(stdout, "payoutd metrics on %s\n", mln.Addr())
+	}
+	if c.smtp != nil {
+		log.Info("notices by e-mail", "server", c.smtp.Addr(), "from", c.smtp.From)
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", hc.baseURL, "mode", c.mode, "db", c.db)
 	fmt.Fprintf(stdout, "payoutd listening on %s (%s mode)\n", ln.Addr(), c.mode)

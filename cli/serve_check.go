@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/server"
 )
 
@@ -43,7 +44,26 @@ func (c *serveConfig) check() error {
 	if err := c.liveRates.check(); err != nil {
 		return err
 	}
+	if err := c.checkSMTP(); err != nil {
+		return err
+	}
 	return c.stellar.check()
+}
+
+// checkSMTP reads -smtp-url and -smtp-from: both or neither.
+func (c *serveConfig) checkSMTP() error {
+	switch {
+	case c.smtpURL == "" && c.smtpFrom == "":
+		return nil
+	case c.smtpURL == "":
+		return fmt.Errorf("-smtp-from %q needs -smtp-url, the mail server notices are sent through", c.smtpFrom)
+	}
+	s, err := jobs.ParseSMTP(c.smtpURL, c.smtpFrom)
+	if err != nil {
+		return err
+	}
+	c.smtp = &s
+	return nil
 }
 
 // checkBaseURL accepts an absolute http(s) URL with a host and nothing

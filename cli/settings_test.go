@@ -40,6 +40,12 @@ func TestBadSettingsTouchNothing(t *testing.T) {
 		{"BaseURLQuery", []string{"-base-url", "https://payouts.example.com/?x=1"}, nil, []string{"-base-url"}},
 		{"TrustEveryIPv4", []string{"-trusted-proxies", "10.0.0.1,0.0.0.0/0"}, nil, []string{"-trusted-proxies", "0.0.0.0/0", "every address"}},
 		{"TrustEveryIPv6", []string{"-trusted-proxies", "::/0"}, nil, []string{"-trusted-proxies", "::/0"}},
+		{"SMTPNotAURL", []string{"-smtp-url", "mail.example.com:587", "-smtp-from", "p@example.com"}, nil, []string{"-smtp-url"}},
+		{"SMTPHTTP", []string{"-smtp-url", "https://mail.example.com", "-smtp-from", "p@example.com"}, nil, []string{"-smtp-url"}},
+		{"SMTPPasswordHidden", []string{"-smtp-url", "smtp://u:hunter2@mail.example.com:99999", "-smtp-from", "p@example.com"}, nil, []string{"-smtp-url", "port"}},
+		{"SMTPNoFrom", []string{"-smtp-url", "smtp://mail.example.com"}, nil, []string{"-smtp-from"}},
+		{"SMTPBadFrom", nil, []string{"PAYOUTD_SMTP_URL=smtps://mail.example.com", "PAYOUTD_SMTP_FROM=not an address"}, []string{"-smtp-from"}},
+		{"SMTPFromAlone", []string{"-smtp-from", "p@example.com"}, nil, []string{"-smtp-from", "-smtp-url"}},
 		{"MisspeltVariable", nil, []string{"PAYOUTD_SHUTDOWN_GRAEC=30s"}, []string{"PAYOUTD_SHUTDOWN_GRAEC", "PAYOUTD_SHUTDOWN_GRACE", "-shutdown-grace"}},
 		{"MisspeltPrefix", nil, []string{"PAYOUT_WORKERS=8"}, []string{"PAYOUT_WORKERS", "PAYOUTD_WORKERS", "-workers"}},
 		{"BadValueInVariable", nil, []string{"PAYOUTD_SHUTDOWN_GRACE=30"}, []string{"PAYOUTD_SHUTDOWN_GRACE", "-shutdown-grace"}},
@@ -57,7 +63,8 @@ func TestBadSettingsTouchNothing(t *testing.T) {
 					t.Errorf("the refusal does not say %q: %s", w, errOut)
 				}
 			}
-			is.Equal(dirFiles(t, dir), []string(nil)) // nothing created
+			is.Equal(dirFiles(t, dir), []string(nil))     // nothing created
+			is.True(!strings.Contains(errOut, "hunter2")) // a password is never echoed
 		})
 	}
 }

@@ -44,6 +44,9 @@ type Config struct {
 	// SandboxPrivateWebhooks lets sandbox webhooks reach private and
 	// link-local addresses (jobs.RuleFor).
 	SandboxPrivateWebhooks bool
+	// Mail: notices are also e-mailed (serve -smtp-url), which Settings
+	// says beside the choice of kinds.
+	Mail bool
 }
 
 // Console is the console's HTTP handler.
@@ -144,6 +147,10 @@ func (c *Console) routes() {
 	m.Handle("POST /console/settings/keys", c.form(c.handleKeyCreate))
 	m.Handle("POST /console/settings/keys/{id}/rotate", c.form(c.handleKeyRotate))
 	m.Handle("POST /console/settings/keys/{id}/revoke", c.form(c.handleKeyRevoke))
+
+	m.Handle("GET /console/notices", c.page(c.handleNotices))
+	m.Handle("POST /console/notices/read", c.form(c.handleNoticesRead))
+	m.Handle("POST /console/settings/notices", c.form(c.handleNoticeMail))
 
 	m.HandleFunc("/console/", c.handleNotFound)
 }

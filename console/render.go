@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -70,6 +71,7 @@ type page struct {
 	Title     string
 	Nav       string // the section the page belongs to
 	User      *user
+	Unread    string // the user's unread notices, "" when none, "99+" beyond
 	CSRF      string
 	Flash     string
 	Errors    map[string]string
@@ -149,6 +151,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 	ctx := r.Context()
 	if u, ok := c.currentUser(ctx); ok {
 		p.User = &u
+		p.Unread = c.unread(r, u)
 		if p.Flash == "" {
 			p.Flash = c.sessions.PopString(ctx, keyFlash)
 		}
@@ -173,6 +176,22 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, nam
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// unread is the header's count of unread notices; a failure to count
+// shows none rather than no page.
+func (c *Console) unread(r *http.Request, u user) string {
+	n, err := c.db.UnreadNotices(r.Context(), u.ID, unreadCap)
+	switch {
+	case err != nil:
+		c.log.ErrorContext(r.Context(), "console: unread notices", slog.String("error", err.Error()))
+		return ""
+	case n == 0:
+		return ""
+	case n >= unreadCap:
+		return strconv.Itoa(unreadCap-1) + "+"
+	}
+	return strconv.Itoa(n)
 }
 
 // problem shows a page that says what went wrong and what to do.

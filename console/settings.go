@@ -1,7 +1,6 @@
 package console
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
@@ -23,6 +22,8 @@ type settingsData struct {
 	WebhookForm  input.Webhook
 	KeyForm      input.APIKey
 	ResubmitLeft int
+	NoticeMail   []noticeMailView
+	Mail         bool // this server e-mails notices
 	// errorIDs places the failed form's field errors where its fields'
 	// ids differ from their names.
 	errorIDs map[string]string
@@ -35,7 +36,7 @@ var keyFormIDs = map[string]string{"name": "key-name"}
 // settingsPage reads everything the settings page shows and renders it
 // with the given status, a secret to show once, and a form's errors.
 func (c *Console) settingsPage(w http.ResponseWriter, r *http.Request, u user, status int, d settingsData, err error) {
-	if err := c.readSettings(r.Context(), u, &d); err != nil {
+	if err := c.readSettings(r, u, &d); err != nil {
 		c.fail(w, r, err)
 		return
 	}
@@ -44,8 +45,13 @@ func (c *Console) settingsPage(w http.ResponseWriter, r *http.Request, u user, s
 	c.render(w, r, status, "settings", p)
 }
 
-func (c *Console) readSettings(ctx context.Context, u user, d *settingsData) error {
+func (c *Console) readSettings(r *http.Request, u user, d *settingsData) error {
+	ctx := r.Context()
 	var err error
+	if d.NoticeMail, err = c.noticeMail(r, u); err != nil {
+		return err
+	}
+	d.Mail = c.cfg.Mail
 	if d.Profile, err = c.db.FindProfile(ctx, u.ID); err != nil {
 		return err
 	}

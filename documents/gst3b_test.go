@@ -49,7 +49,7 @@ func TestBuildGST3B(t *testing.T) {
 			`"timeOfSupply":{"byInvoiceDate":3,"bySettlementDate":1,"rule":"`+india.GSTTimeOfSupplyRule+`"},`+
 			`"registration":{"registered":true,"specialCategoryState":false,"state":{"code":"27","name":"Maharashtra","specialCategory":false},`+
 			`"threshold":2000000.00,"thresholdRule":"₹20 lakh","aggregateTurnover":389630.90,"crossedOn":null,"registerBy":null,`+
-			`"registeredFrom":null,"liableFrom":"2026-04-01","owesGst":true,"message":"Registered for GST","thresholdPaise":200000000,"aggregateTurnoverPaise":38963090},`+
+			`"registeredFrom":null,"liableFrom":"2026-04-01","liableFromAssumed":false,"priorYearCrossedOn":null,"owesGst":true,"message":"Registered for GST","thresholdPaise":200000000,"aggregateTurnoverPaise":38963090},`+
 			`"rates":[{"currency":"USD","rate":83.25,"rateDate":"2026-10-01","timeOfSupplyFrom":"2026-10-01",`+
 			`"timeOfSupplyTo":"2026-10-03","receipts":4,"invoiceValue":4500.00,"invoiceValueMinor":450000,"taxableValue":374630.40,"basis":"latestEarlier","taxableValuePaise":37463040}]}`)
 	})

@@ -43,8 +43,13 @@ type GSTRegistration struct {
 	// (CGST s.22(1), s.25(1), rule 10(2)). Null when none.
 	RegisteredFrom *string `json:"registeredFrom"`
 	LiableFrom     *string `json:"liableFrom"`
-	OwesGST        bool    `json:"owesGst"`
-	Message        string  `json:"message"`
+	// LiableFromAssumed: a GSTIN without gstRegisteredFrom, so LiableFrom
+	// is payoutd's assumption (the message says which); PriorYearCrossedOn
+	// the previous year's crossing that dated it, null when none.
+	LiableFromAssumed  bool    `json:"liableFromAssumed"`
+	PriorYearCrossedOn *string `json:"priorYearCrossedOn"`
+	OwesGST            bool    `json:"owesGst"`
+	Message            string  `json:"message"`
 }
 
 // GSTState is a State by its GST state code.

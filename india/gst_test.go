@@ -116,6 +116,9 @@ func TestLiableFromTheDay(t *testing.T) {
 		{"GSTINVoluntaryInMay", india.RegistrationInput{GSTIN: "27ABCPR1234K1ZN", RegisteredFrom: "2026-05-01"}, "2026-05-01", 0, rs(5_40_000), true, "2026-05-01"},
 		// Registered in an earlier year: the whole year.
 		{"GSTINEarlierYear", india.RegistrationInput{GSTIN: "27ABCPR1234K1ZN", RegisteredFrom: "2024-07-01"}, "2026-04-01", 0, rs(5_40_000), true, "zero-rated under the year's LUT"},
+		// No date, but the previous year crossed the limit: registered
+		// before this year, so the whole year, and the message says why.
+		{"GSTINNoDatePriorYearCrossed", india.RegistrationInput{GSTIN: "27ABCPR1234K1ZN", PriorYearCrossedOn: "2026-02-10"}, "2026-04-01", 0, rs(5_40_000), true, "previous financial year"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			is := is.New(t)
@@ -127,6 +130,45 @@ func TestLiableFromTheDay(t *testing.T) {
 			is.Equal(s.Unregistered.AmountINR, c.notTaxable)
 			is.Equal(s.Liable.IGST, c.igst)
 			is.True(strings.Contains(r.Message, c.messageMention))
+			// Without the date, the figures rest on an assumption the
+			// message names, with the way to replace it.
+			is.Equal(r.LiableFromAssumed, c.registered && c.in.RegisteredFrom == "")
+			is.Equal(strings.Contains(r.Message, "gstRegisteredFrom (PATCH /profile)"), r.LiableFromAssumed)
+		})
+	}
+}
+
+// TestRegistrationDateAssumed: with a GSTIN and no date payoutd assumes,
+// and says so: registered before the year while this year's turnover has
+// not crossed the limit; from the crossing day when it has (tax is owed
+// from it however late the registration, rule 10(3) and s.2(107)); the
+// whole year when the previous year had crossed. The date given replaces
+// each assumption.
+func TestRegistrationDateAssumed(t *testing.T) {
+	within := []india.ReceiptDay{crossBorder("2026-06-10", rs(5_00_000))}
+	crossing := []india.ReceiptDay{crossBorder("2026-06-10", rs(15_00_000)), crossBorder("2026-10-05", rs(10_00_000))}
+	const gstin = "27ABCPR1234K1ZN"
+	for _, c := range []struct {
+		name       string
+		in         india.RegistrationInput
+		days       []india.ReceiptDay
+		liableFrom string
+		assumed    bool
+		mention    string
+	}{
+		{"NoCrossingBeforeTheYear", india.RegistrationInput{GSTIN: gstin}, within, "2026-04-01", true, "before the year began"},
+		{"CrossingThisYear", india.RegistrationInput{GSTIN: gstin}, crossing, "2026-10-05", true, "rule 10(3)"},
+		{"CrossedLastYear", india.RegistrationInput{GSTIN: gstin, PriorYearCrossedOn: "2026-01-20"}, crossing, "2026-04-01", true, "2026-01-20"},
+		{"VoluntaryDateGiven", india.RegistrationInput{GSTIN: gstin, RegisteredFrom: "2026-08-01"}, within, "2026-08-01", false, "effective 2026-08-01"},
+		{"DateAfterTheYear", india.RegistrationInput{GSTIN: gstin, RegisteredFrom: "2027-05-01"}, within, "", false, "after this year"},
+		{"NoGSTINNoAssumption", india.RegistrationInput{PriorYearCrossedOn: "2026-01-20"}, within, "", false, "Not registered"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			is := is.New(t)
+			r := india.RegistrationOf(c.in, "2026-04-01", c.days)
+			is.Equal(r.LiableFrom, c.liableFrom)
+			is.Equal(r.LiableFromAssumed, c.assumed)
+			is.True(strings.Contains(r.Message, c.mention))
 		})
 	}
 }

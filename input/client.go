@@ -38,13 +38,15 @@ func (q *Client) Validate(userID string, livemode bool) (store.Client, error) {
 // so a cross-border payout to a client on record needs no name typed.
 func (q *Initiate) UseClient(c store.Client) {
 	q.ClientID = c.ID
-	fill := func(dst *string, v string) {
-		if *dst == "" {
-			*dst = v
-		}
+	fillEmpty(&q.CounterpartyName, c.Name)
+	fillEmpty(&q.CounterpartyCountry, c.Country)
+	fillEmpty(&q.PurposeCode, c.PurposeCode)
+	fillEmpty(&q.Currency, c.Currency)
+}
+
+// fillEmpty sets a field the request left empty to the client's value.
+func fillEmpty(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
 	}
-	fill(&q.CounterpartyName, c.Name)
-	fill(&q.CounterpartyCountry, c.Country)
-	fill(&q.PurposeCode, c.PurposeCode)
-	fill(&q.Currency, c.Currency)
 }

@@ -11,6 +11,7 @@ import (
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/store"
 )
 
 // sacRE is a services accounting code: six digits starting 99.
@@ -20,8 +21,9 @@ var sacRE = regexp.MustCompile(`^99[0-9]{4}$`)
 const maxInvoiceLines = 20
 
 // Invoice is an export invoice to issue, as POST /invoices and the
-// console's invoice form take it. ClientID is the hook for a client record:
-// the recipient is always given and frozen in the invoice.
+// console's invoice form take it. ClientID names a client record whose
+// name, address and country fill the recipient's fields not given
+// (UseClient); the invoice freezes the recipient as issued either way.
 type Invoice struct {
 	Date      string        `json:"date"`
 	Currency  string        `json:"currency"`
@@ -91,10 +93,15 @@ func (q *Invoice) Validate(now time.Time) error {
 	)
 	var rv validation.Errors
 	if q.Recipient == (Recipient{}) {
-		fields["recipient"] = errors.New("is required: the name, address and country of the client abroad")
+		fields["recipient"] = errors.New("is required: the name, address and country of the client abroad, or a clientId whose record has them")
 	} else if errors.As(rec, &rv) {
 		for k, v := range rv {
 			fields["recipient."+k] = v
+		}
+		for k, v := range map[string]string{"name": q.Recipient.Name, "address": q.Recipient.Address, "country": q.Recipient.Country} {
+			if q.ClientID != "" && v == "" {
+				fields["recipient."+k] = fmt.Errorf("is required: the client record has no %s; give recipient.%s or add it to the client", k, k)
+			}
 		}
 	}
 	if fields["currency"] == nil && fields["lines"] == nil {
@@ -120,6 +127,18 @@ func (q *Invoice) Validate(now time.Time) error {
 	}
 	q.Recipient.Name, q.Recipient.Address = strings.TrimSpace(q.Recipient.Name), strings.TrimSpace(q.Recipient.Address)
 	return nil
+}
+
+// UseClient makes the invoice one to client c: the recipient's name,
+// address and country, and the currency, that the request does not give
+// are the client's. Validate then holds them to the same rules, so a
+// client without an address or in India is refused naming the field.
+func (q *Invoice) UseClient(c store.Client) {
+	q.ClientID = c.ID
+	fillEmpty(&q.Recipient.Name, c.Name)
+	fillEmpty(&q.Recipient.Address, c.Address)
+	fillEmpty(&q.Recipient.Country, c.Country)
+	fillEmpty(&q.Currency, c.Currency)
 }
 
 // CreditNote is a credit note to issue against an invoice: its date, the

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,6 +17,9 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 
+	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/app/apptest"
+	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/store"
 )
 
@@ -74,6 +78,54 @@ func TestKeyRevocationAndRotation(t *testing.T) {
 		is.Equal(e.reqAs(old, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
 		is.Equal(e.reqAs(fresh, "GET", "/api/v1/payments", nil).Status, http.StatusOK)
 	})
+}
+
+// TestKeyRevokedByAnotherProcess: a key revoked by another process on the
+// same file while the server runs (as `payoutd keys revoke` does: a Write
+// lock and the one wiring) is refused within a second of the revoke's
+// commit, and stays refused; the server's other keys keep working.
+func TestKeyRevokedByAnotherProcess(t *testing.T) {
+	t.Parallel()
+	is := is.New(t)
+	e := newEnv(t, func(o *envOpts) { o.noRiver = true })
+	ctx := context.Background()
+	key, uid, _ := e.newUser("revoke-beside@example.com", false, store.AllScopes)
+	is.Equal(e.reqAs(key, "GET", "/api/v1/payments", nil).Status, http.StatusOK) // now remembered
+	keys, err := e.DB.ListAPIKeys(ctx, uid)
+	is.NoErr(err)
+
+	cfg := apptest.Config(t, e.Dir, app.Config{})
+	lock, err := store.Lock(cfg.Path, store.Write)
+	is.NoErr(err)
+	cfg.Lock = lock
+	cli, err := app.Open(ctx, cfg)
+	if err != nil {
+		lock.Release()
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	is.NoErr(cli.DB.WithTx(ctx, func(tx *store.Tx) error { return tx.RevokeAPIKey(keys[0].ID) }, store.WithActor("cli", "")))
+	committed := time.Now()
+
+	wait.For(t, 10*time.Second, func() error {
+		began := time.Now()
+		switch st := e.reqAs(key, "GET", "/api/v1/payments", nil).Status; st {
+		case http.StatusUnauthorized:
+			return nil
+		case http.StatusOK:
+			if late := began.Sub(committed); late > time.Second {
+				t.Fatalf("revoked key accepted %s after the revoke committed", late)
+			}
+			return errors.New("revoked key still accepted")
+		default:
+			t.Fatalf("status %d", st)
+			return nil
+		}
+	})
+	for range 3 {
+		is.Equal(e.reqAs(key, "GET", "/api/v1/payments", nil).Status, http.StatusUnauthorized)
+	}
+	is.Equal(e.reqAs(e.Key, "GET", "/api/v1/payments", nil).Status, http.StatusOK)
 }
 
 func TestScopes(t *testing.T) {

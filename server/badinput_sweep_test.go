@@ -1432,8 +1432,9 @@ var sweepFPNames = []string{"payments", "payments.updated_at", "audit_log", "led
 	"kyc", "kyc_sessions", "webhook_endpoints", "webhook_secrets", "sequestration_policies", "reconciliations", "firas", "river_job", "api_keys", "tax_payments"}
 
 // sweepFingerprint summarises every table a request could write. River's
-// periodic purge of expired idempotency keys is the server's own job,
-// queued at start whenever River's leader gets to it, so it is not counted.
+// periodic jobs (the purge of expired idempotency keys, rule 96A's watch,
+// the look for dated notices) are the server's own, queued at start
+// whenever River's leader gets to them, so they are not counted.
 func sweepFingerprint(t *testing.T, e *env) []string {
 	t.Helper()
 	out := make([]string, len(sweepFPNames))
@@ -1456,7 +1457,7 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 		(SELECT count(*) || ':' || coalesce(sum(updated_at), 0) FROM sequestration_policies),
 		(SELECT count(*) || ':' || coalesce(sum(status = 'RECONCILED'), 0) FROM reconciliations),
 		(SELECT count(*) FROM firas),
-		(SELECT count(*) FROM river_job WHERE kind != 'idempotency_purge'),
+		(SELECT count(*) FROM river_job WHERE kind NOT IN ('idempotency_purge', 'realisation_watch', 'notice_dates')),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(revoked_at, 0) + coalesce(expires_at, 0)), 0) FROM api_keys),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(reversed_at, 0)), 0) FROM tax_payments)`).Scan(dest...)
 	if err != nil {

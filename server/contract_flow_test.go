@@ -293,6 +293,15 @@ func flowOutcomes(t *testing.T, f *fixtures) {
 	q.do(t, call{op: "retryPayment", path: map[string]string{"id": failed}, headers: []string{"Idempotency-Key", newKey()}, want: 200})
 	q.do(t, call{op: "retryPayment", path: map[string]string{"id": failed}, want: 409})
 	e.waitStatus(pending, store.StatusPending, 20*time.Second)
+	// Flagged as a given-up job flags it (payout.needs_attention), until
+	// the retry sets it going.
+	err := e.DB.WithTx(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.FlagPayment(pending, store.StatusPending, "JOB_FAILED: the contract test stopped it")
+		return err
+	}, store.WithActor("test", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
 	q.do(t, call{op: "retryPayment", path: map[string]string{"id": pending}, want: 200})
 	e.waitStatus(review, store.StatusManualReview, 20*time.Second)
 	q.do(t, call{op: "sandboxReviewPayment", path: map[string]string{"id": review}, want: 200})

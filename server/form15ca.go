@@ -3,8 +3,8 @@ package server
 import (
 	"net/http"
 
-	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/money"
+	"github.com/payoutd/payoutd/taxes"
 )
 
 // form15caRule says who files the form and why this payment needs none: the
@@ -13,13 +13,19 @@ import (
 // make.
 const form15caRule = "Form 15CA is filed by a resident who remits a sum to a non-resident (rule 37BB), before remitting. " +
 	"This payment is your receipt for services you exported, so you file no Form 15CA and need no Form 15CB for it. " +
-	"Part and requiresCA below say what would apply if you paid this amount to a non-resident and it were chargeable to tax in India: "
+	"Part and requiresCA below say what would apply if you paid this amount to a non-resident and it were chargeable to tax in India, " +
+	"judged as rule 37BB(1) judges it, on the payment with the financial year's earlier such payments " +
+	"(here the year's cross-border receipts reconciled before it): "
 
 type form15caView struct {
 	Part               string `json:"part"`
 	RemittanceAmount   string `json:"remittanceAmount"`
 	Currency           string `json:"currency"`
 	RemittanceINR      string `json:"remittanceInr"`
+	RemittanceINRPaise int64  `json:"remittanceInrPaise"`
+	FinancialYear      string `json:"financialYear"`
+	YearAggregateINR   string `json:"yearAggregateInr"`
+	YearAggregatePaise int64  `json:"yearAggregateInrPaise"`
 	PurposeCode        string `json:"purposeCode"`
 	InvoiceRef         string `json:"invoiceRef"`
 	BeneficiaryName    string `json:"beneficiaryName"`
@@ -34,29 +40,40 @@ type form15caView struct {
 }
 
 // handleForm15CA prepares the Form 15CA details of a payout. The INR value is
-// the settled value when there is one, else the current indicative rate.
+// the settled value when there is one, else the current indicative rate;
+// the year is the settlement's, else today's (IST).
 func (s *Server) handleForm15CA(w http.ResponseWriter, c *call, id string) error {
-	p, err := s.db.FindPayment(c.r.Context(), c.p.UserID, id)
+	ctx := c.r.Context()
+	p, err := s.db.FindPayment(ctx, c.p.UserID, id)
 	if err != nil {
 		return err
 	}
-	var inr int64
+	var paise int64
 	if p.AmountINR != nil {
-		inr = *p.AmountINR
-	} else if inr, _, err = s.cfg.Rates.ToINR(p.Amount, p.Currency); err != nil {
+		paise = *p.AmountINR
+	} else if paise, _, err = s.cfg.Rates.ToINR(p.Amount, p.Currency); err != nil {
+		return err
+	}
+	at := s.db.Now()
+	if p.SettledAt != nil {
+		at = *p.SettledAt
+	}
+	f, fy, err := taxes.Form15CAYear(ctx, s.db, c.p.UserID, p.ID, at, paise)
+	if err != nil {
 		return err
 	}
 	cur, _ := money.Lookup(p.Currency)
 	inrCur, _ := money.Lookup("INR")
-	part, ca := india.Form15CAPart(inr)
 	v := form15caView{
-		Part: part, RequiresCA: ca, RemittanceAmount: money.Format(p.Amount, cur), Currency: p.Currency, RemittanceINR: money.Format(inr, inrCur),
+		Part: f.Part, RequiresCA: f.RequiresCA, RemittanceAmount: money.Format(p.Amount, cur), Currency: p.Currency,
+		RemittanceINR: money.Format(paise, inrCur), RemittanceINRPaise: paise, FinancialYear: fy.String(),
+		YearAggregateINR: money.Format(f.Aggregate, inrCur), YearAggregatePaise: f.Aggregate,
 		PurposeCode: p.PurposeCode, InvoiceRef: p.InvoiceRef, BeneficiaryName: p.CounterpartyName,
 		BeneficiaryCountry: p.CounterpartyCountry, BeneficiaryBank: p.CounterpartyBank, SettlementTxRef: p.SettlementRef,
-		Note: form15caRule + "Part A, for a remittance not exceeding INR 5,00,000; no Form 15CB.",
+		Note: form15caRule + "Part A, for an aggregate not exceeding INR 5,00,000; no Form 15CB.",
 	}
-	if ca {
-		v.Note = form15caRule + "Part C, for more than INR 5,00,000, with a chartered accountant's certificate in Form 15CB " +
+	if f.RequiresCA {
+		v.Note = form15caRule + "Part C, for an aggregate above INR 5,00,000, with a chartered accountant's certificate in Form 15CB " +
 			"(Part B instead if an order under s.197 or s.195(2)/(3) covers it; Part D if the sum is not chargeable to tax)."
 	}
 	writeJSON(w, http.StatusOK, v)

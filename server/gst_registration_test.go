@@ -41,6 +41,7 @@ func TestGSTLiableFromTheCrossing(t *testing.T) {
 	e.setTaxProfile("", "")
 	e.checkFigures(t, "GSTIN without its date", []figure{
 		{gst, "registration.registered", "true"}, {gst, "registration.liableFrom", "2026-10-05"},
+		{gst, "registration.liableFromAssumed", "true"}, {gst, "registration.priorYearCrossedOn", "null"},
 		{gst, "notRegistered.totalInr", "999000.00"}, {gst, "liable.gstDue", "224775.00"},
 		{jun, "outwardSupplies.zeroRated.taxableValue", "0.00"},
 		{oct, "outwardSupplies.zeroRated.igst", "194805.00"}, {oct, "sup_details.osup_zero.iamt", "194805.00"},
@@ -50,7 +51,48 @@ func TestGSTLiableFromTheCrossing(t *testing.T) {
 	}
 	e.checkFigures(t, "GSTIN from the day", []figure{
 		{gst, "registration.registeredFrom", "2026-10-05"}, {gst, "registration.liableFrom", "2026-10-05"},
+		{gst, "registration.liableFromAssumed", "false"},
 		{gst, "liable.gstDue", "224775.00"}, {jun, "outwardSupplies.zeroRated.taxableValue", "0.00"},
+	})
+}
+
+// TestGSTINDatedByThePriorYear: turnover crossed ₹20 lakh on 10 February
+// 2026 (₹20,81,250 in 2025-26) and again on 5 October 2026. With a GSTIN
+// and no date, the earlier crossing dates the registration before 2026-27,
+// so every export of 2026-27 is taxable (₹20,81,250, IGST ₹3,74,625) and
+// the summary says it assumed so; entering the date replaces the
+// assumption.
+func TestGSTINDatedByThePriorYear(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *envOpts) { o.limits = map[string]int{"initiate": 1000, "confirm": 1000} })
+	e.approveKYC(e.UserID)
+	clock := e.fixClock(ist(2026, time.February, 10, 12, 0))
+	for _, p := range []struct {
+		at     time.Time
+		amount string
+	}{
+		{ist(2026, time.February, 10, 12, 0), "25000.00"},
+		{ist(2026, time.June, 10, 12, 0), "12000.00"},
+		{ist(2026, time.October, 5, 12, 0), "13000.00"},
+	} {
+		clock.Set(p.at)
+		e.pay(p.amount, map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-" + p.at.Format("0102")})
+		e.quiesce()
+	}
+	const gst = "/api/v1/compliance/gst/summary?fy=2026-27"
+	e.setTaxProfile("", "")
+	e.checkFigures(t, "GSTIN without its date", []figure{
+		{gst, "registration.crossedOn", "2026-10-05"}, {gst, "registration.priorYearCrossedOn", "2026-02-10"},
+		{gst, "registration.liableFrom", "2026-04-01"}, {gst, "registration.liableFromAssumed", "true"},
+		{gst, "notRegistered.totalInr", "0.00"}, {gst, "liable.totalInr", "2081250.00"}, {gst, "liable.gstDue", "374625.00"},
+	})
+	is.New(t).True(strings.Contains(at(e.getExact(gst), "registration.message"), "previous financial year"))
+	if r := e.req("PATCH", "/api/v1/profile", map[string]any{"gstRegisteredFrom": "2026-10-05"}); r.Status != http.StatusOK {
+		t.Fatalf("PATCH /profile: %d %s", r.Status, r.Body)
+	}
+	e.checkFigures(t, "the date given", []figure{
+		{gst, "registration.liableFrom", "2026-10-05"}, {gst, "registration.liableFromAssumed", "false"},
+		{gst, "registration.priorYearCrossedOn", "null"}, {gst, "notRegistered.totalInr", "999000.00"},
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/input"
@@ -105,8 +106,12 @@ type invoiceView struct {
 	Collections       []collectionView  `json:"collections"`
 	CreditNotes       []creditNoteView  `json:"creditNotes"`
 	Realisation       *realisationView  `json:"realisation"`
-	PDFURL            string            `json:"pdfUrl"`
-	CreatedAt         string            `json:"createdAt"`
+	// RealisationFlaggedOn is the day rule 96A's watch sent
+	// invoice.realisation_due for it; null before.
+	RealisationFlaggedOn *string `json:"realisationFlaggedOn"`
+	Version              int64   `json:"version"`
+	PDFURL               string  `json:"pdfUrl"`
+	CreatedAt            string  `json:"createdAt"`
 }
 
 func (s *Server) viewInvoice(i store.Invoice, cs []store.Collection, notes []store.CreditNote) invoiceView {
@@ -118,7 +123,10 @@ func (s *Server) viewInvoice(i store.Invoice, cs []store.Collection, notes []sto
 		Supplier:  partyView{Name: i.Supplier.Name, Address: i.Supplier.Address, GSTIN: i.Supplier.GSTIN, State: i.Supplier.State},
 		Recipient: partyView{Name: i.Recipient.Name, Address: i.Recipient.Address, Country: i.Recipient.Country},
 		Credited:  amt(i.Credited), CreditedMinor: i.Credited, Collections: []collectionView{}, CreditNotes: []creditNoteView{},
-		PDFURL: s.cfg.BaseURL + "/api/v1/invoices/" + i.ID + "/pdf", CreatedAt: ts(i.CreatedAt)}
+		PDFURL: s.cfg.BaseURL + "/api/v1/invoices/" + i.ID + "/pdf", CreatedAt: ts(i.CreatedAt), Version: i.Version}
+	if i.FlaggedOn != "" {
+		v.RealisationFlaggedOn = &i.FlaggedOn
+	}
 	if i.Cancelled() {
 		v.Status = "cancelled"
 	}
@@ -189,6 +197,16 @@ func (s *Server) handleInvoiceCreate(w http.ResponseWriter, c *call) error {
 	var q input.Invoice
 	if err := decodeJSON(c.body, &q); err != nil {
 		return err
+	}
+	if q.ClientID != "" {
+		cl, err := s.db.FindClient(c.r.Context(), c.p.UserID, q.ClientID)
+		if apperr.Code(err) == apperr.ErrNotFound {
+			return fieldError("clientId", "is not a client of this account")
+		}
+		if err != nil {
+			return err
+		}
+		q.UseClient(cl)
 	}
 	if err := q.Validate(s.db.Now()); err != nil {
 		return err

@@ -191,11 +191,16 @@ func TestSettledValueAndForm15CA(t *testing.T) {
 	is.True(strings.Contains(note, "remits a sum to a non-resident"))
 	is.True(strings.Contains(note, "you file no Form 15CA and need no Form 15CB for it"))
 	is.True(strings.Contains(note, "if you paid this amount to a non-resident"))
-	id2 := e.pay("6005.99", map[string]any{"counterpartyCountry": "US"})
+	// Below ₹5 lakh alone, but judged with the year's earlier receipt
+	// (rule 37BB's aggregate): Part C. A domestic receipt is no payment to
+	// a non-resident and counts for nothing.
+	id2 := e.pay("6005.99", map[string]any{"counterpartyCountry": "US", "invoiceRef": "INV-2"})
 	e.waitStatus(id2, store.StatusCompleted, 5*time.Second)
 	m = e.req("GET", "/api/v1/payments/"+id2+"/form15ca", nil).JSON(t)
-	is.Equal(m["part"], "A")
-	is.Equal(m["requiresCA"], false)
+	is.Equal(m["remittanceInr"], "499998.67")
+	is.Equal(m["yearAggregateInr"], "999999.00")
+	is.Equal(m["part"], "C")
+	is.Equal(m["requiresCA"], true)
 }
 
 func TestStatusByTxnIDAndHealth(t *testing.T) {

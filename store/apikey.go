@@ -99,11 +99,24 @@ func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 	return k, err
 }
 
-// FindAPIKeyBySecret looks up a presented secret. Inactive keys are returned
+// FindAPIKeyBySecret looks up a presented secret, from the keys this
+// process remembers when it can (keyCache). Inactive keys are returned
 // too; the caller decides with Active.
 func (db *DB) FindAPIKeyBySecret(ctx context.Context, secret string) (APIKey, error) {
-	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", HashSecret(secret)))
-	return k, notFound(err, apperr.ErrUnauthorized, "api key")
+	h := sha256.Sum256([]byte(secret))
+	if err := db.keys.fresh(ctx, db.r); err != nil {
+		return APIKey{}, err
+	}
+	k, epoch, ok := db.keys.get(h)
+	if ok {
+		return copyKey(k), nil
+	}
+	k, err := scanAPIKey(db.r.QueryRowContext(ctx, "SELECT "+apiKeyCols+" FROM api_keys WHERE hash = ?", h[:]))
+	if err != nil {
+		return k, notFound(err, apperr.ErrUnauthorized, "api key")
+	}
+	db.keys.put(h, copyKey(k), epoch)
+	return k, nil
 }
 
 // FindAPIKey looks a key up by id.

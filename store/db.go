@@ -48,6 +48,7 @@ type DB struct {
 	completed      completedJobs // jobs completed in their own transactions (river_complete.go)
 	notices        notices       // River's notifications in this process (river_notify.go)
 	eventHook      EventHook
+	keys           keyCache // API keys by the hash of their secret (apikey_cache.go)
 	// What the committer remembers between batches, all touched only on
 	// its goroutine and forgotten together (forget).
 	head     auditHead
@@ -234,12 +235,14 @@ type Tx struct {
 	moves          []PayoutMove
 	completed      []int64            // River jobs this transaction completed (CompleteJob)
 	counts         map[countKey]int64 // payment_counts deltas, see counts.go
-	// auditRows and eventRows are written with the batch's (log_rows.go).
-	auditRows, eventRows []any
-	held                 *heldPayment               // see payment_row.go
-	balances, drawn      map[balanceKey]balanceMove // see ledger_balances.go
-	batch                *batchRows
-	broken               error // a held row or balance that could not be written
+	// auditRows, eventRows and noticeRows are written with the batch's
+	// (log_rows.go).
+	auditRows, eventRows, noticeRows []any
+	held                             *heldPayment               // see payment_row.go
+	balances, drawn                  map[balanceKey]balanceMove // see ledger_balances.go
+	batch                            *batchRows
+	broken                           error // a held row or balance that could not be written
+	keysWritten                      bool  // a statement wrote api_keys (apikey_cache.go)
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.
@@ -251,6 +254,7 @@ type Tx struct {
 func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOption) error {
 	var moves []PayoutMove // of the run that committed
 	var completed []int64
+	var keysWritten bool
 	err := db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
 		moves, completed = nil, nil
 		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
@@ -260,6 +264,9 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		}
 		head, ok := db.head, false
 		defer func() {
+			// Any run's key write is forgotten, committed or not: a
+			// forget too many costs one read.
+			keysWritten = keysWritten || tx.keysWritten
 			if !ok {
 				db.head = head // its audit rows are dropped with it
 				db.batch.restoreBalances(tx)
@@ -280,6 +287,9 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		moves, completed = tx.moves, tx.completed
 		return nil
 	})
+	if keysWritten {
+		db.keys.forget()
+	}
 	if err == nil {
 		if len(completed) > 0 {
 			db.completed.add(completed)
@@ -322,6 +332,7 @@ func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
 	if err := tx.release(query); err != nil {
 		return nil, err
 	}
+	tx.noteKeyWrite(query)
 	return tx.x.ExecContext(tx.ctx, query, args...)
 }
 

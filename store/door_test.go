@@ -27,20 +27,7 @@ var shutDoor = []string{"database/sql", "database/sql/driver", "modernc.org/sqli
 func doorViolations(t *testing.T, root string) []string {
 	t.Helper()
 	var bad []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if rel == "store" || d.Name() == "testdata" || rel != "." && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
+	goSources(t, root, func(rel string) bool { return rel == "store" }, func(rel, path string) error {
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -50,15 +37,39 @@ func doorViolations(t *testing.T, root string) []string {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			forbidden := slices.ContainsFunc(shutDoor, func(door string) bool { return p == door || strings.HasPrefix(p, door+"/") })
 			if forbidden || !isTest && p == module+"store/storetest" {
-				bad = append(bad, filepath.ToSlash(rel)+" imports "+p)
+				bad = append(bad, rel+" imports "+p)
 			}
 		}
 		return nil
 	})
+	return bad
+}
+
+// goSources calls fn with every Go file under root, by its slash path
+// relative to root and its path, leaving out testdata, hidden directories
+// and the directories skip names.
+func goSources(t *testing.T, root string, skip func(rel string) bool, fn func(rel, path string) error) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if skip(rel) || d.Name() == "testdata" || rel != "." && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		return fn(rel, path)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bad
 }
 
 // TestDoorShut: outside store/, no package reaches the database except
@@ -110,19 +121,8 @@ func TestDoorViolationsFound(t *testing.T) {
 func riverClientBuilders(t *testing.T, root string) []string {
 	t.Helper()
 	var bad []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "app" || d.Name() == "testdata" || rel != "." && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || rel == "store/db.go" {
+	goSources(t, root, func(rel string) bool { return rel == "app" }, func(rel, path string) error {
+		if rel == "store/db.go" {
 			return nil
 		}
 		fset := token.NewFileSet()
@@ -147,9 +147,6 @@ func riverClientBuilders(t *testing.T, root string) []string {
 		})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return bad
 }
 

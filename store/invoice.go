@@ -51,6 +51,12 @@ type Invoice struct {
 	CreatedAt time.Time
 
 	Credited, CreditedINR, CreditedIGST int64
+	// Version counts the invoice's changes: 1 at issue, one more for each
+	// credit note and for rule 96A's flag (its events carry it).
+	Version int64
+	// FlaggedOn is the IST day rule 96A's watch emitted
+	// invoice.realisation_due for it, "" before.
+	FlaggedOn string
 }
 
 // Cancelled reports whether credit notes have taken the whole value back.
@@ -61,7 +67,10 @@ const invoiceCols = `i.id, i.user_id, i.livemode, i.fy, i.seq, i.number, i.date,
 	i.recipient_name, i.recipient_address, i.recipient_country, i.client_id, i.created_at,
 	coalesce((SELECT sum(amount) FROM credit_notes c WHERE c.invoice_id = i.id), 0),
 	coalesce((SELECT sum(value_inr) FROM credit_notes c WHERE c.invoice_id = i.id), 0),
-	coalesce((SELECT sum(igst) FROM credit_notes c WHERE c.invoice_id = i.id), 0)`
+	coalesce((SELECT sum(igst) FROM credit_notes c WHERE c.invoice_id = i.id), 0),
+	1 + (SELECT count(*) FROM credit_notes c WHERE c.invoice_id = i.id) +
+	(SELECT count(*) FROM invoice_realisation_flags f WHERE f.invoice_id = i.id),
+	coalesce((SELECT flagged_on FROM invoice_realisation_flags f WHERE f.invoice_id = i.id), '')`
 
 func scanInvoice(row interface{ Scan(...any) error }) (Invoice, error) {
 	var i Invoice
@@ -70,7 +79,7 @@ func scanInvoice(row interface{ Scan(...any) error }) (Invoice, error) {
 	err := row.Scan(&i.ID, &i.UserID, &i.Livemode, &i.FY, &i.Seq, &i.Number, &i.Date, &i.Currency, &lines, &i.Total, &i.Rate,
 		&i.RateDate, &i.RateBasis, &i.ValueINR, &i.IGST, &i.LUTARN, &i.Supplier.Name, &i.Supplier.Address, &i.Supplier.GSTIN,
 		&i.Supplier.State, &i.Recipient.Name, &i.Recipient.Address, &i.Recipient.Country, &i.ClientID, &created,
-		&i.Credited, &i.CreditedINR, &i.CreditedIGST)
+		&i.Credited, &i.CreditedINR, &i.CreditedIGST, &i.Version, &i.FlaggedOn)
 	if err != nil {
 		return i, err
 	}
@@ -94,7 +103,7 @@ func (tx *Tx) NextSeq(userID, kind, fy string) (int64, error) {
 // InsertInvoice writes an invoice the caller has numbered and valued, with
 // its audit row and event.
 func (tx *Tx) InsertInvoice(i Invoice) (Invoice, error) {
-	i.ID, i.CreatedAt = NewID("inv"), tx.now
+	i.ID, i.CreatedAt, i.Version = NewID("inv"), tx.now, 1
 	lines, err := json.Marshal(i.Lines)
 	if err != nil {
 		return Invoice{}, err
@@ -112,7 +121,7 @@ func (tx *Tx) InsertInvoice(i Invoice) (Invoice, error) {
 		return Invoice{}, err
 	}
 	data := map[string]any{"invoiceId": i.ID, "number": i.Number, "date": i.Date, "currency": i.Currency, "totalMinor": i.Total,
-		"valueInrPaise": i.ValueINR, "igstPaise": i.IGST, "lutArn": i.LUTARN}
+		"valueInrPaise": i.ValueINR, "igstPaise": i.IGST, "lutArn": i.LUTARN, "version": i.Version}
 	if err := tx.Audit(i.UserID, i.Livemode, "invoice.issued", "invoice", i.ID, data); err != nil {
 		return Invoice{}, err
 	}
@@ -195,6 +204,14 @@ func (db *DB) Collections(ctx context.Context, invoiceID string) ([]Collection, 
 // Collections reads them in a snapshot.
 func (s *Snapshot) Collections(invoiceID string) ([]Collection, error) {
 	return collections(s.ctx, s.q, invoiceID)
+}
+
+// CollectionsInTx reads them in a transaction.
+func (tx *Tx) CollectionsInTx(invoiceID string) ([]Collection, error) {
+	if err := tx.release("payments"); err != nil {
+		return nil, err
+	}
+	return collections(tx.ctx, tx.x, invoiceID)
 }
 
 func collections(ctx context.Context, q reader, invoiceID string) ([]Collection, error) {

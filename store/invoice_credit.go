@@ -60,10 +60,12 @@ func (tx *Tx) InsertCreditNote(c CreditNote) (CreditNote, error) {
 		return CreditNote{}, err
 	}
 	data := map[string]any{"creditNoteId": c.ID, "invoiceId": c.InvoiceID, "number": c.Number, "date": c.Date,
-		"amountMinor": c.Amount, "valueInrPaise": c.ValueINR, "igstPaise": c.IGST}
+		"amountMinor": c.Amount, "valueInrPaise": c.ValueINR, "igstPaise": c.IGST, "version": inv.Version + 1}
 	if err := tx.Audit(c.UserID, c.Livemode, "invoice.credited", "invoice", c.InvoiceID, data); err != nil {
 		return CreditNote{}, err
 	}
+	inv.Credited, inv.CreditedINR, inv.CreditedIGST, inv.Version = inv.Credited+c.Amount, inv.CreditedINR+c.ValueINR,
+		inv.CreditedIGST+c.IGST, inv.Version+1
 	c.Invoice = inv
 	return c, tx.emit(c.UserID, c.Livemode, "invoice.credited", c.InvoiceID, data)
 }

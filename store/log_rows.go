@@ -34,6 +34,11 @@ const (
 	eventInsert = `INSERT INTO events (id, user_id, livemode, type, resource_id, data, created_at) VALUES `
 	eventValues = "(?,?,?,?,?,?,?)"
 	eventArgs   = 7
+	// An event's notice is unique by its event (notice.go), so it joins
+	// the batch like the event itself.
+	noticeInsert = `INSERT INTO notices (id, user_id, livemode, kind, occasion, title, body, link, created_at) VALUES `
+	noticeValues = "(?,?,?,?,?,?,?,?,?)"
+	noticeArgs   = 9
 )
 
 // multiInsert holds the statements insertRows has built, one per row
@@ -69,14 +74,15 @@ func insertRows(ctx context.Context, ex sqlitex.Execer, prefix, values, suffix s
 // (ledger_balances.go); whenever a batch is rolled back, it forgets it all
 // (DB.forget) and its members run again.
 type batchRows struct {
-	auditRows, eventRows []any
-	counts               map[countKey]int64
-	balances             map[balanceKey]balanceMove // see ledger_balances.go
+	auditRows, eventRows, noticeRows []any
+	counts                           map[countKey]int64
+	balances                         map[balanceKey]balanceMove // see ledger_balances.go
 }
 
 func (b *batchRows) add(tx *Tx) {
 	b.auditRows = append(b.auditRows, tx.auditRows...)
 	b.eventRows = append(b.eventRows, tx.eventRows...)
+	b.noticeRows = append(b.noticeRows, tx.noticeRows...)
 	for k, d := range tx.counts {
 		if b.counts == nil {
 			b.counts = map[countKey]int64{}
@@ -89,7 +95,7 @@ func (b *batchRows) add(tx *Tx) {
 }
 
 func (b *batchRows) reset() {
-	b.auditRows, b.eventRows = b.auditRows[:0], b.eventRows[:0]
+	b.auditRows, b.eventRows, b.noticeRows = b.auditRows[:0], b.eventRows[:0], b.noticeRows[:0]
 	clear(b.counts)
 	clear(b.balances)
 }
@@ -104,6 +110,9 @@ func (b *batchRows) flush(ex sqlitex.Execer) error {
 	}
 	if err := insertRows(ctx, ex, eventInsert, eventValues, "", eventArgs, b.eventRows); err != nil {
 		return fmt.Errorf("events: %w", err)
+	}
+	if err := insertRows(ctx, ex, noticeInsert, noticeValues, "", noticeArgs, b.noticeRows); err != nil {
+		return fmt.Errorf("notices: %w", err)
 	}
 	if err := flushCounts(ex, b.counts); err != nil {
 		return fmt.Errorf("maintained counts: %w", err)

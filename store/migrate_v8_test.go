@@ -45,6 +45,7 @@ func TestMigrateVersion8(t *testing.T) {
 	db, err = Open(ctx, path, todaysSchema(t))
 	is.NoErr(err)
 	defer db.Close()
+	withoutRiver(db) // flagging emits payout.needs_attention
 	err = db.WithTx(ctx, func(tx *Tx) error {
 		ok, err := tx.FlagPayment("pay_1", StatusUnknown, "JOB_FAILED: test")
 		is.True(ok)

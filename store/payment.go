@@ -238,6 +238,7 @@ func (tx *Tx) reserveIn(vaultID string, p *Payment) error {
 type paymentEventData struct {
 	AmountInrPaise *int64            `json:"amountInrPaise,omitempty"`
 	AmountMinor    int64             `json:"amountMinor"`
+	Attention      string            `json:"attention,omitempty"`
 	Currency       string            `json:"currency"`
 	FailedReason   string            `json:"failedReason,omitempty"`
 	FiraID         string            `json:"firaId,omitempty"`
@@ -251,7 +252,7 @@ type paymentEventData struct {
 }
 
 func eventDataOf(p Payment) paymentEventData {
-	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Currency: p.Currency,
+	return paymentEventData{AmountInrPaise: p.AmountINR, AmountMinor: p.Amount, Attention: p.Attention, Currency: p.Currency,
 		FailedReason: p.FailedReason, FiraID: p.FiraID, Metadata: p.Metadata, PaymentID: p.ID,
 		ReviewReason: p.ReviewReason, Status: p.Status, TxnID: p.TxnID, UpdatedAt: wire.Time(p.UpdatedAt), Version: p.Version}
 }

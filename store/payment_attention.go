@@ -26,9 +26,16 @@ func (tx *Tx) FlagPayment(id, status, reason string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return true, tx.Audit(p.UserID, p.Livemode, "payment.needs_attention", "payment", p.ID,
-		map[string]any{"status": status, "reason": reason})
+	if err := tx.Audit(p.UserID, p.Livemode, "payment.needs_attention", "payment", p.ID,
+		map[string]any{"status": status, "reason": reason}); err != nil {
+		return false, err
+	}
+	return true, tx.emit(p.UserID, p.Livemode, EventPayoutNeedsAttention, p.ID, eventDataOf(p))
 }
+
+// EventPayoutNeedsAttention is emitted when a payout is flagged for a
+// person (FlagPayment).
+const EventPayoutNeedsAttention = "payout.needs_attention"
 
 // ClearAttention drops the payout's attention reason without moving it
 // (an operator set it going again); nothing happens when it has none.

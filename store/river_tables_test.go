@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,17 +21,8 @@ var riverTable = regexp.MustCompile(`\briver_(job|leader|queue|client|client_que
 func riverTableSQL(t *testing.T, root string) []string {
 	t.Helper()
 	var bad []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" || path != root && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+	goSources(t, root, func(string) bool { return false }, func(rel, path string) error {
+		if strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
 		fset := token.NewFileSet()
@@ -40,18 +30,14 @@ func riverTableSQL(t *testing.T, root string) []string {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, path)
 		ast.Inspect(f, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && riverTable.MatchString(lit.Value) {
-				bad = append(bad, fmt.Sprintf("%s:%d names %s", filepath.ToSlash(rel), fset.Position(lit.Pos()).Line, riverTable.FindString(lit.Value)))
+				bad = append(bad, fmt.Sprintf("%s:%d names %s", rel, fset.Position(lit.Pos()).Line, riverTable.FindString(lit.Value)))
 			}
 			return true
 		})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return bad
 }
 

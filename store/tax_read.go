@@ -74,3 +74,15 @@ func (s *Snapshot) Profile(userID string) (Profile, error) {
 func (s *Snapshot) TaxPaymentsOfYear(userID, fy string) ([]TaxPayment, error) {
 	return taxPaymentsOfYear(s.ctx, s.q, userID, fy)
 }
+
+// CrossBorderReconciledBetween sums the INR (paise) of the user's RECONCILED
+// cross-border receipts settled in [from, before), leaving out one payment
+// (through reconciliations_user, for spans shorter than a day that
+// tax_days cannot split).
+func (s *Snapshot) CrossBorderReconciledBetween(userID string, from, before time.Time, leaveOut string) (int64, error) {
+	var sum int64
+	err := s.q.QueryRowContext(s.ctx, `SELECT coalesce(sum(r.amount_inr), 0) FROM reconciliations r JOIN payments p ON p.id = r.payment_id
+		WHERE r.user_id = ? AND r.status = 'RECONCILED' AND r.settled_at >= ? AND r.settled_at < ? AND r.payment_id != ?
+		AND `+crossBorderOf("p.counterparty_country"), userID, ms(from), ms(before), leaveOut).Scan(&sum)
+	return sum, err
+}

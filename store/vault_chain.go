@@ -92,86 +92,71 @@ const seqMask = ^int64(0xFFFFFFFF)
 // none.
 func ExplainedSeq(chain, known int64) int64 { return max(known, chain&seqMask) }
 
-// SyncResult is what SyncVault did.
-type SyncResult struct {
-	Delta   int64 // posted: positive a deposit
-	Skipped bool  // the mark moved or an envelope is in flight: nothing done
-	// Quarantine is the vault's open quarantine, found or opened now
-	// (Opened): nothing was posted.
+// BalanceBooks is what the books hold against a vault's account, read for
+// the comparison of balances (the rail decides what a difference means).
+type BalanceBooks struct {
+	Vault Vault
+	// Awaiting is what payouts settled on chain but awaiting their INR
+	// value took from the account but not yet from the vault row.
+	Awaiting int64
+	// KnownSeq is the highest sequence number payoutd knows it used.
+	KnownSeq int64
+	// Accepted is the vault's latest released quarantine no comparison
+	// has looked at yet (marked looked at now): its shortfall is a fall a
+	// person accepted, at most once (zero Shortfall: none).
+	Accepted Quarantine
+	// Quarantine is the vault's open quarantine, if it has one.
 	Quarantine *Quarantine
-	Opened     bool
 }
 
-// SyncVault brings the vault's books level with its account as read after
-// mark, in one transaction: a rise is posted as a deposit; an unexplained
-// sequence number or a fall quarantines the vault and posts nothing (a
-// fall that no payout explains is never booked silently). It does nothing
-// while the mark moved or an envelope is in flight (the chain may be ahead
-// of the books by a payout not yet recorded), or while the vault is
-// quarantined. A read lacking what payoutd has seen before is refused as
-// ErrRailUnavailable: an RPC server misanswering, not a balance of zero.
-func (tx *Tx) SyncVault(vaultID string, c ChainRead, read SubmissionMark) (SyncResult, error) {
+// ReadBalanceBooks reads the vault's books for a comparison with its
+// account as read after mark, in tx, after recording what the read saw.
+// ok is false while the mark moved or an envelope is in flight (the chain
+// may be ahead of the books by a payout not yet recorded). A read lacking
+// what payoutd has seen before is refused as ErrRailUnavailable: an RPC
+// server misanswering, not a balance of zero.
+func (tx *Tx) ReadBalanceBooks(vaultID string, c ChainRead, read SubmissionMark) (b BalanceBooks, ok bool, err error) {
 	still, err := tx.markStill(vaultID, read)
 	if err != nil || !still {
-		return SyncResult{Skipped: true}, err
+		return b, false, err
 	}
 	seen, err := scanSeen(tx.queryRow(seenSQL, vaultID))
 	if err != nil {
-		return SyncResult{}, err
+		return b, false, err
 	}
 	if what := seen.Lacks(c); what != "" {
-		return SyncResult{}, apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar RPC server's answer lacks vault %s's %s, which payoutd has read before", vaultID, what)
+		return b, false, apperr.Errorf(apperr.ErrRailUnavailable, "the Stellar RPC server's answer lacks vault %s's %s, which payoutd has read before", vaultID, what)
 	}
 	if err := tx.MarkSeen(vaultID, c.Ledger, c.Exists, c.Trusts); err != nil {
-		return SyncResult{}, err
+		return b, false, err
 	}
 	if q, open, err := tx.openQuarantine(vaultID); err != nil || open {
-		return SyncResult{Skipped: true, Quarantine: &q}, err
+		b.Quarantine = &q
+		return b, err == nil, err
 	}
-	v, err := scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID))
-	if err != nil {
-		return SyncResult{}, notFound(err, apperr.ErrWalletNotFound, "wallet")
+	if b.Vault, err = scanVault(tx.queryRow("SELECT "+vaultCols+" FROM vaults WHERE id = ?", vaultID)); err != nil {
+		return b, false, notFound(err, apperr.ErrWalletNotFound, "wallet")
 	}
-	// Payouts settled on chain but awaiting their INR value have left the
-	// account but not yet the vault row.
-	awaiting, err := tx.awaitingValue(vaultID)
-	if err != nil {
-		return SyncResult{}, err
+	if b.Awaiting, err = tx.awaitingValue(vaultID); err != nil {
+		return b, false, err
 	}
-	known, err := tx.KnownSeq(vaultID)
-	if err != nil {
-		return SyncResult{}, err
+	if b.KnownSeq, err = tx.KnownSeq(vaultID); err != nil {
+		return b, false, err
 	}
-	delta := c.Balance + awaiting - v.Balance
-	f := QuarantineFacts{ChainSeq: c.Seq, KnownSeq: ExplainedSeq(c.Seq, known), Ledger: c.Ledger, LastModified: c.Modified}
-	if c.Exists && c.Seq > f.KnownSeq {
-		f.Reasons, f.Hashes = append(f.Reasons, ReasonUnknownSequence), c.Unknown
-	}
-	// The first sync after a release judges the fall it accepted, whatever
-	// it finds.
-	allowance, _, err := tx.releasedAllowance(vaultID)
-	if err != nil {
-		return SyncResult{}, err
-	}
-	if delta < 0 {
-		accepted, err := tx.acceptedFall(v, -delta, allowance)
-		if err != nil {
-			return SyncResult{}, err
-		}
-		if !accepted {
-			f.Reasons, f.Shortfall = append(f.Reasons, ReasonUnexplainedDebit), -delta
-		} else if len(f.Reasons) == 0 {
-			return SyncResult{Delta: delta}, nil
-		}
-	}
-	if len(f.Reasons) > 0 {
-		q, opened, err := tx.quarantine(v, f)
-		return SyncResult{Quarantine: &q, Opened: opened}, err
-	}
-	if delta > 0 {
-		return SyncResult{Delta: delta}, tx.creditVault(v, delta, "Stellar deposit")
-	}
-	return SyncResult{}, nil
+	b.Accepted, _, err = tx.releasedAllowance(vaultID)
+	return b, err == nil, err
+}
+
+// BookBalanceRise books a rise of the vault's balance as a deposit from
+// nobody known (the comparison of balances cannot name a sender).
+func (tx *Tx) BookBalanceRise(v Vault, delta int64) error {
+	return tx.creditVault(v, delta, "Stellar deposit")
+}
+
+// BookAcceptedFall books a fall of the vault's balance as a withdrawal
+// outside payoutd that a person accepted by releasing quarantine q.
+func (tx *Tx) BookAcceptedFall(v Vault, fall int64, q Quarantine) error {
+	return tx.debitVault(v, fall, "Stellar withdrawal outside payoutd, accepted on release of quarantine "+q.ID)
 }
 
 // BooksLevel reports whether the vault's books equal chainBalance (minor
@@ -182,14 +167,4 @@ func (db *DB) BooksLevel(ctx context.Context, vaultID string, chainBalance int64
 	err := db.queryRow(ctx, `SELECT v.balance + coalesce((SELECT sum(p.amount) FROM payments p WHERE p.vault_id = v.id
 		AND p.status = ? AND p.amount_inr IS NULL), 0) = ? FROM vaults v WHERE v.id = ?`, StatusConfirmed, chainBalance, vaultID).Scan(&level)
 	return level, err
-}
-
-// acceptedFall books a fall of the vault's balance as a withdrawal outside
-// payoutd if a person accepted it by releasing a quarantine that found at
-// least that much, and the vault's reservations can take it.
-func (tx *Tx) acceptedFall(v Vault, fall int64, q Quarantine) (bool, error) {
-	if fall > q.Shortfall || v.Balance-fall < v.Reserved {
-		return false, nil
-	}
-	return true, tx.debitVault(v, fall, "Stellar withdrawal outside payoutd, accepted on release of quarantine "+q.ID)
 }

@@ -11,15 +11,19 @@ import (
 // last delivery attempt failed.
 const EventWebhookDisabled = "webhook.disabled"
 
+// EventInvoiceRealisationDue tells a user rule 96A's watch flagged a LUT
+// invoice not fully paid in foreign exchange (taxes.FlagRealisations).
+const EventInvoiceRealisationDue = "invoice.realisation_due"
+
 // EventTypes is every event type there is: what endpoints may subscribe
 // to and GET /events may filter by. A new emit type must be added here.
 var EventTypes = []string{
 	"payout.processing", "payout.submitted", "payout.settled", "payout.completed",
-	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown",
+	"payout.failed", "payout.pending", "payout.manual_review", "payout.unknown", EventPayoutNeedsAttention,
 	"fira.generated", "reconciliation.pending", "reconciliation.resolved", "kyc.updated",
 	EventWebhookDisabled,
 	"tax.payment.recorded", "tax.payment.reversed", "lut.recorded", "lut.withdrawn",
-	"invoice.issued", "invoice.credited",
+	"invoice.issued", "invoice.credited", EventInvoiceRealisationDue,
 	EventVaultQuarantined, EventVaultReleased,
 	EventDepositReceived,
 }

@@ -65,7 +65,7 @@ func gst(s *store.Snapshot, userID string, start, end time.Time) (GST, error) {
 	g := GST{}
 	g.From, g.To = Days(start, end)
 	fy := india.FYOf(start)
-	yearFrom, yearTo := Days(fy.Start(), fy.End())
+	yearFrom, _ := Days(fy.Start(), fy.End())
 	p, err := s.Profile(userID)
 	if err != nil {
 		return g, err
@@ -75,15 +75,24 @@ func gst(s *store.Snapshot, userID string, start, end time.Time) (GST, error) {
 		return g, err
 	}
 	g.LUT, _ = g.LUTs.For(fy)
-	days, err := s.GSTDays(userID, yearFrom, yearTo)
+	days, receipts, err := yearSupplies(s, userID, fy)
 	if err != nil {
 		return g, err
 	}
-	receipts, err := supplies(s, userID, yearFrom, yearTo, store.ReceiptDaysOfGST(days))
-	if err != nil {
-		return g, err
+	in := RegistrationInput(p)
+	g.Registration = india.RegistrationOf(in, yearFrom, receipts)
+	if r := g.Registration; r.LiableFromAssumed && r.CrossedOn != "" {
+		// A GSTIN without its date, and this year's turnover crossed the
+		// limit: a crossing in the previous year dates the registration
+		// before this one.
+		prev := india.FY{StartYear: fy.StartYear - 1}
+		_, prior, err := yearSupplies(s, userID, prev)
+		if err != nil {
+			return g, err
+		}
+		in.PriorYearCrossedOn = india.RegistrationOf(in, india.DateOf(prev.Start()), prior).CrossedOn
+		g.Registration = india.RegistrationOf(in, yearFrom, receipts)
 	}
-	g.Registration = india.RegistrationOf(RegistrationInput(p), yearFrom, receipts)
 	first := sort.Search(len(receipts), func(i int) bool { return receipts[i].Day >= g.From })
 	last := sort.Search(len(receipts), func(i int) bool { return receipts[i].Day > g.To })
 	g.Split = india.SplitReceipts(receipts[first:last], g.LUTs, g.Registration)
@@ -92,6 +101,19 @@ func gst(s *store.Snapshot, userID string, start, end time.Time) (GST, error) {
 	g.Rates = ratesUsed(days[first:last])
 	g.Unreconciled, g.AsOf, err = leftOutAndAsOf(s, userID, start, end)
 	return g, err
+}
+
+// yearSupplies reads a financial year's GST days and its supplies in order
+// of time of supply (an issued invoice standing for the receipts that
+// collect it).
+func yearSupplies(s *store.Snapshot, userID string, fy india.FY) ([]store.GSTDay, []india.ReceiptDay, error) {
+	from, to := Days(fy.Start(), fy.End())
+	days, err := s.GSTDays(userID, from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	receipts, err := supplies(s, userID, from, to, store.ReceiptDaysOfGST(days))
+	return days, receipts, err
 }
 
 // RegistrationInput is what the registration test takes from the profile.
@@ -210,6 +232,10 @@ func RegistrationView(r *india.Registration) documents.GSTRegistration {
 	}
 	if r.LiableFrom != "" {
 		v.LiableFrom = &r.LiableFrom
+	}
+	v.LiableFromAssumed = r.LiableFromAssumed
+	if r.PriorYearCrossedOn != "" {
+		v.PriorYearCrossedOn = &r.PriorYearCrossedOn
 	}
 	return v
 }

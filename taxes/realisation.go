@@ -5,6 +5,7 @@ import (
 
 	"github.com/payoutd/payoutd/india"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/wire"
 )
 
 // RealisationRule names the rule the watch applies.
@@ -73,4 +74,71 @@ func realisationDue(s *store.Snapshot, userID string) ([]Watch, error) {
 		}
 	}
 	return out, nil
+}
+
+// realisationLookbackYears bounds how far back the watch job looks: an invoice
+// whose one-year limit passed a year ago or more was due long before and
+// is left to the pages (a server first started on an old file would
+// otherwise announce years of history at once).
+const realisationLookbackYears = 2
+
+// FlagRealisations is rule 96A's watch as a job runs it: every user's LUT
+// invoice that is not fully collected in foreign exchange and has reached
+// 30 days before its one-year limit is flagged once, in its own
+// transaction with its audit row and the invoice.realisation_due event
+// (store.FlagRealisation). It returns how many it flagged. Collected
+// invoices are never flagged; one flagged stays flagged.
+func FlagRealisations(ctx context.Context, db *store.DB) (int, error) {
+	today := india.DateOf(db.Now())
+	t, _ := india.ParseDay(today)
+	from := india.DateOf(t.AddDate(-realisationLookbackYears, 0, 0))
+	invs, err := db.UnflaggedLUTInvoices(ctx, from, india.DateOf(t.AddDate(-1, 0, 30)))
+	if err != nil {
+		return 0, err
+	}
+	flagged := 0
+	for _, candidate := range invs {
+		err := db.WithTx(ctx, func(tx *store.Tx) error {
+			// Read again in the writing transaction: a payout may have
+			// collected it since.
+			i, err := tx.InvoiceInTx(candidate.UserID, candidate.ID)
+			if err != nil {
+				return err
+			}
+			cs, err := tx.CollectionsInTx(i.ID)
+			if err != nil {
+				return err
+			}
+			today := india.DateOf(tx.Now())
+			w := WatchOf(i, cs, today)
+			if !w.Watched || !w.Watch.Due {
+				return nil
+			}
+			ok, err := tx.FlagRealisation(store.RealisationFlag{Invoice: i, Day: today, Taxable: w.Watch.Taxable, IGST: w.Watch.IGST,
+				Interest: w.Watch.Interest, Data: RealisationEventData(w)})
+			if ok {
+				flagged++
+			}
+			return err
+		}, store.WithActor("system:realisation_watch", ""))
+		if err != nil {
+			return flagged, err
+		}
+	}
+	return flagged, nil
+}
+
+// RealisationEventData is the data of an invoice.realisation_due event:
+// the invoice, what is still owed in its currency, and rule 96A's figures
+// in rupees with their paise (store.FlagRealisation adds the version).
+func RealisationEventData(w Watch) map[string]any {
+	i, r := w.Invoice, w.Watch
+	owed := max(i.Total-i.Credited-w.Collected, 0)
+	return map[string]any{"invoiceId": i.ID, "number": i.Number, "date": i.Date, "currency": i.Currency, "lutArn": i.LUTARN,
+		"uncollected": wire.Amount(owed, i.Currency), "uncollectedMinor": owed,
+		"limit": r.Limit, "payBy": r.PayBy, "watchFrom": r.WatchFrom, "overdue": r.Overdue,
+		"taxableValue": wire.Amount(r.Taxable, "INR"), "taxableValuePaise": r.Taxable,
+		"igst": wire.Amount(r.IGST, "INR"), "igstPaise": r.IGST,
+		"interest": wire.Amount(r.Interest, "INR"), "interestPaise": r.Interest, "interestDays": r.DaysOfInterest,
+		"rule": RealisationRule, "message": r.RealisationMessage(i.Number)}
 }

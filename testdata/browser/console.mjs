@@ -193,7 +193,7 @@ try {
   await page.getByRole('checkbox', { name: 'payments:read' }).check();
   await navigate(page, () => page.getByRole('button', { name: 'Create key' }).click());
   check((await page.locator('#secret').innerText()).startsWith('sk_sandbox_'), 'a new API key\'s secret is shown once');
-  check((await page.locator('.table-wrap[aria-label="API keys"]').innerText()).includes('browser-test'), 'the key carries its label');
+  check((await page.locator('.table-wrap[aria-label="API keys table"]').innerText()).includes('browser-test'), 'the key carries its label');
 
   // A challan: first with a wrong BSR code, then right.
   await navigate(page, () => page.getByRole('link', { name: 'Tax', exact: true }).click());
@@ -224,8 +224,8 @@ try {
   await navigate(page, () => page.getByRole('link', { name: base + '/console/webhook-sink' }).click());
   check(await heading(page) === 'Webhook endpoint', 'an endpoint opens with its deliveries');
   await reloadUntil(page, 'a delivery to the webhook endpoint',
-    async () => (await page.locator('.table-wrap[aria-label="Deliveries"]').innerText()).includes('tax.payment.recorded'));
-  check((await page.locator('.table-wrap[aria-label="Deliveries"]').innerText()).includes('404'), 'a delivery shows its status and response');
+    async () => (await page.locator('.table-wrap[aria-label="Deliveries table"]').innerText()).includes('tax.payment.recorded'));
+  check((await page.locator('.table-wrap[aria-label="Deliveries table"]').innerText()).includes('404'), 'a delivery shows its status and response');
   await visit(page, 'webhook');
 
   // A page that does not exist.

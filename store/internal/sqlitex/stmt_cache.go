@@ -96,8 +96,9 @@ func (c *cachingConn) stmt(ctx context.Context, query, variant string) (*cachedS
 	return s, nil
 }
 
-// riverFetch is the statement River's producers poll with: one per queue,
-// every FetchPollInterval, on the write connection.
+// riverFetch is the statement River's producers fetch jobs with, one per
+// queue, on the write connection: when a notification wakes them and at
+// every FetchPollInterval.
 const riverFetch = "-- name: JobGetAvailable"
 
 // variantKey separates prepared statements that SQLite would otherwise
