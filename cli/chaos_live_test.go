@@ -93,7 +93,7 @@ func TestLiveChaos(t *testing.T) {
 		c.do(action)
 		c.check(step)
 		if c.operate() {
-			c.check(step)
+			c.check(-step) // after the operator
 		}
 	}
 	c.finish()

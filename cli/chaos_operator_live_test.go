@@ -21,6 +21,7 @@ func (c *chaos) operate() bool {
 	acted := false
 	for u := range c.vaults {
 		if tr := st.tracks[c.vaultID(u)]; tr.gap() {
+			c.t.Logf("vault %s misses ledgers %d to %d: resynced", c.vaultID(u), tr.gapFrom, tr.gapTo)
 			out := c.operator("vaults", "resync", c.vaultID(u), "--from-ledger", fmt.Sprint(tr.gapFrom), "-stellar-rpc", c.archive)
 			if !strings.Contains(out, "every movement is recorded and adds up to the balance on the network") {
 				c.t.Fatalf("vaults resync %s: %s", c.vaultID(u), out)
@@ -50,6 +51,7 @@ func (c *chaos) operate() bool {
 	st = c.read()
 	for u := range c.vaults {
 		if id := c.vaultID(u); st.quarantined[id] {
+			c.t.Logf("vault %s is quarantined: released", id)
 			c.operator("vaults", "release", id, "--note", "chaos: checked on the network", "--payouts-checked")
 			c.releases++
 			acted = true
@@ -178,8 +180,21 @@ func (c *chaos) diagnose() {
 	if !c.t.Failed() {
 		return
 	}
-	log := c.cur.stderr.String()
-	c.t.Logf("server log (end):\n%s", log[max(0, len(log)-12000):])
+	var lines []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(c.cur.stderr.String(), "\n") {
+		// Warnings repeat at every sync: each once, with the last time.
+		_, msg, _ := strings.Cut(line, `"level"`)
+		if !seen[msg] {
+			lines = append(lines, line)
+		}
+		seen[msg] = true
+	}
+	c.t.Logf("server log (each line once):\n%s", strings.Join(lines[max(0, len(lines)-60):], "\n"))
+	for u, key := range c.keys {
+		_, _, w := liveCall(c.t, "GET", c.url()+"/api/v1/wallets", key, nil)
+		c.t.Logf("wallet %d: %v", u, w)
+	}
 	db := filepath.Join(c.dir, "payoutd.db")
 	out, _, _ := runBinary(c.t, c.dir, "payouts", "list", "-db", db)
 	c.t.Logf("payouts list:\n%s", out)
