@@ -373,11 +373,12 @@ func (c *chaos) up(extra ...string) {
 	c.mu.Unlock()
 }
 
-// restore kills the server, puts a random earlier backup in place of its
-// database, and starts it again: the restored database may not know
-// transactions the network applied since.
+// restore kills the server, puts one of the last two backups in place of
+// its database (as an operator restores the latest), and starts it again:
+// the restored database may not know transactions the network applied
+// since.
 func (c *chaos) restore() {
-	backup := c.backups[c.rng.IntN(len(c.backups))]
+	backup := c.backups[max(0, len(c.backups)-1-c.rng.IntN(2))]
 	c.mu.Lock()
 	syscall.Kill(c.cur.cmd.Process.Pid, syscall.SIGKILL)
 	c.mu.Unlock()
