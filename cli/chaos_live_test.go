@@ -28,8 +28,9 @@ import (
 // vaults (a payment by another holder of a vault's key, an issuer's
 // clawback), the network's clock moving on, backups taken while payouts
 // are in flight, restores of an earlier backup, retention gaps (payoutd
-// down while the RPC server forgets the ledgers it missed), and restarts
-// against an RPC node behind the network.
+// down while the RPC server forgets the ledgers it missed), restarts
+// against an RPC node behind the network, and a copy of the database
+// served beside it for a while (split brain).
 //
 // After every step (chaos_check_live_test.go) it asserts: no payout was
 // ever paid twice on the network (counted by the network itself, by memo,
@@ -75,7 +76,7 @@ func TestLiveChaos(t *testing.T) {
 	began := time.Now()
 	c := newChaos(t, rand.New(rand.NewPCG(uint64(seed), 0)))
 	defer c.diagnose() // a Fatal runs it before the cleanups stop the server
-	required := []string{"backup", "kill", "restore", "empty", "fault", "deposit", "outside", "gap", "behind"}
+	required := []string{"backup", "kill", "restore", "empty", "fault", "deposit", "outside", "gap", "behind", "twin"}
 	for step := 1; ; step++ {
 		missing := c.missing(required)
 		if c.confirmed() >= size.payouts && c.deposits >= size.deposits && len(missing) == 0 {
@@ -98,10 +99,10 @@ func TestLiveChaos(t *testing.T) {
 	}
 	c.finish()
 	t.Logf("chaos seed %d in %s: %d payouts confirmed (%v now), %d deposits, %d outside debits, %d sends to the network; "+
-		"%d kills, %d restores, %d retention gaps, %d restarts on a node behind, %d faults; %d resolves, %d releases, %d resyncs, %d retries; "+
+		"%d kills, %d restores, %d retention gaps, %d restarts on a node behind, %d twins, %d faults; %d resolves, %d releases, %d resyncs, %d retries; "+
 		"%d double payments, %d double deposits, %d missing deposits",
 		seed, time.Since(began).Round(time.Second), c.confirmed(), c.statuses(), c.deposits, c.outside, c.fake.Sends(),
-		c.kills, c.restores, c.gaps, c.behinds, c.faults, c.resolves, c.releases, c.resyncs, c.retries, c.doubles, c.doubleDeps, c.missingDeps)
+		c.kills, c.restores, c.gaps, c.behinds, c.twins, c.faults, c.resolves, c.releases, c.resyncs, c.retries, c.doubles, c.doubleDeps, c.missingDeps)
 }
 
 // chaosSize is how much a run does at least.
@@ -126,11 +127,11 @@ type chaos struct {
 	done    map[string]bool
 	memo    int
 	// what was done, and what the last check counted
-	deposits, outside, kills, restores, gaps, faults, behinds int
-	resolves, releases, resyncs, retries                      int
-	doubles, doubleDeps, missingDeps                          int
-	advanced                                                  time.Time // when the check last moved the network's clock
-	sqlDB                                                     *storetest.DB
+	deposits, outside, kills, restores, gaps, faults, behinds, twins int
+	resolves, releases, resyncs, retries                             int
+	doubles, doubleDeps, missingDeps                                 int
+	advanced                                                         time.Time // when the check last moved the network's clock
+	sqlDB                                                            *storetest.DB
 
 	mu  sync.Mutex
 	cur *proc
@@ -185,7 +186,7 @@ func newChaos(t *testing.T, rng *rand.Rand) *chaos {
 // pick chooses the next action, weighted.
 func (c *chaos) pick() string {
 	weighted := []string{"pay", "pay", "pay", "pay", "pay", "fault", "fault", "empty", "deposit", "deposit", "outside",
-		"kill", "clock", "backup", "gap", "behind"}
+		"kill", "clock", "backup", "gap", "behind", "twin"}
 	if len(c.backups) > 0 {
 		weighted = append(weighted, "restore")
 	}
@@ -245,6 +246,8 @@ func (c *chaos) do(action string) {
 		c.gap()
 	case "behind":
 		c.behind()
+	case "twin":
+		c.twin()
 	}
 }
 
@@ -263,12 +266,16 @@ func (c *chaos) fault() {
 	c.pay()
 }
 
-// pay confirms one to three payouts from a random vault; one in five goes
+// pay confirms one to three payouts from a random vault through the
+// server; one in five goes
 // where it cannot land; one time in four a client's deposit arrives while
 // they are in flight. A confirm the server refuses (its vault
 // quarantined, a fault at the chain read, funds) leaves nothing to
 // follow.
-func (c *chaos) pay() {
+func (c *chaos) pay() { c.payVia(c.url()) }
+
+// payVia is pay through the server at url.
+func (c *chaos) payVia(url string) {
 	u := c.rng.IntN(len(c.vaults))
 	for range 1 + c.rng.IntN(3) {
 		c.memo++
@@ -277,13 +284,13 @@ func (c *chaos) pay() {
 			dest = c.noTrust
 		}
 		amount := fmt.Sprintf("%d.%02d", 1+c.rng.IntN(9), c.rng.IntN(100))
-		status, _, m := liveCall(c.t, "POST", c.url()+"/api/v1/payments/initiate", c.keys[u], map[string]any{
+		status, _, m := liveCall(c.t, "POST", url+"/api/v1/payments/initiate", c.keys[u], map[string]any{
 			"amount": amount, "currency": "USD", "destinationAddress": dest, "memo": memo})
 		if status != 201 {
 			c.t.Fatalf("initiate: %d %v", status, m)
 		}
 		id := m["id"].(string)
-		status, _, m = liveCall(c.t, "POST", c.url()+"/api/v1/payments/confirm", c.keys[u], map[string]any{
+		status, _, m = liveCall(c.t, "POST", url+"/api/v1/payments/confirm", c.keys[u], map[string]any{
 			"id": id, "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": c.vaults[u]["id"]})
 		switch status {
 		case 201:
@@ -423,4 +430,48 @@ func (c *chaos) behind() {
 	})
 	node.Live()
 	c.behinds++
+}
+
+// twin: a copy of the database (with its master key) is served beside the
+// server against the same network, as a restored backup left running or
+// a second machine would be: both sign from the same vaults. Payouts are
+// confirmed through both; once the twin's are final or visibly waiting
+// there, it is killed. What it paid the server does not know: it
+// quarantines the vaults, and the operator resolves what the twin paid of
+// the server's payouts.
+func (c *chaos) twin() {
+	c.pay()
+	dir := c.t.TempDir()
+	db := filepath.Join(dir, "payoutd.db")
+	cli(c.t, c.dir, "backup", "--out", db)
+	key, err := os.ReadFile(filepath.Join(c.dir, "payoutd.db.masterkey"))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.WriteFile(db+".masterkey", key, 0o600); err != nil {
+		c.t.Fatal(err)
+	}
+	twin := startDB(c.t, dir, db, c.args...)
+	before := len(c.payouts)
+	c.payVia(twin.url)
+	mine := c.payouts[before:]
+	c.pay()
+	wait.Until(c.t, 60*time.Second, "the twin's payouts to be final or waiting there", func() bool {
+		if time.Since(c.advanced) > time.Second {
+			c.fake.Advance(time.Minute)
+			c.advanced = time.Now()
+		}
+		for _, p := range mine {
+			key := c.keys[p.vault]
+			_, _, m := liveCall(c.t, "GET", twin.url+"/api/v1/payments/payouts/"+p.id, key, nil)
+			w := wallet(c.t, twin.url, key)
+			if m["status"] != "COMPLETED" && m["status"] != "FAILED" && w["quarantine"] == nil && w["blocked"] == nil {
+				return false
+			}
+		}
+		return true
+	})
+	syscall.Kill(twin.cmd.Process.Pid, syscall.SIGKILL)
+	twin.wait()
+	c.twins++
 }
