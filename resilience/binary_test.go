@@ -16,6 +16,7 @@ type proc = binarytest.Proc
 
 var (
 	start         = binarytest.Start
+	startDB       = binarytest.StartDB
 	cli           = binarytest.Run
 	runBinary     = binarytest.Exec
 	runBinaryEnv  = binarytest.ExecEnv

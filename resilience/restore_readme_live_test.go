@@ -102,8 +102,10 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	is.Equal(fake.PaidBy("INV-36"), []string{paidBy})
 	p.Stop(t)
 
-	// 1. Restore, and start with the same -stellar-rpc.
+	// 1. Restore as under "Operating it" (check, then serve), and start
+	// with the same -stellar-rpc.
 	restoreFile(t, backup, db)
+	is.True(strings.HasPrefix(cli(t, site.dir, "check"), "ok:"))
 	p = start(t, site.dir, site.args...)
 
 	// 2. The vault is quarantined, naming the transfer out it does not

@@ -92,6 +92,7 @@ func (r *Rail) readEvents(ctx context.Context, address string, asset txnbuild.Cr
 	}
 	req := protocol.GetEventsRequest{StartLedger: uint32(max(from, 1)), Filters: []protocol.EventFilter{filter},
 		Pagination: &protocol.PaginationOptions{Limit: eventsPage}}
+	askedAgain := false
 	for {
 		resp, err := call(ctx, r, func(ctx context.Context, c *rpcclient.Client) (protocol.GetEventsResponse, error) {
 			return c.GetEvents(ctx, req)
@@ -116,6 +117,11 @@ func (r *Rail) readEvents(ctx context.Context, address string, asset txnbuild.Cr
 			case req.StartLedger < oldest:
 				out.gapFrom, out.gapTo = int64(req.StartLedger), int64(oldest)-1
 				req.StartLedger = oldest
+				continue
+			case !askedAgain:
+				// The start is kept now: a ledger closed between the
+				// two answers. Ask once more.
+				askedAgain = true
 				continue
 			}
 			return out, transient("getEvents", err)
