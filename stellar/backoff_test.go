@@ -34,9 +34,10 @@ func TestLiveUnknownBackoff(t *testing.T) {
 		}
 		return snooze.Duration
 	}
+	unknownSince := p.UpdatedAt
+	e.DB.SetClock(func() time.Time { return unknownSince.Add(time.Millisecond) })
 	is.Equal(wait(), e.Pipeline.LivePoll) // just sent: ask again at once
 
-	unknownSince := p.UpdatedAt
 	e.DB.SetClock(func() time.Time { return unknownSince.Add(time.Minute) })
 	d := wait()
 	is.True(d >= 7*time.Second && d <= 8*time.Second) // an eighth of a minute
