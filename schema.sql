@@ -311,6 +311,30 @@ CREATE INDEX IF NOT EXISTS payments_user_status ON payments (user_id, status, cr
 -- second holds only payouts that name a client.
 CREATE INDEX IF NOT EXISTS payments_user_amount ON payments (user_id, amount DESC, id DESC);
 CREATE INDEX IF NOT EXISTS payments_user_client ON payments (user_id, client_id, created_at DESC, id DESC) WHERE client_id != '';
+-- Every run of three characters of each payout's client name and invoice
+-- reference, case folded: a search of three or more characters reads only
+-- the payouts holding all of its runs (PaymentFilter.where), never every
+-- payout of the user. It stores no text of its own (content is payments);
+-- the triggers keep it in step, and 'rebuild' refills it from payments.
+CREATE VIRTUAL TABLE IF NOT EXISTS payment_search USING fts5(
+  counterparty_name, invoice_ref, content = 'payments', tokenize = 'trigram');
+CREATE TRIGGER IF NOT EXISTS payment_search_insert AFTER INSERT ON payments
+BEGIN
+  INSERT INTO payment_search (rowid, counterparty_name, invoice_ref)
+  VALUES (new.rowid, new.counterparty_name, new.invoice_ref);
+END;
+CREATE TRIGGER IF NOT EXISTS payment_search_update AFTER UPDATE OF counterparty_name, invoice_ref ON payments
+BEGIN
+  INSERT INTO payment_search (payment_search, rowid, counterparty_name, invoice_ref)
+  VALUES ('delete', old.rowid, old.counterparty_name, old.invoice_ref);
+  INSERT INTO payment_search (rowid, counterparty_name, invoice_ref)
+  VALUES (new.rowid, new.counterparty_name, new.invoice_ref);
+END;
+CREATE TRIGGER IF NOT EXISTS payment_search_delete AFTER DELETE ON payments
+BEGIN
+  INSERT INTO payment_search (payment_search, rowid, counterparty_name, invoice_ref)
+  VALUES ('delete', old.rowid, old.counterparty_name, old.invoice_ref);
+END;
 
 -- The people and companies a user is paid by: chosen when paying, their
 -- name and country become the payout's counterparty (the FIRA's remitter).

@@ -13,7 +13,7 @@ import (
 func TestClientAndLinkedPlans(t *testing.T) {
 	db, _ := openTestDB(t)
 	plans := map[string]string{}
-	where, args := PaymentFilter{UserID: "u", ClientID: "cli_1"}.where()
+	where, args := PaymentFilter{UserID: "u", ClientID: "cli_1"}.where(false)
 	plans["a client's payouts"] = explain(t, db, "SELECT id FROM payments WHERE "+where+paymentOrder.orderBy()+" LIMIT 11", args...)
 	plans["a client's payout count"] = explain(t, db, "SELECT count(*) FROM payments WHERE "+where, args...)
 	where, args = FIRAFilter{UserID: "u", ClientID: "cli_1"}.where()

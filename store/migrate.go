@@ -8,7 +8,7 @@ import (
 )
 
 // SchemaVersion is the version an up-to-date file carries in PRAGMA user_version.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // migration changes an existing file from version-1 to version. schema.sql
 // always describes the newest schema with IF NOT EXISTS everywhere, so new
@@ -38,6 +38,14 @@ var migrations = []migration{
 	{11, paymentClientColumn, false},
 	{11, profileRegistrationColumns, false},
 	{11, latestLedgerColumn, false},
+	{12, paymentSearchRebuild, true},
+}
+
+// paymentSearchRebuild fills version 12's payment_search (schema.sql), the
+// trigram index a search of payouts reads, from the payouts already held.
+func paymentSearchRebuild(ctx context.Context, tx *Tx) error {
+	_, err := tx.exec("INSERT INTO payment_search (payment_search) VALUES ('rebuild')")
+	return err
 }
 
 // paymentClientColumn adds version 11's payments.client_id: payouts made

@@ -50,9 +50,18 @@ var (
 	paymentAmountOrder = keyset{from: "payments", id: "id", keys: []string{"amount"}}
 )
 
-// where is the filter's condition, without the cursor.
-func (f PaymentFilter) where() (string, []any) {
+// where is the filter's condition, without the cursor. With narrow (see
+// searchNarrows) the search's candidates are read first, through
+// payment_search and payments_user_amount, and the rows they name are the
+// only ones the condition is tried on; the condition itself is the same.
+func (f PaymentFilter) where(narrow bool) (string, []any) {
 	where, args := "user_id = ?", []any{f.UserID}
+	if narrow {
+		// The unary + keeps the user's indexes from serving the query, so
+		// the candidates drive it however the planner guesses their number.
+		cand, cargs, _ := f.candidates()
+		where, args = "+user_id = ? AND rowid IN ("+cand+")", append(args, cargs...)
+	}
 	add := func(cond string, a ...any) {
 		where += " AND " + cond
 		args = append(args, a...)
@@ -84,11 +93,8 @@ func (f PaymentFilter) where() (string, []any) {
 			orArgs = append(orArgs, like, like)
 		}
 		for _, a := range f.Amounts {
-			or = append(or, "(amount = ? AND currency IN ("+marks(len(a.Currencies))+"))")
-			orArgs = append(orArgs, a.Minor)
-			for _, c := range a.Currencies {
-				orArgs = append(orArgs, c)
-			}
+			or = append(or, amountMatch(a))
+			orArgs = append(orArgs, amountArgs(a)...)
 		}
 		add("("+strings.Join(or, " OR ")+")", orArgs...)
 	}
@@ -100,9 +106,6 @@ func (f PaymentFilter) where() (string, []any) {
 	}
 	return where, args
 }
-
-// likeEscaper makes a search's % and _ match themselves.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
@@ -116,8 +119,17 @@ func (f PaymentFilter) counted() bool {
 // number of payments the filters match, whatever the cursor. With Before,
 // the page is the rows just before that payment, in the list's order.
 func (g Payments) ListPayments(ctx context.Context, f PaymentFilter) ([]Payment, int, error) {
-	db := g.db
-	where, args := f.where()
+	narrow, err := g.db.searchNarrows(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return g.db.listPayments(ctx, f, narrow)
+}
+
+// listPayments is ListPayments with the search read through its candidates
+// or not: either way the same page and total.
+func (db *DB) listPayments(ctx context.Context, f PaymentFilter, narrow bool) ([]Payment, int, error) {
+	where, args := f.where(narrow)
 	var total int
 	countSQL, countArgs := "SELECT count(*) FROM payments WHERE "+where, args
 	if f.counted() {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -151,19 +152,49 @@ func TestHeldMovesOfAFailedTransactionNeverLand(t *testing.T) {
 // TestNothingReadsHeldTablesBehindTheDoor: a held payment row and pending
 // balance moves are written before any statement that names their table,
 // so no trigger or view may read those tables under another name, and no
-// trigger may count their updates.
+// trigger may count their updates. A trigger on payments may relay the row
+// written (NEW, OLD) when no held move fires it: on an insert or a delete,
+// or an update of columns no move sets (the search index's triggers).
 func TestNothingReadsHeldTablesBehindTheDoor(t *testing.T) {
 	is := is.New(t)
 	db, _ := openTestDB(t)
 	for _, table := range []string{"payments", "ledger_accounts"} {
-		rows, err := db.r.Query(`SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') AND sql LIKE ?`, "%"+table+"%")
+		rows, err := db.r.Query(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('trigger', 'view') AND sql LIKE ?`, "%"+table+"%")
 		is.NoErr(err)
 		for rows.Next() {
-			var typ, name string
-			is.NoErr(rows.Scan(&typ, &name))
+			var typ, name, on, sql string
+			is.NoErr(rows.Scan(&typ, &name, &on, &sql))
+			if typ == "trigger" && on == "payments" && relaysUnheldWrite(sql) {
+				continue
+			}
 			t.Errorf("%s %s reads %s, where what a transaction holds back is not written first", typ, name, table)
 		}
 		is.NoErr(rows.Err())
 		rows.Close()
 	}
+}
+
+// relaysUnheldWrite reports whether a trigger on payments fires on no held
+// move (an insert, a delete, or an update of columns neither move
+// statement sets) and reads no payments row but the one written.
+func relaysUnheldWrite(trigger string) bool {
+	head, body, ok := strings.Cut(trigger, "BEGIN")
+	if !ok || strings.Contains(body, "payments") {
+		return false
+	}
+	if strings.Contains(head, " INSERT ON ") || strings.Contains(head, " DELETE ON ") {
+		return true
+	}
+	_, cols, ok := strings.Cut(head, " UPDATE OF ")
+	if !ok {
+		return false
+	}
+	cols, _, _ = strings.Cut(cols, " ON ")
+	for _, c := range strings.Split(cols, ",") {
+		set := strings.TrimSpace(c) + " ="
+		if strings.Contains(movePayment, set) || strings.Contains(movePaymentAndVault, set) {
+			return false
+		}
+	}
+	return true
 }

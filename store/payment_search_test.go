@@ -1,0 +1,222 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matryer/is"
+)
+
+// searchNames are client names and invoice references that test what a
+// search must find: % _ \ and " in the text, ASCII letters in any case,
+// letters beyond ASCII that LIKE compares exactly but the trigram index
+// folds (É/é, the Kelvin sign K, İ, ß), CJK, and text shorter than three.
+var searchNames = []string{"Acme Corp", "ACME labs", "acme", "Globex 100%", "100 percent", "Initech_UK", "InitechXUK",
+	`Back\slash Ltd`, `Quote "Q" Co`, "O'Brien & Sons", "Émile Zola SARL", "émile", "Straße GmbH", "STRASSE",
+	"\u212Aelvin Co", "kelvin co", "İstanbul Ltd", "istanbul", "Ünïcödé ✓ 株式会社", "株式会社テスト", "", "ab", "x"}
+
+var searchRefs = []string{"INV-001", "inv_%d", `INV\00%d`, "", "A", "Ref-Ä%d", "2026/%d", "ac"}
+
+// TestSearchThroughIndexIsLIKE: a search read through its candidates (the
+// trigram index and the amounts) lists the same payouts in the same order
+// with the same total as one that tries LIKE on every payout, for every
+// search, filter, sort and page, forward and back; and ListPayments, which
+// picks between the two, too.
+func TestSearchThroughIndexIsLIKE(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	db, sealer := openTestDB(t)
+	u := testUser(t, db, sealer)
+	var other User
+	base := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	err := db.WithTx(ctx, func(tx *Tx) (err error) {
+		if other, _, err = tx.People().EnsureUser("other@example.com", false, "", sealer); err != nil {
+			return err
+		}
+		for i := range 600 {
+			for _, owner := range []User{u, other} {
+				if owner == other && i%4 != 0 {
+					continue
+				}
+				ref := searchRefs[i%len(searchRefs)]
+				if strings.Contains(ref, "%d") {
+					ref = fmt.Sprintf(ref, i)
+				}
+				_, err := tx.Payments().CreatePayment(Payment{UserID: owner.ID, TxnID: fmt.Sprint(i), Amount: int64(1000 + i%7*100),
+					Currency: []string{"USD", "EUR", "JPY"}[i%3], DestinationAddress: "GDEST", CounterpartyName: searchNames[i%len(searchNames)],
+					InvoiceRef: ref, ClientID: []string{"", "cli_a", "cli_b"}[i%3]})
+				if err != nil {
+					return err
+				}
+			}
+		}
+		// Three payouts an hour, so the date order has ties the id breaks.
+		if _, err := tx.exec("UPDATE payments SET created_at = ? + (rowid / 3) * 3600000", base.UnixMilli()); err != nil {
+			return err
+		}
+		_, err = tx.exec("UPDATE payments SET status = 'COMPLETED' WHERE rowid % 5 = 0")
+		return err
+	})
+	is.NoErr(err)
+
+	searches := []string{"acme", "ACME", "cme", "Acme Corp", "me la", "100%", "%", "0%", "_", "h_U", "h_u", "h_X", `\`, `k\s`,
+		`\00`, `"Q"`, `"`, `Quote "Q"`, "o'b", "'", "émile", "ÉMILE", "Émile", "straße", "STRASSE", "ss", "kelvin", "KELVIN",
+		"\u212Aelvin", "istanbul", "İstanbul", "İST", "株式会社", "式会", "✓", "inv-0", "INV-00", "inv_", "inv_1", "Ref-ä", "Ref-Ä1",
+		"2026/1", "northwind", "a", "ab", "Ac", " ", "   ", "ac\x00me", "\xffab", "Ltd", "co", "zzz", "10.00", "1,000", "11.00", "1200"}
+	filters := []PaymentFilter{{}, {Status: StatusCompleted}, {ClientID: "cli_a"}, {Currency: "EUR"},
+		{From: base.Add(50 * time.Hour), To: base.Add(150 * time.Hour)}, {Status: StatusInitiated, From: base.Add(20 * time.Hour)}}
+	narrowed, found := 0, 0
+	for _, search := range searches {
+		for _, fil := range filters {
+			for _, sort := range []string{SortDate, SortAmount} {
+				f := fil
+				f.UserID, f.Search, f.Amounts, f.Sort = u.ID, search, amountsOf(search), sort
+				want, wantTotal := listAll(t, db, f, false)
+				if _, _, ok := f.candidates(); ok {
+					narrowed++
+					got, total := listAll(t, db, f, true)
+					if !slices.Equal(got, want) || total != wantTotal {
+						t.Errorf("%q %+v: through the index %d payouts (total %d), LIKE %d (total %d)", search, fil, len(got), total, len(want), wantTotal)
+					}
+					if fwd, back := walk(t, db, f, true); !slices.Equal(fwd, want) || !slices.Equal(back, want) {
+						t.Errorf("%q %+v: paged through the index, forward %d and back %d payouts, want %d", search, fil, len(fwd), len(back), len(want))
+					}
+				}
+				ps, total, err := db.Payments().ListPayments(ctx, withPage(f, 1000))
+				is.NoErr(err)
+				if got := ids(ps); !slices.Equal(got, want) || total != wantTotal {
+					t.Errorf("%q %+v: ListPayments %d payouts (total %d), LIKE %d (total %d)", search, fil, len(got), total, len(want), wantTotal)
+				}
+				found += len(want)
+			}
+		}
+	}
+	is.True(narrowed > 400) // most searches have candidates to compare
+	is.True(found > 5000)   // and they find payouts, not only none
+
+	// What LIKE finds, and so the index must: letters beyond ASCII match
+	// only themselves, ASCII letters in any case, % _ \ " only themselves.
+	for search, want := range map[string]int{"émile": 26, "ÉMILE": 26, "kelvin": 26, "\u212Aelvin": 26, "STRASSE": 26, "straße": 26,
+		"İstanbul": 26, "h_u": 26, `k\s`: 26, `"Q"`: 26, "100%": 26, "northwind": 0} {
+		f := PaymentFilter{UserID: u.ID, Search: search}
+		if got, _ := listAll(t, db, f, true); len(got) != want {
+			t.Errorf("%q: %d payouts, want %d", search, len(got), want)
+		}
+	}
+}
+
+// TestSearchReadsCandidates: a search with few candidates reads them, not
+// the user's payouts (the plan looks payouts up by rowid from the index
+// and the amount index), and one with many walks the payouts instead.
+func TestSearchReadsCandidates(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	db, sealer := openTestDB(t)
+	u := testUser(t, db, sealer)
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		for i := range 80 {
+			name := map[bool]string{true: "Northwind Traders", false: "Acme"}[i < 5]
+			if _, err := tx.Payments().CreatePayment(Payment{UserID: u.ID, TxnID: fmt.Sprint(i), Amount: 1000, Currency: "USD",
+				DestinationAddress: "GDEST", CounterpartyName: name}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	is.NoErr(err)
+	for search, want := range map[string]bool{"northwind": true, "zzz": true, "acme": false, "no": false} {
+		narrow, err := db.searchNarrows(ctx, PaymentFilter{UserID: u.ID, Search: search})
+		is.NoErr(err)
+		if narrow != want {
+			t.Errorf("%q: read through its candidates %v, want %v", search, narrow, want)
+		}
+	}
+	f := PaymentFilter{UserID: u.ID, Search: "northwind", Amounts: []AmountMatch{{1000, []string{"USD"}}}, Status: StatusInitiated}
+	where, args := f.where(true)
+	for what, plan := range map[string]string{
+		"page":      explain(t, db, "SELECT id FROM payments WHERE "+where+paymentOrder.orderBy()+" LIMIT 26", args...),
+		"count":     explain(t, db, "SELECT count(*) FROM payments WHERE "+where, args...),
+		"by amount": explain(t, db, "SELECT id FROM payments WHERE "+where+paymentAmountOrder.orderBy()+" LIMIT 26", args...),
+	} {
+		if !strings.Contains(plan, "SEARCH payments USING INTEGER PRIMARY KEY (rowid=?)") || !strings.Contains(plan, "payment_search VIRTUAL TABLE") ||
+			!strings.Contains(plan, "payments_user_amount (user_id=? AND amount=?)") || strings.Contains(plan, "SCAN payments") {
+			t.Errorf("%s: not read through the candidates:\n%s", what, plan)
+		}
+	}
+}
+
+// amountsOf reads a search as an amount of USD, EUR (cents) or JPY, as the
+// server's input.AmountsOf does.
+func amountsOf(search string) []AmountMatch {
+	text := strings.ReplaceAll(search, ",", "")
+	var whole, cents int64
+	if n, _ := fmt.Sscanf(text, "%d.%02d", &whole, &cents); n == 0 || strings.Trim(text, "0123456789.") != "" {
+		return nil
+	}
+	if !strings.Contains(text, ".") {
+		return []AmountMatch{{whole, []string{"JPY"}}, {whole * 100, []string{"USD", "EUR"}}}
+	}
+	return []AmountMatch{{whole*100 + cents, []string{"USD", "EUR"}}}
+}
+
+func withPage(f PaymentFilter, limit int) PaymentFilter {
+	f.Page, f.Limit = 1, limit
+	return f
+}
+
+// listAll lists every payout the filter matches in one page.
+func listAll(t *testing.T, db *DB, f PaymentFilter, narrow bool) ([]string, int) {
+	t.Helper()
+	ps, total, err := db.listPayments(context.Background(), withPage(f, 1000), narrow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids(ps), total
+}
+
+// walk pages through the list seven at a time, forward by After and then
+// back from its last payout by Before, and returns both in list order.
+func walk(t *testing.T, db *DB, f PaymentFilter, narrow bool) (forward, back []string) {
+	t.Helper()
+	const limit = 7
+	page := func(f PaymentFilter) []string {
+		ps, _, err := db.listPayments(context.Background(), withPage(f, limit), narrow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(ps)
+	}
+	for f.After = ""; ; {
+		got := page(f)
+		forward = append(forward, got[:min(len(got), limit)]...)
+		if len(got) <= limit {
+			break
+		}
+		f.After = forward[len(forward)-1]
+	}
+	if len(forward) == 0 {
+		return forward, nil
+	}
+	back = []string{forward[len(forward)-1]}
+	for f.After, f.Before = "", forward[len(forward)-1]; ; {
+		got := page(f) // the page in list order, then the payout before it if any
+		back = append(slices.Clone(got[:min(len(got), limit)]), back...)
+		if len(got) <= limit {
+			break
+		}
+		f.Before = back[0]
+	}
+	return forward, back
+}
+
+func ids(ps []Payment) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.ID)
+	}
+	return out
+}
