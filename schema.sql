@@ -314,27 +314,16 @@ CREATE INDEX IF NOT EXISTS payments_user_client ON payments (user_id, client_id,
 -- Every run of three characters of each payout's client name and invoice
 -- reference, case folded: a search of three or more characters reads only
 -- the payouts holding all of its runs (PaymentFilter.where), never every
--- payout of the user. It stores no text of its own (content is payments);
--- the triggers keep it in step, and 'rebuild' refills it from payments.
+-- payout of the user. It stores no text of its own (content is payments)
+-- and no sizes (nothing ranks). A payout's row is added with its batch's
+-- rows just before COMMIT (store/log_rows.go): added by a trigger, each
+-- INSERT INTO payments would write the index out on its own. 'rebuild'
+-- refills it from payments; the trigger below keeps what it indexed true.
 CREATE VIRTUAL TABLE IF NOT EXISTS payment_search USING fts5(
-  counterparty_name, invoice_ref, content = 'payments', tokenize = 'trigram');
-CREATE TRIGGER IF NOT EXISTS payment_search_insert AFTER INSERT ON payments
-BEGIN
-  INSERT INTO payment_search (rowid, counterparty_name, invoice_ref)
-  VALUES (new.rowid, new.counterparty_name, new.invoice_ref);
-END;
-CREATE TRIGGER IF NOT EXISTS payment_search_update AFTER UPDATE OF counterparty_name, invoice_ref ON payments
-BEGIN
-  INSERT INTO payment_search (payment_search, rowid, counterparty_name, invoice_ref)
-  VALUES ('delete', old.rowid, old.counterparty_name, old.invoice_ref);
-  INSERT INTO payment_search (rowid, counterparty_name, invoice_ref)
-  VALUES (new.rowid, new.counterparty_name, new.invoice_ref);
-END;
-CREATE TRIGGER IF NOT EXISTS payment_search_delete AFTER DELETE ON payments
-BEGIN
-  INSERT INTO payment_search (payment_search, rowid, counterparty_name, invoice_ref)
-  VALUES ('delete', old.rowid, old.counterparty_name, old.invoice_ref);
-END;
+  counterparty_name, invoice_ref, content = 'payments', columnsize = 0, tokenize = 'trigram');
+CREATE TRIGGER IF NOT EXISTS payments_search_text_kept BEFORE UPDATE OF counterparty_name, invoice_ref ON payments
+WHEN new.counterparty_name IS NOT old.counterparty_name OR new.invoice_ref IS NOT old.invoice_ref
+BEGIN SELECT RAISE(ABORT, 'a payout''s client name and invoice reference stay as recorded (payment_search)'); END;
 
 -- The people and companies a user is paid by: chosen when paying, their
 -- name and country become the payout's counterparty (the FIRA's remitter).

@@ -238,6 +238,7 @@ type Tx struct {
 	// auditRows, eventRows and noticeRows are written with the batch's
 	// (log_rows.go).
 	auditRows, eventRows, noticeRows []any
+	searchRows                       []any                      // payment_search rows, written with the batch's too
 	held                             *heldPayment               // see payment_row.go
 	balances, drawn                  map[balanceKey]balanceMove // see ledger_balances.go
 	batch                            *batchRows

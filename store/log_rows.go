@@ -39,6 +39,11 @@ const (
 	noticeInsert = `INSERT INTO notices (id, user_id, livemode, kind, occasion, title, body, link, created_at) VALUES `
 	noticeValues = "(?,?,?,?,?,?,?,?,?)"
 	noticeArgs   = 9
+	// A payout's client name and invoice reference join the search index
+	// (schema.sql, payment_search) with the batch.
+	searchInsert = `INSERT INTO payment_search (rowid, counterparty_name, invoice_ref) VALUES `
+	searchValues = "(?,?,?)"
+	searchArgs   = 3
 )
 
 // multiInsert holds the statements insertRows has built, one per row
@@ -68,21 +73,22 @@ func insertRows(ctx context.Context, ex sqlitex.Execer, prefix, values, suffix s
 }
 
 // batchRows is what a batch's transactions leave to be written together
-// just before its COMMIT: audit rows, events, count deltas and balance
-// moves. A transaction's share joins when it succeeds (WithTx), and one
+// just before its COMMIT: audit rows, events, notices, search index rows,
+// count deltas and balance moves. A transaction's share joins when it succeeds (WithTx), and one
 // that writes the pending balance moves early takes them out
 // (ledger_balances.go); whenever a batch is rolled back, it forgets it all
 // (DB.forget) and its members run again.
 type batchRows struct {
-	auditRows, eventRows, noticeRows []any
-	counts                           map[countKey]int64
-	balances                         map[balanceKey]balanceMove // see ledger_balances.go
+	auditRows, eventRows, noticeRows, searchRows []any
+	counts                                       map[countKey]int64
+	balances                                     map[balanceKey]balanceMove // see ledger_balances.go
 }
 
 func (b *batchRows) add(tx *Tx) {
 	b.auditRows = append(b.auditRows, tx.auditRows...)
 	b.eventRows = append(b.eventRows, tx.eventRows...)
 	b.noticeRows = append(b.noticeRows, tx.noticeRows...)
+	b.searchRows = append(b.searchRows, tx.searchRows...)
 	for k, d := range tx.counts {
 		if b.counts == nil {
 			b.counts = map[countKey]int64{}
@@ -95,7 +101,7 @@ func (b *batchRows) add(tx *Tx) {
 }
 
 func (b *batchRows) reset() {
-	b.auditRows, b.eventRows, b.noticeRows = b.auditRows[:0], b.eventRows[:0], b.noticeRows[:0]
+	b.auditRows, b.eventRows, b.noticeRows, b.searchRows = b.auditRows[:0], b.eventRows[:0], b.noticeRows[:0], b.searchRows[:0]
 	clear(b.counts)
 	clear(b.balances)
 }
@@ -113,6 +119,9 @@ func (b *batchRows) flush(ex sqlitex.Execer) error {
 	}
 	if err := insertRows(ctx, ex, noticeInsert, noticeValues, "", noticeArgs, b.noticeRows); err != nil {
 		return fmt.Errorf("notices: %w", err)
+	}
+	if err := insertRows(ctx, ex, searchInsert, searchValues, "", searchArgs, b.searchRows); err != nil {
+		return fmt.Errorf("payment search index: %w", err)
 	}
 	if err := flushCounts(ex, b.counts); err != nil {
 		return fmt.Errorf("maintained counts: %w", err)

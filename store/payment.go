@@ -108,7 +108,7 @@ func (g PaymentsTx) CreatePayment(p Payment) (Payment, error) {
 	p.ID = NewID("pay")
 	p.Type, p.Status, p.Version = "SEND", StatusInitiated, 1
 	p.CreatedAt, p.UpdatedAt = tx.now, tx.now
-	_, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
+	res, err := tx.exec(`INSERT INTO payments (id, user_id, livemode, txn_id, type, status, amount, currency,
 		destination_address, memo, purpose_code, invoice_ref, counterparty_name, counterparty_country, counterparty_bank,
 		created_at, updated_at, invoice_date, metadata, version, invoice_amount, memo_type, client_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.UserID, p.Livemode, p.TxnID, p.Type, p.Status, p.Amount, p.Currency, p.DestinationAddress, p.Memo,
@@ -120,6 +120,11 @@ func (g PaymentsTx) CreatePayment(p Payment) (Payment, error) {
 	if err != nil {
 		return Payment{}, err
 	}
+	rowid, err := res.LastInsertId()
+	if err != nil {
+		return Payment{}, err
+	}
+	tx.searchRows = append(tx.searchRows, rowid, p.CounterpartyName, p.InvoiceRef)
 	tx.countPayment(p.UserID, p.Status, 1)
 	return p, tx.Audit(p.UserID, p.Livemode, "payment.initiated", "payment", p.ID,
 		map[string]any{"status": p.Status, "amount": p.Amount, "currency": p.Currency})

@@ -152,9 +152,9 @@ func TestHeldMovesOfAFailedTransactionNeverLand(t *testing.T) {
 // TestNothingReadsHeldTablesBehindTheDoor: a held payment row and pending
 // balance moves are written before any statement that names their table,
 // so no trigger or view may read those tables under another name, and no
-// trigger may count their updates. A trigger on payments may relay the row
-// written (NEW, OLD) when no held move fires it: on an insert or a delete,
-// or an update of columns no move sets (the search index's triggers).
+// trigger may count their updates. A trigger on payments that no held move
+// fires (one on an insert or a delete, or an update of columns no move
+// sets) may look at the row written (NEW, OLD): the search text's guard.
 func TestNothingReadsHeldTablesBehindTheDoor(t *testing.T) {
 	is := is.New(t)
 	db, _ := openTestDB(t)

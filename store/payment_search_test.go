@@ -220,3 +220,37 @@ func ids(ps []Payment) []string {
 	}
 	return out
 }
+
+// TestSearchIndexHoldsSeededPayouts: the bench's seeded payouts are in the
+// search index, so a search of them reads the same through it.
+func TestSearchIndexHoldsSeededPayouts(t *testing.T) {
+	is := is.New(t)
+	db, sealer := openTestDB(t)
+	u := testUser(t, db, sealer)
+	is.NoErr(db.Bench().SeedSettled(context.Background(), Seed{UserID: u.ID, From: 0, To: 120, Destination: "GDEST"}))
+	f := PaymentFilter{UserID: u.ID, Search: "INV"}
+	got, _ := listAll(t, db, f, true)
+	want, _ := listAll(t, db, f, false)
+	is.Equal(len(want), 120)
+	is.Equal(got, want)
+}
+
+// TestSearchTextStaysAsRecorded: the search index holds a payout's client
+// name and invoice reference as recorded, so neither may change after.
+func TestSearchTextStaysAsRecorded(t *testing.T) {
+	is := is.New(t)
+	ctx := context.Background()
+	db, p := newPaymentForMoves(t)
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		_, err := tx.exec("UPDATE payments SET invoice_ref = invoice_ref, counterparty_name = counterparty_name WHERE id = ?", p.ID)
+		return err
+	})
+	is.NoErr(err) // unchanged is no change
+	for _, col := range []string{"invoice_ref", "counterparty_name"} {
+		err = db.WithTx(ctx, func(tx *Tx) error {
+			_, err := tx.exec("UPDATE payments SET "+col+" = 'changed' WHERE id = ?", p.ID)
+			return err
+		})
+		is.True(err != nil && strings.Contains(err.Error(), "stay as recorded"))
+	}
+}

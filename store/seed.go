@@ -143,6 +143,15 @@ func (tx *Tx) seedBatch(s Seed, settle, fx string, lo, hi int, now int64) (int64
 				settled_at, generated_at, beneficiary_name, beneficiary_email) VALUES ` + fira.String(), fa},
 		}...)
 	}
+	var before int64 // the payments' rowids, for their search index rows
+	if err := tx.queryRow("SELECT coalesce(max(rowid), 0) FROM payments").Scan(&before); err != nil {
+		return 0, err
+	}
+	stmts = append(stmts, struct {
+		sql  string
+		args []any
+	}{`INSERT INTO payment_search (rowid, counterparty_name, invoice_ref)
+		SELECT rowid, counterparty_name, invoice_ref FROM payments WHERE rowid > ?`, []any{before}})
 	for _, st := range stmts {
 		if _, err := tx.exec(st.sql, st.args...); err != nil {
 			return 0, err
