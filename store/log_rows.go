@@ -107,7 +107,7 @@ func (b *batchRows) reset() {
 }
 
 // flush writes the batch's rows, in the order they were made, then the
-// net count changes and balance moves.
+// net count changes and balance moves, then the search index's rows.
 func (b *batchRows) flush(ex sqlitex.Execer) error {
 	defer b.reset()
 	ctx := context.Background()
@@ -120,14 +120,16 @@ func (b *batchRows) flush(ex sqlitex.Execer) error {
 	if err := insertRows(ctx, ex, noticeInsert, noticeValues, "", noticeArgs, b.noticeRows); err != nil {
 		return fmt.Errorf("notices: %w", err)
 	}
-	if err := insertRows(ctx, ex, searchInsert, searchValues, "", searchArgs, b.searchRows); err != nil {
-		return fmt.Errorf("payment search index: %w", err)
-	}
 	if err := flushCounts(ex, b.counts); err != nil {
 		return fmt.Errorf("maintained counts: %w", err)
 	}
 	if err := writeBalances(ctx, ex, b.balances); err != nil {
 		return fmt.Errorf("account balances: %w", err)
+	}
+	// Last: FTS5 writes its pending terms out at every statement savepoint
+	// after they were added; at COMMIT they go out once.
+	if err := insertRows(ctx, ex, searchInsert, searchValues, "", searchArgs, b.searchRows); err != nil {
+		return fmt.Errorf("payment search index: %w", err)
 	}
 	return nil
 }
