@@ -74,14 +74,15 @@ func insertRows(ctx context.Context, ex sqlitex.Execer, prefix, values, suffix s
 
 // batchRows is what a batch's transactions leave to be written together
 // just before its COMMIT: audit rows, events, notices, search index rows,
-// count deltas and balance moves. A transaction's share joins when it succeeds (WithTx), and one
-// that writes the pending balance moves early takes them out
-// (ledger_balances.go); whenever a batch is rolled back, it forgets it all
-// (DB.forget) and its members run again.
+// count deltas and balance moves. A transaction's share joins when it
+// succeeds (WithTx), and one that writes the pending balance moves early
+// takes them out (ledger_balances.go); whenever a batch is rolled back, it
+// forgets it all (DB.forget) and its members run again.
 type batchRows struct {
-	auditRows, eventRows, noticeRows, searchRows []any
-	counts                                       map[countKey]int64
-	balances                                     map[balanceKey]balanceMove // see ledger_balances.go
+	auditRows, eventRows, noticeRows []any
+	searchRows                       []any // payment_search (rowid, client name, invoice reference)
+	counts                           map[countKey]int64
+	balances                         map[balanceKey]balanceMove // see ledger_balances.go
 }
 
 func (b *batchRows) add(tx *Tx) {

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 )
 
+// amountMatch is the condition that a payment is of the amount searched
+// for; amountArgs are its arguments.
 func amountMatch(a AmountMatch) string {
 	return "(amount = ? AND currency IN (" + marks(len(a.Currencies)) + "))"
 }
