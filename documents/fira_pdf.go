@@ -169,8 +169,13 @@ func (d *firaDoc) header(f FIRA) {
 	d.pdf.SetLineWidth(0.6)
 	d.pdf.Line(margin, margin+21.5, margin+contentW, margin+21.5)
 
-	top := margin + 24
-	for i, kv := range [][2]string{{"FIRA NUMBER", f.ID}, {"SETTLEMENT DATE (IST)", firaDate(f.SettledAt)}} {
+	d.headerFields(margin+24, [2][2]string{{"FIRA NUMBER", f.ID}, {"SETTLEMENT DATE (IST)", firaDate(f.SettledAt)}})
+}
+
+// headerFields sets a document's two identifying fields side by side under
+// its title, each a small label over its value.
+func (d *firaDoc) headerFields(top float64, fields [2][2]string) {
+	for i, kv := range fields {
 		x := margin + float64(i)*contentW/2
 		d.font("", 7.5, colMuted)
 		d.text(x, top, contentW/2, 4, kv[0], "L")

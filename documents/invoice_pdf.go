@@ -73,15 +73,7 @@ func (d *firaDoc) invoiceHeader(inv Invoice) {
 	d.draw(colAccent)
 	d.pdf.SetLineWidth(0.6)
 	d.pdf.Line(margin, margin+16, margin+contentW, margin+16)
-	top := margin + 18.5
-	for i, kv := range [][2]string{{"INVOICE NUMBER", inv.Number}, {"INVOICE DATE", invoiceDate(inv.Date)}} {
-		x := margin + float64(i)*contentW/2
-		d.font("", 7.5, colMuted)
-		d.text(x, top, contentW/2, 4, kv[0], "L")
-		d.font("B", 10.5, colInk)
-		d.text(x, top+4.2, contentW/2, 5.5, kv[1], "L")
-	}
-	d.y = top + 13
+	d.headerFields(margin+18.5, [2][2]string{{"INVOICE NUMBER", inv.Number}, {"INVOICE DATE", invoiceDate(inv.Date)}})
 }
 
 // invoiceEndorsement is the LUT statement (or the IGST one), set apart so
