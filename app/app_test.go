@@ -8,6 +8,7 @@ import (
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
@@ -33,8 +34,6 @@ func TestInsertOnlyFansOut(t *testing.T) {
 		return err
 	}, store.WithActor("cli:kyc", ""))
 	is.NoErr(err)
-	var queued int
-	is.NoErr(storetest.New(a.DB).QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'
-		AND json_extract(args, '$.endpointId') = ?`, hook.ID).Scan(&queued))
-	is.Equal(queued, 4)
+	queued := storetest.JobsOf(t, a.River, func(d jobs.WebhookDeliverArgs) bool { return d.EndpointID == hook.ID })
+	is.Equal(len(queued), 4)
 }

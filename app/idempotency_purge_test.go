@@ -6,10 +6,13 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
 	"github.com/payoutd/payoutd/store/storetest"
 )
@@ -42,9 +45,8 @@ func TestIdempotencyPurge(t *testing.T) {
 	is.NoErr(a.Start(ctx))
 	defer a.Stop(ctx)
 	wait.Until(t, 30*time.Second, "the purge job to finish", func() bool {
-		var done int
-		is.NoErr(raw.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'idempotency_purge' AND state = 'completed'`).Scan(&done))
-		return done == 1
+		done := storetest.Jobs(t, a.River, river.NewJobListParams().Kinds(jobs.IdempotencyPurgeArgs{}.Kind()).States(rivertype.JobStateCompleted))
+		return len(done) == 1
 	})
 	var left string
 	is.NoErr(raw.QueryRow(`SELECT key FROM idempotency_keys`).Scan(&left))

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
@@ -34,35 +36,37 @@ func TestStartTakesOverAfterCrash(t *testing.T) {
 		}
 		return nil
 	}))
-	sql := storetest.New(a.DB)
-	var cut, last int64 // the two jobs, in the order inserted
-	is.NoErr(sql.QueryRow("SELECT min(id), max(id) FROM river_job WHERE kind = ?", store.AdvanceJobKind).Scan(&cut, &last))
-	// River's own time format, which it compares as text.
-	river := func(d time.Duration) string {
-		return time.Now().Add(d).UTC().Round(time.Millisecond).Format("2006-01-02 15:04:05.999")
-	}
-	_, err := sql.Exec("UPDATE river_job SET state = 'running', attempt = 1, attempted_at = ? WHERE id = ?", river(-time.Second), cut)
+	jobs := storetest.Jobs(t, a.River, river.NewJobListParams().Kinds(store.AdvanceJobKind))
+	is.Equal(len(jobs), 2)
+	cut, last := jobs[0].ID, jobs[1].ID // in the order inserted
+	raw := storetest.New(a.DB)
+	since := time.Now().Add(-time.Second)
+	is.NoErr(raw.LeaveRunning(cut, 1, since))
+	is.NoErr(raw.LeaveRunning(last, 3, since))
+	is.NoErr(raw.LeaveLeader("killed-process", since, time.Now().Add(time.Minute)))
+	leader, err := raw.Leader()
 	is.NoErr(err)
-	_, err = sql.Exec("UPDATE river_job SET state = 'running', attempt = 3, attempted_at = ? WHERE id = ?", river(-time.Second), last)
-	is.NoErr(err)
-	_, err = sql.Exec("INSERT INTO river_leader (elected_at, expires_at, leader_id, name) VALUES (?, ?, 'killed-process', 'default')", river(-time.Second), river(time.Minute))
-	is.NoErr(err)
+	is.Equal(leader, "killed-process")
 
 	is.NoErr(a.Start(ctx))
 	defer a.Stop(ctx)
-	var dead int
-	is.NoErr(sql.QueryRow("SELECT count(*) FROM river_leader WHERE leader_id = 'killed-process'").Scan(&dead))
-	is.Equal(dead, 0) // its lease is not waited out
-	state := func(id int64) (st, why string) {
-		is.NoErr(sql.QueryRow("SELECT state, coalesce(errors->>'$[0].error', '') FROM river_job WHERE id = ?", id).Scan(&st, &why))
-		return st, why
+	leader, err = raw.Leader()
+	is.NoErr(err)
+	is.True(leader != "killed-process") // its lease is not waited out
+	state := func(id int64) (st rivertype.JobState, why string) {
+		j, err := a.River.JobGet(ctx, id)
+		is.NoErr(err)
+		if len(j.Errors) > 0 {
+			why = j.Errors[0].Error
+		}
+		return j.State, why
 	}
 	// The cut-off run is on the job's record, put there by the takeover,
 	// not by River's rescuer (which would wait 25 s to find it stuck).
 	_, why := state(cut)
 	is.True(strings.Contains(why, "taken over at start"))
-	wait.Until(t, 10*time.Second, "the job to run again", func() bool { st, _ := state(cut); return st == "completed" })
+	wait.Until(t, 10*time.Second, "the job to run again", func() bool { st, _ := state(cut); return st == rivertype.JobStateCompleted })
 	st, why := state(last)
-	is.Equal(st, "discarded") // its last attempt was the one cut off
+	is.Equal(st, rivertype.JobStateDiscarded) // its last attempt was the one cut off
 	is.True(strings.Contains(why, "taken over at start"))
 }

@@ -6,10 +6,13 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/app"
 	"github.com/payoutd/payoutd/app/apptest"
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/kyc"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
@@ -50,40 +53,35 @@ func TestRescueWaitsForAJobsOwnTimeout(t *testing.T) {
 	}, store.WithActor("cli:kyc", ""))
 	is.NoErr(err)
 
-	sql := storetest.New(a.DB)
 	var deliveries []int64
-	rows, err := sql.Query("SELECT id FROM river_job WHERE kind = 'webhook_deliver' ORDER BY id")
-	is.NoErr(err)
-	for rows.Next() {
-		var id int64
-		is.NoErr(rows.Scan(&id))
-		deliveries = append(deliveries, id)
+	for _, j := range storetest.Jobs(t, a.River, river.NewJobListParams().Kinds(jobs.WebhookDeliverArgs{}.Kind())) {
+		deliveries = append(deliveries, j.ID)
 	}
-	is.NoErr(rows.Err())
-	rows.Close()
 	is.True(len(deliveries) >= 2)
-	var advance int64
-	is.NoErr(sql.QueryRow("SELECT id FROM river_job WHERE kind = ?", store.AdvanceJobKind).Scan(&advance))
-	// Left running by a process: River's own time format, which it
-	// compares as text.
+	advance := storetest.Jobs(t, a.River, river.NewJobListParams().Kinds(store.AdvanceJobKind))
+	is.Equal(len(advance), 1)
+	// Left running by a process whose run began ago.
+	raw := storetest.New(a.DB)
 	running := func(id int64, ago time.Duration) {
-		at := time.Now().Add(-ago).UTC().Round(time.Millisecond).Format("2006-01-02 15:04:05.999")
-		_, err := sql.Exec("UPDATE river_job SET state = 'running', attempt = 1, attempted_at = ? WHERE id = ?", at, id)
-		is.NoErr(err)
+		is.NoErr(raw.LeaveRunning(id, 1, time.Now().Add(-ago)))
 	}
-	running(advance, 30*time.Second)
+	running(advance[0].ID, 30*time.Second)
 	running(deliveries[0], 30*time.Second)
 	running(deliveries[1], 45*time.Second)
-	_, err = sql.Exec("DELETE FROM river_job WHERE kind = 'webhook_deliver' AND id NOT IN (?, ?)", deliveries[0], deliveries[1])
-	is.NoErr(err)
-	state := func(id int64) string {
-		var s string
-		is.NoErr(sql.QueryRow("SELECT state FROM river_job WHERE id = ?", id).Scan(&s))
-		return s
+	for _, id := range deliveries[2:] {
+		_, err := a.River.JobDelete(ctx, id)
+		is.NoErr(err)
+	}
+	state := func(id int64) rivertype.JobState {
+		j, err := a.River.JobGet(ctx, id)
+		is.NoErr(err)
+		return j.State
 	}
 
 	is.NoErr(a.Start(ctx))
 	defer a.Stop(ctx)
-	wait.Until(t, 30*time.Second, "the rescuer to run", func() bool { return state(advance) != "running" && state(deliveries[1]) != "running" })
-	is.Equal(state(deliveries[0]), "running") // within its own timeout: not run a second time
+	wait.Until(t, 30*time.Second, "the rescuer to run", func() bool {
+		return state(advance[0].ID) != rivertype.JobStateRunning && state(deliveries[1]) != rivertype.JobStateRunning
+	})
+	is.Equal(state(deliveries[0]), rivertype.JobStateRunning) // within its own timeout: not run a second time
 }

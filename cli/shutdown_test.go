@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store/storetest"
 )
 
@@ -108,9 +110,16 @@ func TestSIGTERMLetsDeliveriesFinish(t *testing.T) {
 	// again.
 	db := storetest.Open(t, filepath.Join(dir, "payoutd.db"))
 	wait.For(t, 30*time.Second, func() error {
-		var open int
-		is.NoErr(db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'
-			AND state NOT IN ('completed', 'cancelled', 'discarded')`).Scan(&open))
+		deliveries, err := db.JobsOfKind(jobs.WebhookDeliverArgs{}.Kind())
+		is.NoErr(err)
+		open := 0
+		for _, j := range deliveries {
+			switch j.State {
+			case rivertype.JobStateCompleted, rivertype.JobStateCancelled, rivertype.JobStateDiscarded:
+			default:
+				open++
+			}
+		}
 		if open > 0 {
 			return fmt.Errorf("%d webhook deliveries still to run", open)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -52,26 +53,8 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 	if f.ID == "" || f.GeneratedAt.IsZero() {
 		return nil, errFIRAIncomplete
 	}
-	pdf := gofpdf.New("P", "mm", "A4", "")
-	pdf.SetCompression(false)
-	pdf.SetCatalogSort(true)
-	pdf.SetCreationDate(f.GeneratedAt.UTC())
-	pdf.SetModificationDate(f.GeneratedAt.UTC())
-	pdf.SetTitle("Foreign Inward Remittance Advice "+f.ID, true)
-	pdf.SetSubject("Inward remittance for payment "+f.PaymentID, true)
-	pdf.SetAuthor("payoutd", true)
-	pdf.SetCreator("payoutd", true)
-	// The PDF writer pads the font's tables in place when it subsets them
-	// (an append into the bytes it was given), so each document gets
-	// copies: two renders at once would otherwise write the same bytes.
-	pdf.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(dejaVuSans))
-	pdf.AddUTF8FontFromBytes(fontFamily, "B", bytes.Clone(dejaVuSansBold))
-	pdf.SetMargins(margin, margin, margin)
-	pdf.SetAutoPageBreak(false, 0)
-
-	d := &firaDoc{pdf: pdf, scale: 1}
-	pdf.SetFooterFunc(d.footer)
-	pdf.AddPage()
+	d := newDoc(docMeta{at: f.GeneratedAt, title: "Foreign Inward Remittance Advice " + f.ID,
+		subject: "Inward remittance for payment " + f.PaymentID, author: "payoutd", footer: firaFooter})
 	d.header(f)
 	if !f.Livemode {
 		d.sandboxBanner()
@@ -84,7 +67,7 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 	}
 
 	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
+	if err := d.pdf.Output(&buf); err != nil {
 		return nil, fmt.Errorf("documents: render FIRA %s: %w", f.ID, err)
 	}
 	return buf.Bytes(), nil
@@ -169,8 +152,13 @@ func (d *firaDoc) header(f FIRA) {
 	d.pdf.SetLineWidth(0.6)
 	d.pdf.Line(margin, margin+21.5, margin+contentW, margin+21.5)
 
-	top := margin + 24
-	for i, kv := range [][2]string{{"FIRA NUMBER", f.ID}, {"SETTLEMENT DATE (IST)", firaDate(f.SettledAt)}} {
+	d.headerFields(margin+24, [2][2]string{{"FIRA NUMBER", f.ID}, {"SETTLEMENT DATE (IST)", firaDate(f.SettledAt)}})
+}
+
+// headerFields sets a document's two identifying fields side by side under
+// its title, each a small label over its value.
+func (d *firaDoc) headerFields(top float64, fields [2][2]string) {
+	for i, kv := range fields {
 		x := margin + float64(i)*contentW/2
 		d.font("", 7.5, colMuted)
 		d.text(x, top, contentW/2, 4, kv[0], "L")
@@ -288,13 +276,47 @@ func (d *firaDoc) ensure(h float64) {
 	d.y = margin
 }
 
-func (d *firaDoc) footer() {
+// docMeta is what a document's file says of itself, and its footer.
+type docMeta struct {
+	at                             time.Time
+	title, subject, author, footer string
+}
+
+// newDoc starts an A4 document on its first page. The bytes depend only on
+// m and what is drawn: the dates are m.at, resources are written in sorted
+// order and page streams are left uncompressed.
+func newDoc(m docMeta) *firaDoc {
+	pdf := gofpdf.New("P", "mm", "A4", "")
+	pdf.SetCompression(false)
+	pdf.SetCatalogSort(true)
+	pdf.SetCreationDate(m.at.UTC())
+	pdf.SetModificationDate(m.at.UTC())
+	pdf.SetTitle(m.title, true)
+	if m.subject != "" {
+		pdf.SetSubject(m.subject, true)
+	}
+	pdf.SetAuthor(m.author, true)
+	pdf.SetCreator("payoutd", true)
+	// The PDF writer pads the font's tables in place when it subsets them
+	// (an append into the bytes it was given), so each document gets
+	// copies: two renders at once would otherwise write the same bytes.
+	pdf.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(dejaVuSans))
+	pdf.AddUTF8FontFromBytes(fontFamily, "B", bytes.Clone(dejaVuSansBold))
+	pdf.SetMargins(margin, margin, margin)
+	pdf.SetAutoPageBreak(false, 0)
+	d := &firaDoc{pdf: pdf, scale: 1}
+	pdf.SetFooterFunc(func() { d.footer(m.footer) })
+	pdf.AddPage()
+	return d
+}
+
+func (d *firaDoc) footer(text string) {
 	d.draw(colRule)
 	d.pdf.SetLineWidth(0.3)
 	d.pdf.Line(margin, footerTop, margin+contentW, footerTop)
 	d.font("", 7.5, colMuted)
 	d.pdf.SetXY(margin, footerTop+2)
-	d.pdf.MultiCell(contentW, 3.6, firaFooter, "", "L", false)
+	d.pdf.MultiCell(contentW, 3.6, text, "", "L", false)
 }
 
 // maxFieldRunes bounds one value so a single field cannot outgrow a page.

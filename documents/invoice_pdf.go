@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/jung-kurt/gofpdf"
 	"github.com/payoutd/payoutd/india"
 )
 
@@ -24,28 +23,7 @@ func RenderInvoice(inv Invoice) ([]byte, error) {
 	if inv.ID == "" || inv.Number == "" || inv.IssuedAt.IsZero() {
 		return nil, errInvoiceIncomplete
 	}
-	pdf := gofpdf.New("P", "mm", "A4", "")
-	pdf.SetCompression(false)
-	pdf.SetCatalogSort(true)
-	pdf.SetCreationDate(inv.IssuedAt.UTC())
-	pdf.SetModificationDate(inv.IssuedAt.UTC())
-	pdf.SetTitle("Invoice "+inv.Number, true)
-	pdf.SetAuthor(inv.Supplier.Name, true)
-	pdf.SetCreator("payoutd", true)
-	pdf.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(dejaVuSans))
-	pdf.AddUTF8FontFromBytes(fontFamily, "B", bytes.Clone(dejaVuSansBold))
-	pdf.SetMargins(margin, margin, margin)
-	pdf.SetAutoPageBreak(false, 0)
-	d := &firaDoc{pdf: pdf, scale: 1}
-	pdf.SetFooterFunc(func() {
-		d.draw(colRule)
-		pdf.SetLineWidth(0.3)
-		pdf.Line(margin, footerTop, margin+contentW, footerTop)
-		d.font("", 7.5, colMuted)
-		pdf.SetXY(margin, footerTop+2)
-		pdf.MultiCell(contentW, 3.6, invoiceFooter, "", "L", false)
-	})
-	pdf.AddPage()
+	d := newDoc(docMeta{at: inv.IssuedAt, title: "Invoice " + inv.Number, author: inv.Supplier.Name, footer: invoiceFooter})
 	d.invoiceHeader(inv)
 	if !inv.Livemode {
 		d.sandboxBanner()
@@ -58,7 +36,7 @@ func RenderInvoice(inv Invoice) ([]byte, error) {
 	}
 	d.signature(inv)
 	var buf bytes.Buffer
-	if err := pdf.Output(&buf); err != nil {
+	if err := d.pdf.Output(&buf); err != nil {
 		return nil, fmt.Errorf("documents: render invoice %s: %w", inv.Number, err)
 	}
 	return buf.Bytes(), nil
@@ -73,15 +51,7 @@ func (d *firaDoc) invoiceHeader(inv Invoice) {
 	d.draw(colAccent)
 	d.pdf.SetLineWidth(0.6)
 	d.pdf.Line(margin, margin+16, margin+contentW, margin+16)
-	top := margin + 18.5
-	for i, kv := range [][2]string{{"INVOICE NUMBER", inv.Number}, {"INVOICE DATE", invoiceDate(inv.Date)}} {
-		x := margin + float64(i)*contentW/2
-		d.font("", 7.5, colMuted)
-		d.text(x, top, contentW/2, 4, kv[0], "L")
-		d.font("B", 10.5, colInk)
-		d.text(x, top+4.2, contentW/2, 5.5, kv[1], "L")
-	}
-	d.y = top + 13
+	d.headerFields(margin+18.5, [2][2]string{{"INVOICE NUMBER", inv.Number}, {"INVOICE DATE", invoiceDate(inv.Date)}})
 }
 
 // invoiceEndorsement is the LUT statement (or the IGST one), set apart so

@@ -159,7 +159,7 @@ func (pl *Pipeline) runInstant(ctx context.Context, rail Settlement, p *store.Pa
 		}
 		rest.reached(tx, cur)
 		return nil
-	})
+	}, store.CheckMovesLate())
 	if err != nil || cur.Status == p.Status {
 		return false
 	}
@@ -190,7 +190,7 @@ func (pl *Pipeline) record(ctx context.Context, p store.Payment, st step, rest a
 			}
 			rest.reached(tx, q)
 			return nil
-		}, store.WithActor(st.actor, ""))
+		}, store.WithActor(st.actor, ""), store.CheckMovesLate())
 		return nextFailed, err
 	}
 	if nextFailed, err := write(true); !nextFailed {

@@ -231,12 +231,7 @@ func (w *world) vault(a account) store.Vault {
 // jobs counts the payout's queued payment_advance jobs.
 func (w *world) jobs(id string) int {
 	w.t.Helper()
-	var n int
-	if err := w.sql.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
-		AND json_extract(args, '$.paymentId') = ?`, id).Scan(&n); err != nil {
-		w.t.Fatal(err)
-	}
-	return n
+	return len(storetest.JobsOf(w.t, w.app.River, func(a payout.AdvanceArgs) bool { return a.PaymentID == id }))
 }
 
 // actors is who made the pipeline's moves of the payout, in order, from

@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/stellar/stellartest"
 	"github.com/payoutd/payoutd/store/storetest"
 )
@@ -175,10 +177,10 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	// The payout's job has run against the quarantined vault and waits.
 	sqlDB := storetest.Open(t, db)
 	wait.Until(t, 45*time.Second, "the payout's job to wait on the quarantine", func() bool {
-		var state string
-		sqlDB.QueryRow(`SELECT state FROM river_job WHERE kind = 'payment_advance' AND json_extract(args, '$.paymentId') = ?
-			ORDER BY id DESC LIMIT 1`, id).Scan(&state)
-		return state == "scheduled"
+		advance, err := sqlDB.JobsOfKind(payout.AdvanceArgs{}.Kind())
+		is.NoErr(err)
+		mine := storetest.Where(t, advance, func(a payout.AdvanceArgs) bool { return a.PaymentID == id })
+		return len(mine) > 0 && mine[len(mine)-1].State == rivertype.JobStateScheduled
 	})
 	is.Equal(site.status(t, p, id), "PROCESSING")
 	is.Equal(fake.Sends(), sends) // nothing signed, nothing sent

@@ -17,6 +17,9 @@ type principal struct {
 	Scopes     []string
 	Session    bool
 	RateExempt bool
+	// KeyReplaces: the key replaced another, whose stored responses it
+	// replays too (store.APIKey.Replaces).
+	KeyReplaces bool
 }
 
 func (p principal) has(scope string) bool {
@@ -77,5 +80,6 @@ func (s *Server) keyPrincipal(ctx context.Context, secret string) (principal, er
 	if !k.Active(time.Now()) {
 		return principal{}, errUnauthorized
 	}
-	return principal{UserID: k.UserID, KeyID: k.ID, Livemode: k.Livemode, Scopes: k.Scopes, RateExempt: k.RateExempt}, nil
+	return principal{UserID: k.UserID, KeyID: k.ID, Livemode: k.Livemode, Scopes: k.Scopes, RateExempt: k.RateExempt,
+		KeyReplaces: k.Replaces}, nil
 }

@@ -22,9 +22,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // TestBadInputSweep sends hostile input to every authenticated route and
@@ -1508,7 +1511,7 @@ func sweepErrorBody(r resp) []string {
 }
 
 var sweepFPNames = []string{"payments", "payments.updated_at", "audit_log", "ledger_postings", "events", "vaults", "profiles",
-	"kyc", "kyc_sessions", "webhook_endpoints", "webhook_secrets", "sequestration_policies", "reconciliations", "firas", "river_job", "api_keys", "tax_payments"}
+	"kyc", "kyc_sessions", "webhook_endpoints", "webhook_secrets", "sequestration_policies", "reconciliations", "firas", "api_keys", "tax_payments", "River's jobs"}
 
 // sweepFingerprint summarises every table a request could write. River's
 // periodic jobs (the purge of expired idempotency keys, rule 96A's watch,
@@ -1536,14 +1539,24 @@ func sweepFingerprint(t *testing.T, e *env) []string {
 		(SELECT count(*) || ':' || coalesce(sum(updated_at), 0) FROM sequestration_policies),
 		(SELECT count(*) || ':' || coalesce(sum(status = 'RECONCILED'), 0) FROM reconciliations),
 		(SELECT count(*) FROM firas),
-		(SELECT count(*) FROM river_job WHERE kind NOT IN ('idempotency_purge', 'realisation_watch', 'notice_dates')),
 		(SELECT count(*) || ':' || coalesce(sum(coalesce(revoked_at, 0) + coalesce(expires_at, 0)), 0) FROM api_keys),
-		(SELECT count(*) || ':' || coalesce(sum(coalesce(reversed_at, 0)), 0) FROM tax_payments)`).Scan(dest...)
+		(SELECT count(*) || ':' || coalesce(sum(coalesce(reversed_at, 0)), 0) FROM tax_payments)`).Scan(dest[:len(dest)-1]...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	queued := 0
+	for _, j := range storetest.Jobs(t, e.River, river.NewJobListParams()) {
+		if !sweepPeriodic[j.Kind] {
+			queued++
+		}
+	}
+	out[len(out)-1] = strconv.Itoa(queued)
 	return out
 }
+
+// sweepPeriodic are the kinds of River's periodic jobs.
+var sweepPeriodic = map[string]bool{jobs.IdempotencyPurgeArgs{}.Kind(): true, jobs.RealisationWatchArgs{}.Kind(): true,
+	jobs.NoticeDatesArgs{}.Kind(): true}
 
 func sweepClip(b []byte) string {
 	const max = 200

@@ -9,10 +9,13 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // settleAccount returns the id of the caller's INR settlement account.
@@ -39,9 +42,9 @@ func (e *env) quiesce() {
 		}
 	}()
 	wait.For(e.t, 30*time.Second, func() error {
-		var open, jobsLeft int
+		var open int
 		e.SQL.QueryRow(`SELECT count(*) FROM payments WHERE status IN ('COMPLIANCE_CHECK','PROCESSING','SUBMITTED','CONFIRMED','UNKNOWN')`).Scan(&open)
-		e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE state IN ('available','running','retryable','scheduled')`).Scan(&jobsLeft)
+		jobsLeft := len(e.jobsLeft())
 		if open > 0 || jobsLeft > 0 {
 			return fmt.Errorf("pipeline did not settle: %d open payouts, %d jobs", open, jobsLeft)
 		}
@@ -162,12 +165,13 @@ func (e *env) dumpOpen() {
 		e.t.Logf("open: %s %s %d attempt %d", id, st, a, at)
 	}
 	rows.Close()
-	rows, _ = e.SQL.Query(`SELECT kind, state, attempt, coalesce(errors,''), scheduled_at FROM river_job WHERE state IN ('available','running','retryable','scheduled')`)
-	for rows.Next() {
-		var k, st, er, sch string
-		var at int
-		rows.Scan(&k, &st, &at, &er, &sch)
-		e.t.Logf("job: %s %s %d %s %s", k, st, at, er, sch)
+	for _, j := range e.jobsLeft() {
+		e.t.Logf("job: %s %s %d %v %s", j.Kind, j.State, j.Attempt, j.Errors, j.ScheduledAt)
 	}
-	rows.Close()
+}
+
+// jobsLeft is every job River will still run or retry.
+func (e *env) jobsLeft() []*rivertype.JobRow {
+	return storetest.Jobs(e.t, e.River, river.NewJobListParams().States(rivertype.JobStateAvailable,
+		rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStateScheduled))
 }

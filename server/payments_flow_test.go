@@ -10,10 +10,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/matryer/is"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/payoutd/payoutd/apperr"
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // statusHistory is the sequence of statuses a payment went through, read
@@ -149,10 +151,9 @@ func TestUnknownResolvesToConfirmed(t *testing.T) {
 	is.Equal(p.Reserved, int64(1099)) // funds stay reserved: never lost
 	// The job that keeps asking the rail committed with the UNKNOWN state:
 	// no crash can leave the payout without one.
-	var jobs int
-	is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
-		AND json_extract(args, '$.paymentId') = ? AND state IN ('available', 'scheduled', 'running', 'retryable')`, id).Scan(&jobs))
-	is.Equal(jobs, 1)
+	jobs := storetest.JobsOf(t, e.River, func(a payout.AdvanceArgs) bool { return a.PaymentID == id },
+		rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStateRunning, rivertype.JobStateRetryable)
+	is.Equal(len(jobs), 1)
 	e.waitStatus(id, store.StatusCompleted, 5*time.Second)
 	is.Equal(e.statusHistory(id), []string{"INITIATED", "COMPLIANCE_CHECK", "PROCESSING", "SUBMITTED", "UNKNOWN", "CONFIRMED", "COMPLETED"})
 	is.Equal(e.vault().Reserved, int64(0))
@@ -289,10 +290,7 @@ func TestOnlyItsJobMovesAPayout(t *testing.T) {
 	is.NoErr(e.DB.WithTx(ctx, func(tx *store.Tx) error { return payout.Enqueue(tx, p) }))
 	e.waitStatus(id, store.StatusCompleted, 30*time.Second)
 
-	var jobs int
-	is.NoErr(e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'payment_advance'
-		AND json_extract(args, '$.paymentId') = ?`, viaAPI).Scan(&jobs))
-	is.Equal(jobs, 1)
+	is.Equal(len(storetest.JobsOf(t, e.River, func(a payout.AdvanceArgs) bool { return a.PaymentID == viaAPI })), 1)
 }
 
 // TestGeneratedTxnIDsAreTimeOrderedUUIDs: without an Idempotency-Key the

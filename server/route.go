@@ -75,7 +75,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, o routeOpts, h
 			return apperr.Errorf(apperr.ErrIdempotencyRunning, "a request with this Idempotency-Key is still being processed")
 		}
 		defer s.idem.release(c.idem.slot())
-		prev, found, err := s.db.Payments().FindIdempotent(r.Context(), p.KeyID, c.idem.key)
+		find := s.db.Payments().FindIdempotent
+		if p.KeyReplaces {
+			find = s.db.Payments().FindIdempotentAcross
+		}
+		prev, found, err := find(r.Context(), p.KeyID, c.idem.key)
 		if err != nil {
 			return err
 		}

@@ -119,5 +119,6 @@ func (t *tokenIssuer) verify(ctx context.Context, db *store.DB, raw string) (pri
 			}
 		}
 	}
-	return principal{UserID: k.UserID, KeyID: k.ID, Livemode: k.Livemode, Scopes: scopes, Session: true, RateExempt: k.RateExempt}, nil
+	return principal{UserID: k.UserID, KeyID: k.ID, Livemode: k.Livemode, Scopes: scopes, Session: true, RateExempt: k.RateExempt,
+		KeyReplaces: k.Replaces}, nil
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/internal/wait"
+	"github.com/payoutd/payoutd/jobs"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // eventsOf lists the env user's events of one type through the API.
@@ -202,10 +204,13 @@ func TestWebhookDisabledAfterLastFailure(t *testing.T) {
 	// own transaction, so this is checked without waiting.
 	second := e.pay("12.00", nil)
 	e.waitStatus(second, store.StatusCompleted, 5*time.Second)
-	var queued int
-	if err := e.SQL.QueryRow(`SELECT count(*) FROM river_job WHERE kind = 'webhook_deliver'
-		AND json_extract(args, '$.endpointId') = ? AND created_at > ?`, deadID, ep["disabledAt"]).Scan(&queued); err != nil {
-		t.Fatal(err)
+	disabledAt, err := time.Parse(time.RFC3339Nano, ep["disabledAt"].(string))
+	is.NoErr(err)
+	queued := 0
+	for _, j := range storetest.JobsOf(t, e.River, func(d jobs.WebhookDeliverArgs) bool { return d.EndpointID == deadID }) {
+		if j.CreatedAt.After(disabledAt) {
+			queued++
+		}
 	}
 	is.Equal(queued, 0)
 

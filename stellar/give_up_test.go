@@ -16,6 +16,7 @@ import (
 	"github.com/payoutd/payoutd/payout"
 	"github.com/payoutd/payoutd/stellar"
 	"github.com/payoutd/payoutd/store"
+	"github.com/payoutd/payoutd/store/storetest"
 )
 
 // brokenRail is the live rail with a fault in reading the network's
@@ -108,7 +109,7 @@ func TestLiveJobGivesUp(t *testing.T) {
 // retry gives it a job again and it completes, paid once.
 func TestCheckListsPayoutWithoutJob(t *testing.T) {
 	for _, tc := range []struct {
-		state  string // the job's River state; "" deletes it
+		state  rivertype.JobState // the job's River state; "" deletes it
 		listed bool
 	}{
 		{"discarded", true},
@@ -120,21 +121,24 @@ func TestCheckListsPayoutWithoutJob(t *testing.T) {
 		{"retryable", false},
 		{"running", false},
 	} {
-		t.Run(cmp.Or(tc.state, "deleted"), func(t *testing.T) {
+		t.Run(cmp.Or(string(tc.state), "deleted"), func(t *testing.T) {
 			is := is.New(t)
 			e := newLiveEnvJobs(t, false)
 			e.fundVault(100)
 			p, err := e.pay(e.destination(true, true), 10_00, "")
 			is.NoErr(err)
-			q := "UPDATE river_job SET state = ?, finalized_at = NULL WHERE kind = ?"
-			args := []any{tc.state, store.AdvanceJobKind}
+			jobs := storetest.JobsOf(t, e.App.River, func(a payout.AdvanceArgs) bool { return a.PaymentID == p.ID })
+			is.Equal(len(jobs), 1)
+			var finalized *time.Time
 			if tc.listed { // a finished job: River records when
-				q = "UPDATE river_job SET state = ?, finalized_at = '" + time.Now().UTC().Format("2006-01-02 15:04:05.999") + "' WHERE kind = ?"
+				now := time.Now()
+				finalized = &now
 			}
 			if tc.state == "" {
-				q, args = "DELETE FROM river_job WHERE kind = ?", args[1:]
+				_, err = e.App.River.JobDelete(e.ctx, jobs[0].ID)
+			} else {
+				err = e.SQL.SetJobState(jobs[0].ID, tc.state, finalized)
 			}
-			_, err = e.SQL.Exec(q, args...)
 			is.NoErr(err)
 
 			problems, err := e.DB.Health().Check(e.ctx)

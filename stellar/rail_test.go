@@ -2,6 +2,7 @@ package stellar_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/matryer/is"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -577,15 +579,17 @@ func TestLivePayoutOutlivesRestartWithoutRail(t *testing.T) {
 	// The job has run without the rail and been put back to wait for it
 	// (River counts each snooze in the job's metadata).
 	wait.For(t, 30*time.Second, func() error {
-		var state string
-		var snoozes int
-		is.NoErr(e.SQL.QueryRow(`SELECT state, coalesce(json_extract(metadata, '$.snoozes'), 0) FROM river_job
-			WHERE kind = 'payment_advance' AND json_extract(args, '$.paymentId') = ?`, p.ID).Scan(&state, &snoozes))
-		if state == "cancelled" || state == "discarded" || state == "completed" {
-			t.Fatalf("the payout's job ended (%s) while the rail was away", state)
+		jobs := storetest.JobsOf(t, e.App.River, func(a payout.AdvanceArgs) bool { return a.PaymentID == p.ID })
+		is.Equal(len(jobs), 1)
+		var meta struct {
+			Snoozes int `json:"snoozes"`
 		}
-		if snoozes == 0 {
-			return fmt.Errorf("the job (%s) has not run yet", state)
+		is.NoErr(json.Unmarshal(jobs[0].Metadata, &meta))
+		if st := jobs[0].State; st == rivertype.JobStateCancelled || st == rivertype.JobStateDiscarded || st == rivertype.JobStateCompleted {
+			t.Fatalf("the payout's job ended (%s) while the rail was away", st)
+		}
+		if meta.Snoozes == 0 {
+			return fmt.Errorf("the job (%s) has not run yet", jobs[0].State)
 		}
 		return nil
 	})

@@ -34,6 +34,10 @@ type APIKey struct {
 	RevokedAt  *time.Time
 	ReplacedBy string
 	RateExempt bool
+	// Replaces: the key was made by rotating another, so responses stored
+	// under its predecessors are replayed to it too (FindIdempotentAcross).
+	// Fixed when the key is made: a rotation always makes a new key.
+	Replaces bool
 }
 
 // Active reports whether the key authenticates at time now.
@@ -87,14 +91,15 @@ func (g KeysTx) CreateAPIKey(u User, name string, scopes []string) (APIKey, stri
 	return k, secret, tx.Audit(u.ID, u.Livemode, "api_key.created", "api_key", k.ID, map[string]any{"name": name, "scopes": scopes})
 }
 
-const apiKeyCols = `id, user_id, name, livemode, prefix, scopes, created_at, expires_at, revoked_at, coalesce(replaced_by, ''), rate_exempt`
+const apiKeyCols = `id, user_id, name, livemode, prefix, scopes, created_at, expires_at, revoked_at, coalesce(replaced_by, ''), rate_exempt,
+	EXISTS (SELECT 1 FROM api_keys older WHERE older.replaced_by = api_keys.id)`
 
 func scanAPIKey(row interface{ Scan(...any) error }) (APIKey, error) {
 	var k APIKey
 	var scopes string
 	var created int64
 	var expires, revoked sql.NullInt64
-	err := row.Scan(&k.ID, &k.UserID, &k.Name, &k.Livemode, &k.Prefix, &scopes, &created, &expires, &revoked, &k.ReplacedBy, &k.RateExempt)
+	err := row.Scan(&k.ID, &k.UserID, &k.Name, &k.Livemode, &k.Prefix, &scopes, &created, &expires, &revoked, &k.ReplacedBy, &k.RateExempt, &k.Replaces)
 	k.Scopes = strings.Fields(scopes)
 	k.CreatedAt, k.ExpiresAt, k.RevokedAt = fromMS(created), nullMS(expires), nullMS(revoked)
 	return k, err
@@ -177,6 +182,7 @@ func (g KeysTx) RotateAPIKey(id string) (APIKey, string, error) {
 	if _, err := tx.exec("UPDATE api_keys SET expires_at = ?, replaced_by = ? WHERE id = ?", ms(expires), k.ID, id); err != nil {
 		return APIKey{}, "", err
 	}
+	k.Replaces = true
 	return k, secret, tx.Audit(old.UserID, old.Livemode, "api_key.rotated", "api_key", id, map[string]any{"replacedBy": k.ID, "expiresAt": expires})
 }
 

@@ -40,6 +40,9 @@ func BenchmarkFindAPIKeyBySecret(b *testing.B) {
 	}
 }
 
+// BenchmarkFindIdempotent looks up stored responses by the key's own
+// primary key (Plain) and across rotated keys (Across), a hit and a miss
+// (a new request's key) each.
 func BenchmarkFindIdempotent(b *testing.B) {
 	db, _ := openTestDB(b)
 
@@ -56,11 +59,23 @@ func BenchmarkFindIdempotent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, found, err := db.Payments().FindIdempotent(ctx, "key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", i%10000)); err != nil || !found {
-			b.Fatal(err, found)
+	for _, c := range []struct {
+		name string
+		find func(context.Context, string, string) (IdempotentResponse, bool, error)
+	}{{"Plain", db.Payments().FindIdempotent}, {"Across", db.Payments().FindIdempotentAcross}} {
+		for _, hit := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/hit=%v", c.name, hit), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					n := i % 10000
+					if !hit {
+						n += 10000
+					}
+					if _, found, err := c.find(ctx, "key_1", fmt.Sprintf("00000000-0000-0000-0000-%012d", n)); err != nil || found != hit {
+						b.Fatal(err, found)
+					}
+				}
+			})
 		}
 	}
 }

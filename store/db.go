@@ -54,6 +54,7 @@ type DB struct {
 	head     auditHead
 	hooks    hookCache
 	accounts accountCache
+	settings settingsCache
 	batch    batchRows
 }
 
@@ -211,6 +212,7 @@ func (db *DB) forget() {
 	db.head.ok = false
 	db.hooks.forget()
 	db.accounts.forget()
+	db.settings.forget(settingsKYC | settingsProfiles | settingsPolicies)
 	db.batch.reset()
 }
 
@@ -230,6 +232,7 @@ type Tx struct {
 	Actor     string
 	RequestID string
 	credit    postedCredit // see postSettlement
+	rateAsOf  recordedRate // see RecordRateAsOf
 	// payoutObserver is the DB's; moves are what observeMove kept for it.
 	payoutObserver func(PayoutMove)
 	moves          []PayoutMove
@@ -244,6 +247,9 @@ type Tx struct {
 	batch                            *batchRows
 	broken                           error // a held row or balance that could not be written
 	keysWritten                      bool  // a statement wrote api_keys (apikey_cache.go)
+	checkLate                        bool  // CheckMovesLate (payment_row.go)
+	settings                         *settingsCache
+	learntSettings                   settingsLearnt // settings_cache.go
 }
 
 // WithTx runs fn as one atomic transaction and returns once it is durable.
@@ -259,7 +265,8 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 	err := db.x.WithTx(ctx, func(xt *sqlitex.Tx) error {
 		moves, completed = nil, nil
 		tx := &Tx{x: xt, ctx: xt.Context(), now: db.Now().UTC().Truncate(time.Millisecond), jobs: db.jobs, eventHook: db.eventHook,
-			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts, batch: &db.batch}
+			payoutObserver: db.payoutObserver, Actor: "system", head: &db.head, hooks: &db.hooks, accounts: &db.accounts, batch: &db.batch,
+			settings: &db.settings}
 		for _, o := range opts {
 			o(tx)
 		}
@@ -284,6 +291,7 @@ func (db *DB) WithTx(ctx context.Context, fn func(tx *Tx) error, opts ...TxOptio
 		}
 		ok = true
 		db.accounts.learn(tx.learnt)
+		db.settings.learn(tx.learntSettings)
 		db.batch.add(tx)
 		moves, completed = tx.moves, tx.completed
 		return nil
@@ -334,7 +342,12 @@ func (tx *Tx) exec(query string, args ...any) (sql.Result, error) {
 		return nil, err
 	}
 	tx.noteKeyWrite(query)
-	return tx.x.ExecContext(tx.ctx, query, args...)
+	tx.noteSettingsWrite(query)
+	res, err := tx.x.ExecContext(tx.ctx, query, args...)
+	if err != nil {
+		return nil, tx.checkHeld(err)
+	}
+	return res, nil
 }
 
 // queryRow runs a query that returns at most one row in the transaction.

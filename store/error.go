@@ -31,6 +31,14 @@ func isUniqueViolation(err error) bool {
 	return false
 }
 
+// isConstraintViolation reports any constraint failure (UNIQUE, CHECK,
+// NOT NULL, a trigger's RAISE(ABORT), ...): SQLite undoes the statement
+// and leaves its transaction open.
+func isConstraintViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
+}
+
 // IsStorageFull reports a write that failed for lack of space (a full
 // disk, or a size limit on the file); nothing of it was committed.
 func IsStorageFull(err error) bool { return sqlitex.IsStorageFull(err) }

@@ -86,8 +86,16 @@ func (g Tax) GSTValueOf(ctx context.Context, userID, paymentID string) (GSTValue
 
 // SettlementRateAsOf is when the rate a payment settled at was true; ok is
 // false when the settlement kept no separate time (its own is the rate's).
+// The time is recorded only by the transaction that books the settlement,
+// so that transaction knows the answer without a read.
 func (g TaxTx) SettlementRateAsOf(paymentID string) (time.Time, bool, error) {
 	tx := g.tx
+	if r := tx.rateAsOf; r.paymentID == paymentID {
+		return r.asOf, true, nil
+	}
+	if tx.credit.paymentID == paymentID {
+		return time.Time{}, false, nil // booked here, and no time recorded with it
+	}
 	var at int64
 	err := tx.queryRow("SELECT as_of FROM settlement_rates WHERE payment_id = ?", paymentID).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -22,20 +22,35 @@ type IdempotentResponse struct {
 const maxRotations = 32
 
 // FindIdempotent returns the unexpired stored response for key under
+// scope (an API key that replaced none, or the console's user): one probe
+// of the primary key.
+func (g Payments) FindIdempotent(ctx context.Context, scope, key string) (IdempotentResponse, bool, error) {
+	db := g.db
+	return scanIdempotent(db.queryRow(ctx, idempotentSQL, scope, key, ms(db.Now())))
+}
+
+const idempotentSQL = `SELECT request_hash, status_code, body FROM idempotency_keys
+	WHERE api_key_id = ? AND key = ? AND +expires_at > ?`
+
+// FindIdempotentAcross returns the unexpired stored response for key under
 // apiKeyID or any key it replaced (keys rotate, a client's retries
 // continue across the switch), the newest key's first. CROSS JOIN and the
 // unary + keep the plan on the primary key, one probe per key of the
 // chain, instead of a range scan of every unexpired row.
-func (g Payments) FindIdempotent(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
+func (g Payments) FindIdempotentAcross(ctx context.Context, apiKeyID, key string) (IdempotentResponse, bool, error) {
 	db := g.db
-	var r IdempotentResponse
-	err := db.queryRow(ctx, `WITH RECURSIVE chain(id, depth) AS (
+	return scanIdempotent(db.queryRow(ctx, `WITH RECURSIVE chain(id, depth) AS (
 			SELECT ?, 0
 			UNION ALL
 			SELECT k.id, c.depth + 1 FROM api_keys k JOIN chain c ON k.replaced_by = c.id WHERE c.depth < ?)
 		SELECT i.request_hash, i.status_code, i.body FROM chain c
 		CROSS JOIN idempotency_keys i ON i.api_key_id = c.id AND i.key = ? AND +i.expires_at > ?
-		ORDER BY c.depth LIMIT 1`, apiKeyID, maxRotations, key, ms(db.Now())).Scan(&r.RequestHash, &r.Status, &r.Body)
+		ORDER BY c.depth LIMIT 1`, apiKeyID, maxRotations, key, ms(db.Now())))
+}
+
+func scanIdempotent(row rowScanner) (IdempotentResponse, bool, error) {
+	var r IdempotentResponse
+	err := row.Scan(&r.RequestHash, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}

@@ -47,7 +47,8 @@ func (g People) KYCStatus(ctx context.Context, userID string) (KYC, error) {
 // KYCStatus reads a user's KYC record inside a transaction.
 func (g PeopleTx) KYCStatus(userID string) (KYC, error) {
 	tx := g.tx
-	return scanKYC(userID, tx.queryRow(kycQuery, userID))
+	return rememberedSetting(tx, settingsKYC, userID, func(c *settingsCache) *map[string]KYC { return &c.kyc },
+		func() (KYC, error) { return scanKYC(userID, tx.queryRow(kycQuery, userID)) })
 }
 
 // KYCMove is one move of a KYC record: the record as read (From), as it

@@ -12,13 +12,19 @@ import (
 // person was asked to look at, the payout is moving again.
 //
 // A move of the row this transaction holds (see heldPayment) is kept in
-// memory and written with the moves after it.
+// memory and written with the moves after it; in a transaction opened
+// with CheckMovesLate the first move is kept too.
 func (tx *Tx) writePaymentRow(from, next Payment) error {
-	if h := tx.held; h != nil && sameRow(h.next, from) {
+	switch h := tx.held; {
+	case h != nil && sameRow(h.next, from):
 		h.next = next
-	} else {
+	default:
 		if err := tx.releasePayment(); err != nil {
 			return err
+		}
+		if tx.checkLate {
+			tx.held = &heldPayment{written: from, next: next}
+			break
 		}
 		if err := tx.updatePaymentRow(from, next); err != nil {
 			return err
@@ -39,9 +45,41 @@ func (tx *Tx) writePaymentRow(from, next Payment) error {
 // only before anything reads it. They are kept here and written with one
 // UPDATE: before any statement that names the payments table (exec, query
 // and queryRow release the row) and when the transaction's fn returns.
+//
+// With CheckMovesLate the first move is held as well, unchecked: the
+// UPDATE that writes the moves is the one guarded by the row as the
+// caller read it (written is then that copy), so a payout an instant rail
+// moves four times is written once.
 type heldPayment struct {
-	written Payment // as the last UPDATE left the row
+	written Payment // as the last UPDATE left the row, or as read (unchecked)
 	next    Payment // as the moves since then left it
+}
+
+// CheckMovesLate opens a transaction whose first move of a payment is
+// checked against the row by the UPDATE that writes it with the moves
+// after it, when the transaction ends or something reads the payments
+// table, instead of at once. Only for a transaction whose every error
+// fails it whole (a pipeline step): a payout moved by someone else since
+// it was read then fails the transaction at its end with
+// ERR_INVALID_STATE, and nothing of it is written, as before; but a move
+// that returned nil may still fail the transaction later. A constraint
+// failure meanwhile checks the row first (checkHeld), so a step that
+// repeats another run's work (a settlement booked twice, a reservation
+// released twice) is still told the payout moved.
+func CheckMovesLate() TxOption { return func(tx *Tx) { tx.checkLate = true } }
+
+// checkHeld writes a held row's moves after a statement failed on a
+// constraint: if the row was not as its first move read it, that is the
+// failure to report (ERR_INVALID_STATE); a constraint failure leaves
+// SQLite's transaction open, so the UPDATE may still run.
+func (tx *Tx) checkHeld(err error) error {
+	if !tx.checkLate || tx.held == nil || !isConstraintViolation(err) {
+		return err
+	}
+	if rerr := tx.releasePayment(); rerr != nil {
+		return rerr
+	}
+	return err
 }
 
 // sameRow reports whether a and b are the same payment in the same state,

@@ -198,3 +198,66 @@ func relaysUnheldWrite(trigger string) bool {
 	}
 	return true
 }
+
+// TestMovesCheckedLate: in a transaction opened with CheckMovesLate even
+// the first move of a payment waits, and all of them land with the one
+// guarded UPDATE; a payment moved by someone else since it was read fails
+// the transaction with ERR_INVALID_STATE, at its end or at a constraint
+// failure before it, and nothing of it is written.
+func TestMovesCheckedLate(t *testing.T) {
+	db, p := newPaymentForMoves(t)
+	ctx := context.Background()
+	moves := func(tx *Tx, q *Payment) error {
+		if err := tx.Payments().Transition(q, StatusComplianceCheck, nil); err != nil {
+			return err
+		}
+		return tx.Payments().Transition(q, StatusFailed, func(n *Payment) { n.FailedReason = "COMPLIANCE_REJECTED: test" })
+	}
+	t.Run("OneUpdate", func(t *testing.T) {
+		is := is.New(t)
+		var changes [2]int64
+		err := db.WithTx(ctx, func(tx *Tx) error {
+			if err := tx.queryRow("SELECT total_changes()").Scan(&changes[0]); err != nil {
+				return err
+			}
+			q := p
+			if err := moves(tx, &q); err != nil {
+				return err
+			}
+			return tx.queryRow("SELECT total_changes()").Scan(&changes[1])
+		}, CheckMovesLate())
+		is.NoErr(err)
+		is.Equal(changes[1], changes[0]) // not yet written when the transaction's fn ends
+		got, err := db.Payments().FindPayment(ctx, p.UserID, p.ID)
+		is.NoErr(err)
+		is.Equal(got.Status, StatusFailed)
+		is.Equal(got.Version, p.Version+2)
+	})
+	t.Run("ErrMovedMeanwhile", func(t *testing.T) {
+		is := is.New(t)
+		stale := p // as read before OneUpdate moved it
+		stale.Status = StatusInitiated
+		err := db.WithTx(ctx, func(tx *Tx) error { q := stale; return moves(tx, &q) }, CheckMovesLate())
+		is.Equal(apperr.Code(err), apperr.ErrInvalidState)
+	})
+	t.Run("ErrMovedMeanwhileThenConstraint", func(t *testing.T) {
+		is := is.New(t)
+		boom := errors.New("unreached")
+		err := db.WithTx(ctx, func(tx *Tx) error {
+			q := p
+			if err := moves(tx, &q); err != nil {
+				return err
+			}
+			// The user's KYC row again: a constraint failure, reported as
+			// the stale move before it.
+			if _, err := tx.exec("INSERT INTO kyc (user_id, status, updated_at) VALUES (?, 'PENDING', 0)", p.UserID); err != nil {
+				return err
+			}
+			return boom
+		}, CheckMovesLate())
+		is.Equal(apperr.Code(err), apperr.ErrInvalidState)
+		var audits int
+		is.NoErr(db.r.QueryRow("SELECT count(*) FROM audit_log WHERE resource_id = ?", p.ID).Scan(&audits))
+		is.Equal(audits, 3) // initiated and OneUpdate's two moves
+	})
+}

@@ -59,7 +59,18 @@ func (g People) FindProfile(ctx context.Context, userID string) (Profile, error)
 }
 
 func (tx *Tx) findProfile(userID string) (Profile, error) {
-	return scanProfile(tx.queryRow("SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+	r, err := rememberedSetting(tx, settingsProfiles, userID, func(c *settingsCache) *map[string]profileRow { return &c.profiles },
+		func() (profileRow, error) {
+			p, err := scanProfile(tx.queryRow("SELECT "+profileCols+" FROM profiles WHERE user_id = ?", userID))
+			if apperr.Code(err) == apperr.ErrProfileNotFound {
+				return profileRow{}, nil
+			}
+			return profileRow{p: p, found: err == nil}, err
+		})
+	if err == nil && !r.found {
+		err = &apperr.Error{Code: apperr.ErrProfileNotFound, Message: "profile not found"}
+	}
+	return r.p, err
 }
 
 // ProfilePatch is a partial update: nil fields are left alone. Values are

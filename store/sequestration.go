@@ -19,7 +19,8 @@ type SequestrationPolicy struct {
 // SequestrationPolicy reads the user's policy; none means disabled.
 func (g PaymentsTx) SequestrationPolicy(userID string) (SequestrationPolicy, error) {
 	tx := g.tx
-	return scanPolicy(tx.queryRow(policySQL, userID), userID)
+	return rememberedSetting(tx, settingsPolicies, userID, func(c *settingsCache) *map[string]SequestrationPolicy { return &c.policies },
+		func() (SequestrationPolicy, error) { return scanPolicy(tx.queryRow(policySQL, userID), userID) })
 }
 
 // SequestrationPolicy reads the user's policy outside a transaction.

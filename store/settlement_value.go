@@ -9,12 +9,23 @@ import (
 	"github.com/payoutd/payoutd/apperr"
 )
 
-// RecordRateAsOf keeps the as-of time of the rate a payout was valued at.
+// RecordRateAsOf keeps the as-of time of the rate a payout was valued at,
+// in the transaction that books its settlement (Settle, ValueSettlement).
 func (g LedgerTx) RecordRateAsOf(paymentID, rate string, asOf time.Time) error {
 	tx := g.tx
 	_, err := tx.exec("INSERT INTO settlement_rates (payment_id, rate, as_of, created_at) VALUES (?,?,?,?)",
 		paymentID, rate, ms(asOf), ms(tx.now))
+	if err == nil {
+		tx.rateAsOf = recordedRate{paymentID: paymentID, asOf: asOf.UTC().Truncate(time.Millisecond)}
+	}
 	return err
+}
+
+// recordedRate is the rate as-of time this transaction recorded, so that
+// valuing the payout for GST in the same transaction need not read it back.
+type recordedRate struct {
+	paymentID string
+	asOf      time.Time
 }
 
 // RateAsOf is the as-of time of the rate the payout was valued at, if one

@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+
 	"github.com/payoutd/payoutd/store/internal/testdoor"
 )
 
@@ -42,4 +45,10 @@ func (r rawSQL) QueryRow(ctx context.Context, query string, args ...any) *sql.Ro
 
 func (r rawSQL) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return r.db.r.QueryContext(ctx, query, args...)
+}
+
+// River is riversqlite's own executor on the write connection, where River
+// runs its statements, without the completions store's driver leaves out.
+func (r rawSQL) River() riverdriver.Executor {
+	return riversqlite.New(r.db.x.Writer()).GetExecutor()
 }

@@ -1,6 +1,7 @@
 // Package storetest is raw SQL for tests outside store/: arranging a state
 // no API call makes (an expired key, a tampered audit row, a full disk) and
-// checking what no API shows (row counts, River's jobs, ledger sums).
+// checking what no API shows (row counts, ledger sums); and River's jobs,
+// read and arranged through River's client and driver (river.go).
 // Production code never imports it; store's imports test checks that.
 package storetest
 
@@ -9,6 +10,8 @@ import (
 	"database/sql"
 	"testing"
 
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
 	_ "modernc.org/sqlite" // the "sqlite" driver for Open
 
 	"github.com/payoutd/payoutd/store"
@@ -86,3 +89,5 @@ func (p plain) QueryRow(ctx context.Context, query string, args ...any) *sql.Row
 func (p plain) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return p.db.QueryContext(ctx, query, args...)
 }
+
+func (p plain) River() riverdriver.Executor { return riversqlite.New(p.db).GetExecutor() }

@@ -78,17 +78,19 @@ func TestStatementCacheKeepsQueriesCorrect(t *testing.T) {
 // TestRiverFetchKeepsOneStatementPerLimit: River's fetch binds each queue's
 // free worker slots to LIMIT, and SQLite re-prepares a statement whenever a
 // LIMIT's bound value changes; the cache keeps one statement per value, so
-// two queues polling in turn reuse theirs instead of parsing again.
+// two queues polling in turn reuse theirs instead of parsing again. The
+// cache knows River's fetch by its name alone, so a table of the test's
+// own stands in for River's.
 func TestRiverFetchKeepsOneStatementPerLimit(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
 	if err := db.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, "CREATE TABLE river_job (id INTEGER PRIMARY KEY, queue TEXT, scheduled_at TEXT)")
+		_, err := tx.ExecContext(ctx, "CREATE TABLE queued (id INTEGER PRIMARY KEY, queue TEXT, scheduled_at TEXT)")
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	const fetch = riverFetch + "\nSELECT id FROM river_job WHERE queue = ?2 AND scheduled_at <= ?1 LIMIT ?3"
+	const fetch = riverFetch + "\nSELECT id FROM queued WHERE queue = ?2 AND scheduled_at <= ?1 LIMIT ?3"
 	for i := range 6 {
 		limit := []int64{100, 8}[i%2]
 		rows, err := db.w.QueryContext(ctx, fetch, fmt.Sprint("2026-11-22 01:00:0", i), "q", limit)

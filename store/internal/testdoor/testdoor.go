@@ -6,6 +6,8 @@ package testdoor
 import (
 	"context"
 	"database/sql"
+
+	"github.com/riverqueue/river/riverdriver"
 )
 
 // Conn is raw SQL on one database.
@@ -18,6 +20,9 @@ type Conn interface {
 	// QueryRow and Query read outside any transaction.
 	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
 	Query(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	// River is River's driver's executor on the database, on the write
+	// connection where there is one.
+	River() riverdriver.Executor
 }
 
 // Of returns the raw SQL of db, which must be a *store.DB.
