@@ -11,7 +11,8 @@ import (
 // CheckFile asks SQLite whether the file itself is sound, before anything
 // reads the books from it: integrity_check (every page, every index entry
 // against its table), or with quick the cheaper quick_check (pages and
-// their structure, not index contents), then foreign_key_check. Each
+// their structure, not index contents), then foreign_key_check, then a
+// sample of payouts looked up in the search index by their own text. Each
 // finding names the table or index it is in. A file with findings here
 // cannot be trusted for the rest of the check, nor served.
 func (g Health) CheckFile(ctx context.Context, quick bool) ([]string, error) {
@@ -48,7 +49,11 @@ func (g Health) CheckFile(ctx context.Context, quick bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(problems, fks...), nil
+	search, err := db.searchIndexProblems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(problems, fks...), search...), nil
 }
 
 // trees maps each b-tree's root page to the table or index it holds, so a

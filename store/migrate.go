@@ -274,6 +274,9 @@ func (db *DB) migrate(ctx context.Context, schema string) error {
 		if err := steps(true); err != nil {
 			return err
 		}
+		if err := keepSearchIndex(tx); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
 		_, err := tx.exec(fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
 		return err
 	})
