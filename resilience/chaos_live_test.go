@@ -69,7 +69,7 @@ func TestLiveChaos(t *testing.T) {
 	t.Logf("chaos seed %d, at least %d payouts and %d deposits", seed, size.payouts, size.deposits)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("reproduce with PAYOUTD_CHAOS_SEED=%d PAYOUTD_CHAOS=%s go test -run TestLiveChaos ./cli/", seed, os.Getenv("PAYOUTD_CHAOS"))
+			t.Logf("reproduce with PAYOUTD_CHAOS_SEED=%d PAYOUTD_CHAOS=%s go test -run TestLiveChaos ./resilience/", seed, os.Getenv("PAYOUTD_CHAOS"))
 		}
 	})
 	began := time.Now()
