@@ -104,6 +104,7 @@ func contractServer(t *testing.T, e *env) string {
 	hs.Config.Handler = srv
 	hs.Start()
 	t.Cleanup(hs.Close)
+	e.Server = srv
 	return hs.URL
 }
 
