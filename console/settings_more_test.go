@@ -72,8 +72,13 @@ func TestWebhookEnableAndRedeliver(t *testing.T) {
 	is.NoErr(err)
 	wait.Until(t, 10*time.Second, "the deposit's delivery", func() bool { return got.Load() == 1 })
 
+	// The receiver has the delivery before its attempt is recorded: the
+	// page lists it (and offers to send it again) once it is.
 	page := "/console/settings/webhooks/" + ep.ID
-	b.get(page)
+	wait.Until(t, 10*time.Second, "the delivery on the endpoint's page", func() bool {
+		b.get(page)
+		return b.has(`name="eventId"`)
+	})
 	is.True(!b.has("Turn it back on"))
 	is.Equal(b.post(page+"/redeliver", url.Values{"eventId": {b.hidden("eventId")}}), http.StatusSeeOther)
 	b.follow()
