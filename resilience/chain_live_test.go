@@ -62,17 +62,16 @@ func (s *liveSite) fundedVault(t *testing.T, p *proc, usd int64) map[string]any 
 // payout initiates and confirms a live payout, returning its id.
 func (s *liveSite) payout(t *testing.T, p *proc, vaultID, dest, amount string) string {
 	t.Helper()
-	status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", s.key, map[string]any{
-		"amount": amount, "currency": "USD", "destinationAddress": dest})
-	if status != 201 {
-		t.Fatalf("initiate: %d %v", status, m)
-	}
-	status, _, m = liveCall(t, "POST", p.URL+"/api/v1/payments/confirm", s.key, map[string]any{
-		"id": m["id"], "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": vaultID})
-	if status != 201 {
-		t.Fatalf("confirm: %d %v", status, m)
-	}
-	return m["id"].(string)
+	return s.payoutMemo(t, p, vaultID, dest, amount, "")
+}
+
+// destination is a funded account that trusts the test asset: one a
+// payout can pay.
+func (s *liveSite) destination() string {
+	dest := keypair.MustRandom().Address()
+	s.fake.Fund(dest, 10_0000000)
+	s.fake.Trust(dest, testUSDC, 0)
+	return dest
 }
 
 func (s *liveSite) status(t *testing.T, p *proc, id string) string {
@@ -128,9 +127,7 @@ func TestLiveRestoreFromBackup(t *testing.T) {
 	p := start(t, site.dir, site.args...)
 	w := site.fundedVault(t, p, 100)
 	vaultID := w["id"].(string)
-	dest := keypair.MustRandom().Address()
-	fake.Fund(dest, 10_0000000)
-	fake.Trust(dest, testUSDC, 0)
+	dest := site.destination()
 
 	// The payout's job waits inside signing (the fee bid is asked before
 	// anything is stored) while the backup is taken.

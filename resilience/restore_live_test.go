@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	protocol "github.com/stellar/go-stellar-sdk/protocols/rpc"
 
@@ -36,9 +35,7 @@ func TestLiveRestoreResolveRelease(t *testing.T) {
 	p := start(t, site.dir, site.args...)
 	w := site.fundedVault(t, p, 100)
 	vaultID := w["id"].(string)
-	dest := keypair.MustRandom().Address()
-	fake.Fund(dest, 10_0000000)
-	fake.Trust(dest, testUSDC, 0)
+	dest := site.destination()
 
 	var mu sync.Mutex
 	var paidBy []string // what an explorer would show of the account

@@ -9,19 +9,21 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 
 	"github.com/payoutd/payoutd/internal/wait"
 	"github.com/payoutd/payoutd/stellar/stellartest"
 )
 
-// payoutMemo initiates and confirms a live payout carrying memo, by which
-// the fake network counts what it paid.
+// payoutMemo initiates and confirms a live payout carrying memo (none when
+// empty), by which the fake network counts what it paid.
 func (s *liveSite) payoutMemo(t *testing.T, p *proc, vaultID, dest, amount, memo string) string {
 	t.Helper()
-	status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", s.key, map[string]any{
-		"amount": amount, "currency": "USD", "destinationAddress": dest, "memo": memo})
+	req := map[string]any{"amount": amount, "currency": "USD", "destinationAddress": dest}
+	if memo != "" {
+		req["memo"] = memo
+	}
+	status, _, m := liveCall(t, "POST", p.URL+"/api/v1/payments/initiate", s.key, req)
 	if status != 201 {
 		t.Fatalf("initiate: %d %v", status, m)
 	}
@@ -72,9 +74,7 @@ func TestLiveReadmeRestorePaysOnce(t *testing.T) {
 	p := start(t, site.dir, site.args...)
 	w := site.fundedVault(t, p, 100)
 	vaultID := w["id"].(string)
-	dest := keypair.MustRandom().Address()
-	fake.Fund(dest, 10_0000000)
-	fake.Trust(dest, testUSDC, 0)
+	dest := site.destination()
 
 	// The network takes the envelope and never applies it.
 	fake.Inject(stellartest.Drop)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/matryer/is"
-	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 
 	"github.com/payoutd/payoutd/internal/wait"
@@ -40,9 +39,7 @@ func TestLiveSplitBrainResolved(t *testing.T) {
 	p := start(t, site.dir, site.args...)
 	w := site.fundedVault(t, p, 100)
 	vaultID := w["id"].(string)
-	dest := keypair.MustRandom().Address()
-	fake.Fund(dest, 10_0000000)
-	fake.Trust(dest, testUSDC, 0)
+	dest := site.destination()
 
 	fake.Inject(stellartest.Drop)
 	a := site.payoutMemo(t, p, vaultID, dest, "10.00", "SPLIT-A")
