@@ -10,9 +10,11 @@ import (
 	"github.com/matryer/is"
 
 	"github.com/payoutd/payoutd/apperr"
+	"github.com/payoutd/payoutd/internal/dbtemplate"
 )
 
-// openTestDB opens a fresh database file with the real schema.
+// openTestDB opens a fresh database file with the real schema (a copy of
+// one migrated once per process).
 func openTestDB(t testing.TB) (*DB, *Sealer) {
 	t.Helper()
 	schema, err := os.ReadFile(filepath.Join("..", "schema.sql"))
@@ -20,7 +22,15 @@ func openTestDB(t testing.TB) (*DB, *Sealer) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	db, err := Open(context.Background(), filepath.Join(dir, "test.db"), string(schema))
+	path := filepath.Join(dir, "test.db")
+	dbtemplate.Copy(t, string(schema), path, func(path string) error {
+		db, err := Open(context.Background(), path, string(schema))
+		if err != nil {
+			return err
+		}
+		return db.Close()
+	})
+	db, err := Open(context.Background(), path, string(schema))
 	if err != nil {
 		t.Fatal(err)
 	}

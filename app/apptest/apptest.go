@@ -5,18 +5,22 @@ package apptest
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/payoutd/payoutd/app"
+	"github.com/payoutd/payoutd/internal/dbtemplate"
 	"github.com/payoutd/payoutd/store"
 )
 
 // Config returns c with Path, Schema and Sealer set for a database
 // payoutd.db in dir (a fresh temporary directory when dir is ""); the
 // master key is created there, or read when a test reopens the directory.
+// A fresh database is a copy of one migrated once per process.
 func Config(t testing.TB, dir string, c app.Config) app.Config {
 	t.Helper()
 	if dir == "" {
@@ -32,6 +36,15 @@ func Config(t testing.TB, dir string, c app.Config) app.Config {
 		t.Fatal(err)
 	}
 	c.Path, c.Schema, c.Sealer = filepath.Join(dir, "payoutd.db"), string(schema), sealer
+	if _, err := os.Stat(c.Path); errors.Is(err, fs.ErrNotExist) {
+		dbtemplate.Copy(t, c.Schema, c.Path, func(path string) error {
+			db, err := store.Open(context.Background(), path, c.Schema)
+			if err != nil {
+				return err
+			}
+			return db.Close()
+		})
+	}
 	return c
 }
 
