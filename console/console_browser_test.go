@@ -111,7 +111,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	is.Equal(n, 1)
 	for _, shot := range []string{"home", "payouts", "payouts-search", "payout", "payout-new", "payout-cancelled", "clients", "client",
 		"fira", "tax", "settings", "webhook", "webhook-disabled", "not-found", "notices", "confirm-revoke", "vault", "invoices"} {
-		for _, w := range []string{"1280", "375"} {
+		for _, w := range []string{"1280", "375-dark"} {
 			_, err := os.Stat(filepath.Join(artifacts, "console-"+shot+"-"+w+".png"))
 			is.NoErr(err)
 		}
