@@ -29,15 +29,14 @@ func amountArgs(a AmountMatch) []any {
 // LIKE reads text only up to a NUL and bytes that are no UTF-8 its own way,
 // so text holding either has no candidates it could be sure of.
 func (f PaymentFilter) candidates() (string, []any, bool) {
-	if f.Search == "" && len(f.Amounts) == 0 || f.Search != "" && (utf8.RuneCountInString(f.Search) < 3 ||
-		!utf8.ValidString(f.Search) || strings.ContainsRune(f.Search, 0)) {
+	if f.Search == "" && len(f.Amounts) == 0 || f.Search != "" && !trigramIndexed(f.Search) {
 		return "", nil, false
 	}
 	var parts []string
 	var args []any
 	if f.Search != "" {
 		parts = append(parts, "SELECT rowid FROM payment_search WHERE payment_search MATCH ?")
-		args = append(args, `"`+strings.ReplaceAll(f.Search, `"`, `""`)+`"`)
+		args = append(args, ftsPhrase(f.Search))
 	}
 	for _, a := range f.Amounts {
 		parts = append(parts, "SELECT rowid FROM payments WHERE user_id = ? AND "+amountMatch(a))
@@ -46,6 +45,16 @@ func (f PaymentFilter) candidates() (string, []any, bool) {
 	}
 	return strings.Join(parts, " UNION ALL "), args, true
 }
+
+// trigramIndexed reports whether text has runs of three characters the
+// trigram index holds and LIKE reads as the index does: at least three
+// characters, valid UTF-8, no NUL.
+func trigramIndexed(text string) bool {
+	return utf8.ValidString(text) && !strings.ContainsRune(text, 0) && utf8.RuneCountInString(text) >= 3
+}
+
+// ftsPhrase is text as one FTS5 phrase: every run of it, in order.
+func ftsPhrase(text string) string { return `"` + strings.ReplaceAll(text, `"`, `""`) + `"` }
 
 // narrowShare: a search reads its candidates (where) when they are fewer
 // than one in narrowShare of the user's payments. Each candidate costs a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -51,7 +50,7 @@ func searchIndexMisses(query func(string, ...any) (*sql.Rows, error), one func(s
 	for _, p := range probes {
 		var n int
 		if err := one(`SELECT count(*) FROM payment_search WHERE payment_search MATCH ? AND rowid = ?`,
-			`"`+strings.ReplaceAll(p.run, `"`, `""`)+`"`, p.rowid).Scan(&n); err != nil {
+			ftsPhrase(p.run), p.rowid).Scan(&n); err != nil {
 			return 0, 0, err
 		}
 		if n == 0 {
@@ -64,7 +63,7 @@ func searchIndexMisses(query func(string, ...any) (*sql.Rows, error), one func(s
 // indexedRun is the first three characters of text, the run the trigram
 // index holds for it, or "" when text has no run it indexes.
 func indexedRun(text string) string {
-	if !utf8.ValidString(text) || strings.ContainsRune(text, 0) || utf8.RuneCountInString(text) < 3 {
+	if !trigramIndexed(text) {
 		return ""
 	}
 	end := 0

@@ -19,16 +19,9 @@ func TestSearchIndexRenumberedFoundAndRebuilt(t *testing.T) {
 	ctx := context.Background()
 	db, sealer := openTestDB(t)
 	u := testUser(t, db, sealer)
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		for i := range 30 {
-			if _, err := tx.Payments().CreatePayment(Payment{UserID: u.ID, TxnID: fmt.Sprint(i), Amount: 1000, Currency: "USD",
-				DestinationAddress: "GDEST", CounterpartyName: fmt.Sprintf("Client %02d Ltd", i), InvoiceRef: fmt.Sprintf("INV-%d", i)}); err != nil {
-				return err
-			}
-		}
-		return nil
+	createPayouts(t, db, u.ID, 30, func(i int, p *Payment) {
+		p.CounterpartyName, p.InvoiceRef = fmt.Sprintf("Client %02d Ltd", i), fmt.Sprintf("INV-%d", i)
 	})
-	is.NoErr(err)
 	problems, err := db.Health().CheckFile(ctx, true)
 	is.NoErr(err)
 	is.Equal(problems, nil) // a sound index

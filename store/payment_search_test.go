@@ -122,17 +122,9 @@ func TestSearchReadsCandidates(t *testing.T) {
 	ctx := context.Background()
 	db, sealer := openTestDB(t)
 	u := testUser(t, db, sealer)
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		for i := range 80 {
-			name := map[bool]string{true: "Northwind Traders", false: "Acme"}[i < 5]
-			if _, err := tx.Payments().CreatePayment(Payment{UserID: u.ID, TxnID: fmt.Sprint(i), Amount: 1000, Currency: "USD",
-				DestinationAddress: "GDEST", CounterpartyName: name}); err != nil {
-				return err
-			}
-		}
-		return nil
+	createPayouts(t, db, u.ID, 80, func(i int, p *Payment) {
+		p.CounterpartyName = map[bool]string{true: "Northwind Traders", false: "Acme"}[i < 5]
 	})
-	is.NoErr(err)
 	for search, want := range map[string]bool{"northwind": true, "zzz": true, "acme": false, "no": false} {
 		narrow, err := db.searchNarrows(ctx, PaymentFilter{UserID: u.ID, Search: search})
 		is.NoErr(err)
@@ -219,6 +211,25 @@ func walk(t *testing.T, db *DB, f PaymentFilter, narrow bool, total int) (forwar
 	return forward, back
 }
 
+// createPayouts makes n INITIATED payouts of 10.00 USD for userID in one
+// transaction, each as fill completes it.
+func createPayouts(t *testing.T, db *DB, userID string, n int, fill func(i int, p *Payment)) {
+	t.Helper()
+	err := db.WithTx(context.Background(), func(tx *Tx) error {
+		for i := range n {
+			p := Payment{UserID: userID, TxnID: fmt.Sprint(i), Amount: 1000, Currency: "USD", DestinationAddress: "GDEST"}
+			fill(i, &p)
+			if _, err := tx.Payments().CreatePayment(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func ids(ps []Payment) []string {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {
@@ -269,13 +280,10 @@ func TestSearchIndexSurvivesBackup(t *testing.T) {
 	ctx := context.Background()
 	db, sealer := openTestDB(t)
 	u := testUser(t, db, sealer)
+	createPayouts(t, db, u.ID, 40, func(i int, p *Payment) {
+		p.CounterpartyName, p.InvoiceRef = searchNames[i%len(searchNames)], fmt.Sprintf("INV-%d", i)
+	})
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		for i := range 40 {
-			if _, err := tx.Payments().CreatePayment(Payment{UserID: u.ID, TxnID: fmt.Sprint(i), Amount: 1000, Currency: "USD",
-				DestinationAddress: "GDEST", CounterpartyName: searchNames[i%len(searchNames)], InvoiceRef: fmt.Sprintf("INV-%d", i)}); err != nil {
-				return err
-			}
-		}
 		// Gaps in the rowids, which a copy that renumbered them would close.
 		_, err := tx.exec("DELETE FROM payments WHERE rowid % 3 = 0")
 		return err
