@@ -4,36 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/jung-kurt/gofpdf"
-)
-
-// Page geometry in millimetres (A4 portrait).
-const (
-	pageW       = 210.0
-	pageH       = 297.0
-	margin      = 16.0
-	contentW    = pageW - 2*margin
-	labelW      = 50.0
-	footerTop   = pageH - margin - 12
-	tableBottom = footerTop - 3 // rows that would pass this start a new page
-	lineH       = 4.3
-	cellPad     = 1.6
-)
-
-type rgb struct{ r, g, b int }
-
-var (
-	colInk    = rgb{33, 37, 41}
-	colMuted  = rgb{96, 104, 114}
-	colAccent = rgb{22, 58, 99}
-	colRule   = rgb{214, 219, 225}
-	colTint   = rgb{241, 245, 250}
-	colWarnBg = rgb{255, 243, 205}
-	colWarnFg = rgb{133, 77, 14}
 )
 
 // firaFooter is the disclaimer every advice carries: the advice is payoutd's
@@ -73,21 +45,13 @@ func RenderFIRA(f FIRA) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// firaDoc keeps the drawing helpers small; y is where the next block starts
-// and scale sizes the table (fonts, line heights and padding).
-type firaDoc struct {
-	pdf   *gofpdf.Fpdf
-	y     float64
-	scale float64
-}
-
 // firaScales are the table sizes tried, largest first; the last is the
 // smallest the advice is ever set in (about 4.5 pt text), which the longest
 // values every field accepts still fit at.
 var firaScales = []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5}
 
 // fit returns the largest scale at which the sections end above the footer.
-func (d *firaDoc) fit(sections []firaSection) float64 {
+func (d *pdfDoc) fit(sections []firaSection) float64 {
 	for _, sc := range firaScales {
 		h := 0.0
 		for _, s := range sections {
@@ -100,7 +64,7 @@ func (d *firaDoc) fit(sections []firaSection) float64 {
 	return firaScales[len(firaScales)-1]
 }
 
-func (d *firaDoc) sectionHeight(s firaSection, sc float64) float64 {
+func (d *pdfDoc) sectionHeight(s firaSection, sc float64) float64 {
 	h := (bandH + sectionGap) * sc
 	for _, r := range s.rows {
 		h += d.rowHeight(r, sc)
@@ -109,11 +73,11 @@ func (d *firaDoc) sectionHeight(s firaSection, sc float64) float64 {
 }
 
 // rowHeight is the height of r's wrapped value at scale sc.
-func (d *firaDoc) rowHeight(r firaRow, sc float64) float64 {
+func (d *pdfDoc) rowHeight(r firaRow, sc float64) float64 {
 	return float64(len(d.rowLines(r, sc)))*lineH*sc + 2*cellPad*sc
 }
 
-func (d *firaDoc) rowLines(r firaRow, sc float64) []string {
+func (d *pdfDoc) rowLines(r firaRow, sc float64) []string {
 	value := clean(r.value)
 	if value == "" {
 		value = firaDash
@@ -126,20 +90,7 @@ func (d *firaDoc) rowLines(r firaRow, sc float64) []string {
 	return d.pdf.SplitText(value, contentW-labelW-2*cellPad)
 }
 
-func (d *firaDoc) font(style string, size float64, c rgb) {
-	d.pdf.SetFont(fontFamily, style, size)
-	d.pdf.SetTextColor(c.r, c.g, c.b)
-}
-
-func (d *firaDoc) text(x, y, w, h float64, s, align string) {
-	d.pdf.SetXY(x, y)
-	d.pdf.CellFormat(w, h, clean(s), "", 0, align, false, 0, "")
-}
-
-func (d *firaDoc) fill(c rgb) { d.pdf.SetFillColor(c.r, c.g, c.b) }
-func (d *firaDoc) draw(c rgb) { d.pdf.SetDrawColor(c.r, c.g, c.b) }
-
-func (d *firaDoc) header(f FIRA) {
+func (d *pdfDoc) header(f FIRA) {
 	d.font("B", 18, colAccent)
 	d.text(margin, margin, contentW, 9, "Foreign Inward Remittance Advice", "L")
 	d.font("", 9, colMuted)
@@ -155,37 +106,9 @@ func (d *firaDoc) header(f FIRA) {
 	d.headerFields(margin+24, [2][2]string{{"FIRA NUMBER", f.ID}, {"SETTLEMENT DATE (IST)", firaDate(f.SettledAt)}})
 }
 
-// headerFields sets a document's two identifying fields side by side under
-// its title, each a small label over its value.
-func (d *firaDoc) headerFields(top float64, fields [2][2]string) {
-	for i, kv := range fields {
-		x := margin + float64(i)*contentW/2
-		d.font("", 7.5, colMuted)
-		d.text(x, top, contentW/2, 4, kv[0], "L")
-		d.font("B", 10.5, colInk)
-		d.text(x, top+4.2, contentW/2, 5.5, kv[1], "L")
-	}
-	d.y = top + 13
-}
-
-// sandboxBanner marks test documents so one is never mistaken for evidence
-// of money received.
-func (d *firaDoc) sandboxBanner() {
-	d.fill(colWarnBg)
-	d.draw(colWarnFg)
-	d.pdf.SetLineWidth(0.4)
-	d.pdf.Rect(margin, d.y, contentW, 12, "DF")
-	d.font("B", 11, colWarnFg)
-	d.text(margin+4, d.y+1.5, contentW-8, 5.5, "SANDBOX — not a real remittance", "L")
-	d.font("", 8, colWarnFg)
-	d.text(margin+4, d.y+6.5, contentW-8, 4.5,
-		"Generated from a sandbox payment. No money moved; do not use it for accounting, GST or income tax.", "L")
-	d.y += 16
-}
-
 // summary repeats the two figures people look for first, large, above the
 // detailed table.
-func (d *firaDoc) summary(f FIRA) {
+func (d *pdfDoc) summary(f FIRA) {
 	const h = 22.0
 	d.fill(colTint)
 	d.pdf.Rect(margin, d.y, contentW, h, "F")
@@ -228,7 +151,7 @@ const (
 )
 
 // section draws a titled band followed by its label/value rows.
-func (d *firaDoc) section(s firaSection) {
+func (d *pdfDoc) section(s firaSection) {
 	sc := d.scale
 	d.ensure((bandH + lineH + 2*cellPad) * sc)
 	d.fill(colTint)
@@ -244,7 +167,7 @@ func (d *firaDoc) section(s firaSection) {
 
 // row wraps the value to the column, so long bank names or purpose texts
 // grow the row instead of running off the page.
-func (d *firaDoc) row(r firaRow) {
+func (d *pdfDoc) row(r firaRow) {
 	sc := d.scale
 	style := ""
 	if r.strong {
@@ -264,59 +187,6 @@ func (d *firaDoc) row(r firaRow) {
 	d.draw(colRule)
 	d.pdf.SetLineWidth(0.2)
 	d.pdf.Line(margin, d.y, margin+contentW, d.y)
-}
-
-// ensure starts a new page when h more millimetres would reach the footer;
-// only pathological input (very long texts) ever gets there.
-func (d *firaDoc) ensure(h float64) {
-	if d.y+h <= tableBottom {
-		return
-	}
-	d.pdf.AddPage()
-	d.y = margin
-}
-
-// docMeta is what a document's file says of itself, and its footer.
-type docMeta struct {
-	at                             time.Time
-	title, subject, author, footer string
-}
-
-// newDoc starts an A4 document on its first page. The bytes depend only on
-// m and what is drawn: the dates are m.at, resources are written in sorted
-// order and page streams are left uncompressed.
-func newDoc(m docMeta) *firaDoc {
-	pdf := gofpdf.New("P", "mm", "A4", "")
-	pdf.SetCompression(false)
-	pdf.SetCatalogSort(true)
-	pdf.SetCreationDate(m.at.UTC())
-	pdf.SetModificationDate(m.at.UTC())
-	pdf.SetTitle(m.title, true)
-	if m.subject != "" {
-		pdf.SetSubject(m.subject, true)
-	}
-	pdf.SetAuthor(m.author, true)
-	pdf.SetCreator("payoutd", true)
-	// The PDF writer pads the font's tables in place when it subsets them
-	// (an append into the bytes it was given), so each document gets
-	// copies: two renders at once would otherwise write the same bytes.
-	pdf.AddUTF8FontFromBytes(fontFamily, "", bytes.Clone(dejaVuSans))
-	pdf.AddUTF8FontFromBytes(fontFamily, "B", bytes.Clone(dejaVuSansBold))
-	pdf.SetMargins(margin, margin, margin)
-	pdf.SetAutoPageBreak(false, 0)
-	d := &firaDoc{pdf: pdf, scale: 1}
-	pdf.SetFooterFunc(func() { d.footer(m.footer) })
-	pdf.AddPage()
-	return d
-}
-
-func (d *firaDoc) footer(text string) {
-	d.draw(colRule)
-	d.pdf.SetLineWidth(0.3)
-	d.pdf.Line(margin, footerTop, margin+contentW, footerTop)
-	d.font("", 7.5, colMuted)
-	d.pdf.SetXY(margin, footerTop+2)
-	d.pdf.MultiCell(contentW, 3.6, text, "", "L", false)
 }
 
 // maxFieldRunes bounds one value so a single field cannot outgrow a page.

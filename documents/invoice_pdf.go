@@ -42,7 +42,7 @@ func RenderInvoice(inv Invoice) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (d *firaDoc) invoiceHeader(inv Invoice) {
+func (d *pdfDoc) invoiceHeader(inv Invoice) {
 	title := "Tax Invoice (export of services)"
 	d.font("B", 18, colAccent)
 	d.text(margin, margin, contentW, 9, title, "L")
@@ -56,7 +56,7 @@ func (d *firaDoc) invoiceHeader(inv Invoice) {
 
 // invoiceEndorsement is the LUT statement (or the IGST one), set apart so
 // it is read first.
-func (d *firaDoc) invoiceEndorsement(inv Invoice) {
+func (d *pdfDoc) invoiceEndorsement(inv Invoice) {
 	text, sub := india.EndorsementLUT, "LUT ARN "+inv.LUTARN
 	if inv.LUTARN == "" {
 		text, sub = india.EndorsementIGST, fmt.Sprintf("IGST at %d%%: ₹%s", india.IGSTPercent, FormatINR(inv.IGST))
@@ -111,7 +111,7 @@ func invoiceSections(inv Invoice) []firaSection {
 }
 
 // signature closes the invoice with the supplier's signature line (r.46(q)).
-func (d *firaDoc) signature(inv Invoice) {
+func (d *pdfDoc) signature(inv Invoice) {
 	d.ensure(18)
 	d.y += 8
 	d.font("", 8.5, colInk)
