@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"time"
 
@@ -52,12 +51,16 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 		}
 		say("%s: preseeded %d payouts with their history in %s", name, o.Preseed, time.Since(t0).Round(time.Millisecond))
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Concurrency * 2, MaxConnsPerHost: o.Concurrency * 2}}
-	ids, res := initiateN(ctx, client, t.URL, users, o.Concurrency, o.Backlog)
+	clients, err := newWirePool(t.URL, o.Concurrency)
+	if err != nil {
+		return r, err
+	}
+	defer clients.close()
+	ids, res := initiateN(ctx, clients, users, o.Concurrency, o.Backlog)
 	if res.Errors > 0 || len(ids) != o.Backlog {
 		return r, fmt.Errorf("%s: %d of %d initiates failed", name, o.Backlog-len(ids), o.Backlog)
 	}
-	confirmed, res := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, time.Hour)
+	confirmed, res := loadConfirm(ctx, clients, ids, o.Concurrency, time.Hour)
 	if res.Errors > 0 || len(confirmed) != o.Backlog {
 		return r, fmt.Errorf("%s: %d of %d confirms failed", name, o.Backlog-len(confirmed), o.Backlog)
 	}

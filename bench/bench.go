@@ -133,15 +133,20 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	if phase == nil {
 		phase = func(string, bool) {}
 	}
+	clients, err := newWirePool(t.URL, o.Concurrency)
+	if err != nil {
+		return res, err
+	}
+	defer clients.close()
 	phase("initiate", true)
-	ids, initRes := loadInitiate(ctx, client, t.URL, users, o.Concurrency, o.Duration, o.IdempotencyKeys)
+	ids, initRes := loadInitiate(ctx, clients, users, o.Concurrency, o.Duration, o.IdempotencyKeys)
 	phase("initiate", false)
 	res.Initiate = initRes
 	say("confirm under load, pipeline running…")
 	pipeCPU := startCPU()
 	phase("pipeline", true)
 	stats0 := t.DB.CommitStats()
-	confirmed, confRes := loadConfirm(ctx, client, t.URL, ids, o.Concurrency, o.Duration)
+	confirmed, confRes := loadConfirm(ctx, clients, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
 	if res.Confirmed, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"sync"
@@ -104,26 +103,6 @@ func pct(sorted []time.Duration, q float64) float64 {
 	return float64(sorted[i].Microseconds()) / 1000
 }
 
-// postJSON posts body with key and any further headers (name, value, …).
-func postJSON(ctx context.Context, c *http.Client, url, key string, body []byte, headers ...string) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	return res.StatusCode, b, err
-}
-
 type initiated struct {
 	user   benchUser
 	id     string
@@ -161,22 +140,22 @@ func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time
 
 // loadInitiate runs initiate from `conc` clients for d, each request with
 // an Idempotency-Key of its own when idem is set.
-func loadInitiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration, idem bool) ([]initiated, LoadResult) {
-	return initiate(ctx, c, base, users, conc, d, -1, idem)
+func loadInitiate(ctx context.Context, c wirePool, users []benchUser, conc int, d time.Duration, idem bool) ([]initiated, LoadResult) {
+	return initiate(ctx, c, users, conc, d, -1, idem)
 }
 
 // initiateN initiates exactly n payouts from `conc` clients.
-func initiateN(ctx context.Context, c *http.Client, base string, users []benchUser, conc, n int) ([]initiated, LoadResult) {
-	return initiate(ctx, c, base, users, conc, time.Hour, n, false)
+func initiateN(ctx context.Context, c wirePool, users []benchUser, conc, n int) ([]initiated, LoadResult) {
+	return initiate(ctx, c, users, conc, time.Hour, n, false)
 }
 
 // initiate runs initiate from `conc` clients for d, or until n (if not
 // negative) requests have been made.
-func initiate(ctx context.Context, c *http.Client, base string, users []benchUser, conc int, d time.Duration, n int, idem bool) ([]initiated, LoadResult) {
+func initiate(ctx context.Context, c wirePool, users []benchUser, conc int, d time.Duration, n int, idem bool) ([]initiated, LoadResult) {
 	var mu sync.Mutex
 	var out []initiated
 	res := load(conc, d, func(i int64) (bool, bool, time.Duration) {
-		if n >= 0 && i >= int64(n) {
+		if n >= 0 && i >= int64(n) || ctx.Err() != nil {
 			return false, false, 0
 		}
 		u := users[int(i)%len(users)]
@@ -187,13 +166,12 @@ func initiate(ctx context.Context, c *http.Client, base string, users []benchUse
 			headers = []string{"Idempotency-Key", fmt.Sprintf("00000000-0000-4000-8000-%012d", i)}
 		}
 		t0 := time.Now()
-		status, b, err := postJSON(ctx, c, base+"/api/v1/payments/initiate", u.key, body, headers...)
-		took, ok := time.Since(t0), err == nil && status == http.StatusCreated
+		var id string
+		status, err := c.post("/api/v1/payments/initiate", u.key, body, func(b []byte) { id = paymentID(b) }, headers...)
+		took, ok := time.Since(t0), err == nil && status == http.StatusCreated && id != ""
 		if ok {
-			var p struct{ ID string }
-			json.Unmarshal(b, &p)
 			mu.Lock()
-			out = append(out, initiated{user: u, id: p.ID, amount: amount})
+			out = append(out, initiated{user: u, id: id, amount: amount})
 			mu.Unlock()
 		}
 		return true, ok, took
@@ -208,17 +186,17 @@ type confirmedPayout struct {
 }
 
 // loadConfirm confirms initiated payouts from `conc` clients for at most d.
-func loadConfirm(ctx context.Context, c *http.Client, base string, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
+func loadConfirm(ctx context.Context, c wirePool, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
 	var mu sync.Mutex
 	var out []confirmedPayout
 	res := load(conc, d, func(n int64) (bool, bool, time.Duration) {
-		if n >= int64(len(ids)) {
+		if n >= int64(len(ids)) || ctx.Err() != nil {
 			return false, false, 0
 		}
 		p := ids[n]
 		body := []byte(`{"id":"` + p.id + `","destinationAddress":"` + address + `","amount":"` + p.amount + `","currency":"USD","vaultId":"` + p.user.vault + `"}`)
 		t0 := time.Now()
-		status, _, err := postJSON(ctx, c, base+"/api/v1/payments/confirm", p.user.key, body)
+		status, err := c.post("/api/v1/payments/confirm", p.user.key, body, nil)
 		took, ok := time.Since(t0), err == nil && status == http.StatusCreated
 		if ok {
 			mu.Lock()
@@ -228,4 +206,20 @@ func loadConfirm(ctx context.Context, c *http.Client, base string, ids []initiat
 		return true, ok, took
 	})
 	return out, res
+}
+
+// paymentID is the id of the payment a response body shows: its first
+// field, so the load client need not decode the whole payment.
+func paymentID(b []byte) string {
+	const head = `{"id":"`
+	if rest, ok := bytes.CutPrefix(b, []byte(head)); ok {
+		if end := bytes.IndexByte(rest, '"'); end > 0 {
+			return string(rest[:end])
+		}
+	}
+	var p struct{ ID string }
+	if json.Unmarshal(b, &p) != nil {
+		return ""
+	}
+	return p.ID
 }
