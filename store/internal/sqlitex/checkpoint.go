@@ -8,21 +8,33 @@ import (
 
 // Background checkpoints. Left to itself SQLite checkpoints inside the
 // COMMIT that takes the WAL past 1,000 pages: that commit copies the pages
-// into the database file and fsyncs it while holding the only write
-// connection. A PASSIVE
-// checkpoint on a connection of its own does the same copy without blocking
-// the writer, so this goroutine runs one soon after each commit; the
-// writer's own automatic checkpoint then finds almost nothing left to copy
-// and restarts the WAL, which keeps it small.
+// into the database file and fsyncs it and the WAL while holding the only
+// write connection, and every caller waiting for the writer waits with
+// it. A PASSIVE checkpoint on a connection of its own does the same copy
+// without blocking the writer, so this goroutine runs one soon after each
+// commit, and once it has copied everything the writer's next transaction
+// starts the WAL over, which keeps it small.
+//
+// The writer's own automatic checkpoint stays as a backstop, at
+// writerCheckpointPages: at 1,000 it fired whenever this goroutine was a
+// few commits behind (under load it waits for a core like everyone else),
+// and then the writer copied and fsynced in its place.
 
 // checkpointEvery is the least time between two background checkpoints.
 const checkpointEvery = 20 * time.Millisecond
+
+// writerCheckpointPages is the WAL's length in pages (4 KiB) at which the
+// writer checkpoints inside a COMMIT: only if background checkpoints stop
+// keeping up (a reader holding an old snapshot for long, or none running).
+const writerCheckpointPages = 10000
 
 type checkpointer struct {
 	conn *sql.DB
 	kick chan struct{}
 	quit chan struct{}
 	wg   sync.WaitGroup
+	once sync.Once
+	err  error
 }
 
 func startCheckpointer(path string) *checkpointer {
@@ -63,7 +75,10 @@ func (cp *checkpointer) loop() {
 }
 
 func (cp *checkpointer) stop() error {
-	close(cp.quit)
-	cp.wg.Wait()
-	return cp.conn.Close()
+	cp.once.Do(func() {
+		close(cp.quit)
+		cp.wg.Wait()
+		cp.err = cp.conn.Close()
+	})
+	return cp.err
 }

@@ -47,6 +47,13 @@ var errMemberFailed = errors.New("sqlitex: a transaction of the batch failed")
 // batch under load, so more transactions share one commit.
 const lingerYields = 2
 
+// lingerFor is how long, at most, the committer waits under load for a
+// batch to reach half the size of the one before. Callers answered together
+// come back together: a batch begun as the first of them returns carries
+// one or two and costs a whole commit (its pages written, the search index
+// flushed), and the rest then wait behind it.
+const lingerFor = 300 * time.Microsecond
+
 // ErrNestedTx is WithTx called from inside a transaction's function. The
 // committer runs that function, so the inner call would wait for itself
 // forever; use the Tx already in hand.
@@ -73,6 +80,8 @@ type committer struct {
 	inFn atomic.Bool
 
 	lastBatch   int // size of the previous batch: linger only under load
+	lingerFor   time.Duration
+	linger      *time.Timer
 	careful     int // batches left to run with savepoints, see carefulBatches
 	dataVersion int64
 	stats       CommitStats
@@ -119,7 +128,7 @@ func startCommitter(w *sql.DB, hooks Hooks, walPath string, ckpt *checkpointer) 
 		hooks.Forget = func() {}
 	}
 	c := &committer{w: w, hooks: hooks, reqs: make(chan *txRequest), quit: make(chan struct{}),
-		synced: make(chan []*txRequest, syncBacklog), walPath: walPath, ckpt: ckpt}
+		synced: make(chan []*txRequest, syncBacklog), walPath: walPath, ckpt: ckpt, lingerFor: lingerFor}
 	c.stats.Latency, c.stats.BatchSize = newHistogram(commitSeconds...), newHistogram(batchSizes...)
 	c.goid.Store(-1)
 	c.wg.Add(2)
@@ -178,23 +187,52 @@ func (c *committer) loop() {
 		case <-c.quit:
 			return
 		}
-		batch := []*txRequest{first}
-		for yields := 0; len(batch) < maxBatch; {
-			select {
-			case r := <-c.reqs:
-				batch = append(batch, r)
-				continue
-			default:
-			}
-			if yields == lingerYields || len(batch) == 1 && c.lastBatch <= 1 {
-				break
-			}
-			yields++
-			runtime.Gosched()
-		}
+		batch := c.gather(first)
 		c.lastBatch = len(batch)
 		c.run(batch)
 	}
+}
+
+// gather collects the batch that first begins: every caller already
+// waiting, then under load those who join within a few yields, and then,
+// while the batch is under half the size of the previous one, those who
+// join within c.lingerFor (lingerFor but in tests).
+func (c *committer) gather(first *txRequest) []*txRequest {
+	batch := []*txRequest{first}
+	for yields := 0; len(batch) < maxBatch; {
+		select {
+		case r := <-c.reqs:
+			batch = append(batch, r)
+			continue
+		default:
+		}
+		if yields == lingerYields || len(batch) == 1 && c.lastBatch <= 1 {
+			break
+		}
+		yields++
+		runtime.Gosched()
+	}
+	half := min(c.lastBatch/2, maxBatch)
+	if len(batch) >= half {
+		return batch
+	}
+	if c.linger == nil {
+		c.linger = time.NewTimer(c.lingerFor)
+	} else {
+		c.linger.Reset(c.lingerFor)
+	}
+	defer c.linger.Stop()
+	for len(batch) < half {
+		select {
+		case r := <-c.reqs:
+			batch = append(batch, r)
+		case <-c.linger.C:
+			return batch
+		case <-c.quit:
+			return batch
+		}
+	}
+	return batch
 }
 
 // run executes a batch in one SQLite transaction. If a member fails, the

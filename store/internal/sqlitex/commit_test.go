@@ -271,3 +271,93 @@ func TestFailedMemberRerunsTheBatch(t *testing.T) {
 		t.Fatalf("%d rows after a lone failing transaction, want 38", n)
 	}
 }
+
+// TestWriterLeavesCheckpointsToTheBackground: with the background
+// checkpoints stopped, a commit that takes the WAL past SQLite's default of
+// 1,000 pages leaves the database file as it was: the writer, which every
+// waiting caller waits for, does not copy and fsync pages in its place.
+func TestWriterLeavesCheckpointsToTheBackground(t *testing.T) {
+	db := openTest(t)
+	createT(t, db)
+	db.group.ckpt.stop()
+	ctx := context.Background()
+	fi, err := os.Stat(db.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // ~1,500 pages in all
+		err := db.WithTx(ctx, func(tx *Tx) error {
+			_, err := tx.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS blobs (b BLOB)")
+			if err == nil {
+				_, err = tx.ExecContext(ctx, "INSERT INTO blobs VALUES (zeroblob(2000000))")
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := os.Stat(db.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wal, err := os.Stat(db.path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Size() != fi.Size() || wal.Size() < 1000*4096 {
+		t.Errorf("database file %d → %d bytes, WAL %d bytes: want the file unchanged and the pages still in the WAL", fi.Size(), after.Size(), wal.Size())
+	}
+}
+
+// TestBatchLingersForTheCallersOfTheLastOne: after a batch of eight, a
+// caller arriving alone waits (up to lingerFor) for the batch to reach
+// four, so the callers answered together and coming back together share
+// one commit instead of the first paying for one of its own; and a caller
+// nobody joins is still answered once lingerFor has passed.
+func TestBatchLingersForTheCallersOfTheLastOne(t *testing.T) {
+	db := openTest(t)
+	createT(t, db)
+	ctx := context.Background()
+	insert := func(i int, tx *Tx) error {
+		_, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", i)
+		return err
+	}
+	db.group.lingerFor = time.Hour // only the four arriving can end the wait
+	for _, err := range inOneBatch(t, db, 8, insert) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := db.Stats().Batches.Load()
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := db.WithTx(ctx, func(tx *Tx) error { return insert(100+i, tx) }); err != nil {
+				t.Error(err)
+			}
+		}()
+		if i == 0 { // the committer holds the first until the others come
+			wait.Parked(t, 30*time.Second, 1, "select", "sqlitex.(*committer).gather")
+		}
+	}
+	wg.Wait()
+	if n := db.Stats().Batches.Load() - before; n != 1 {
+		t.Errorf("four callers after a batch of eight took %d commits, want one", n)
+	}
+
+	db.group.lingerFor = time.Millisecond
+	for _, err := range inOneBatch(t, db, 8, insert) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.WithTx(ctx, func(tx *Tx) error { return insert(200, tx) }); err != nil {
+		t.Fatal(err)
+	}
+	if n := countT(t, db); n != 8+4+8+1 {
+		t.Errorf("%d rows, want 21", n)
+	}
+}

@@ -70,6 +70,7 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", "cache_size(-32768)")
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	}
 	return uri(path, q)
 }
