@@ -43,6 +43,21 @@ type Initiate struct {
 	InvoiceID string `json:"invoiceId"`
 }
 
+// Length rules of the payout routes' fields, built once: ozzo builds a
+// length rule's error (its message and parameters) each time Length or
+// RuneLength is called, a good part of an initiate request's validation.
+var (
+	lenCurrency = validation.Length(3, 3)
+	lenCountry  = validation.Length(2, 2)
+	lenAddress  = validation.RuneLength(56, 56).Error("must be exactly 56 characters")
+	lenRef      = validation.RuneLength(0, 128)
+	lenText     = validation.RuneLength(0, 256)
+	lenOptID    = validation.RuneLength(0, 64)
+	lenID       = validation.RuneLength(1, 64)
+	maxDeposits = validation.Length(0, 20)
+	remitter    = validation.Required.Error("is required for a cross-border payout: the FIRA names the client as remitter")
+)
+
 // depositIDRule accepts a deposit id (dep_…).
 var depositIDRule = validation.By(func(v any) error {
 	s, _ := v.(string)
@@ -101,21 +116,20 @@ func memoFitsType(typ string) validation.Rule {
 func (q *Initiate) Validate(now time.Time) (int64, error) {
 	var minor int64
 	return minor, FieldErrors(validation.ValidateStruct(q, append(AmountFields(&q.Amount, &q.AmountMinor, q.Currency, &minor),
-		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
-		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters"), IsStellarAddress),
-		validation.Field(&q.Memo, validation.RuneLength(0, 256), memoFitsType(q.MemoType)),
+		validation.Field(&q.Currency, validation.Required, lenCurrency, IsCurrency),
+		validation.Field(&q.DestinationAddress, validation.Required, lenAddress, IsStellarAddress),
+		validation.Field(&q.Memo, lenText, memoFitsType(q.MemoType)),
 		validation.Field(&q.MemoType, validation.In(payout.MemoID, payout.MemoText).Error("must be id or text")),
 		validation.Field(&q.PurposeCode, IsPurposeCode),
-		validation.Field(&q.InvoiceRef, validation.RuneLength(0, 128)),
-		validation.Field(&q.InvoiceID, validation.RuneLength(0, 64)),
-		validation.Field(&q.CounterpartyName, validation.RuneLength(0, 256), validation.When(q.crossBorder(),
-			validation.Required.Error("is required for a cross-border payout: the FIRA names the client as remitter"))),
-		validation.Field(&q.CounterpartyCountry, validation.Length(2, 2), IsCountry),
-		validation.Field(&q.CounterpartyBank, validation.RuneLength(0, 256)),
+		validation.Field(&q.InvoiceRef, lenRef),
+		validation.Field(&q.InvoiceID, lenOptID),
+		validation.Field(&q.CounterpartyName, lenText, validation.When(q.crossBorder(), remitter)),
+		validation.Field(&q.CounterpartyCountry, lenCountry, IsCountry),
+		validation.Field(&q.CounterpartyBank, lenText),
 		validation.Field(&q.InvoiceDate, invoiceDateRule(now)),
 		validation.Field(&q.InvoiceAmount, AmountRule(q.Currency, &q.invoiceMinor)),
-		validation.Field(&q.DepositIDs, validation.Length(0, 20), validation.Each(depositIDRule)),
-		validation.Field(&q.ClientID, validation.RuneLength(0, 64)),
+		validation.Field(&q.DepositIDs, maxDeposits, validation.Each(depositIDRule)),
+		validation.Field(&q.ClientID, lenOptID),
 	)...))
 }
 
@@ -145,11 +159,11 @@ type Confirm struct {
 func (q *Confirm) Validate() (int64, error) {
 	var minor int64
 	return minor, FieldErrors(validation.ValidateStruct(q, append(AmountFields(&q.Amount, &q.AmountMinor, q.Currency, &minor),
-		validation.Field(&q.ID, validation.Required, validation.RuneLength(1, 64)),
-		validation.Field(&q.DestinationAddress, validation.Required, validation.RuneLength(56, 56).Error("must be exactly 56 characters")),
-		validation.Field(&q.Currency, validation.Required, validation.Length(3, 3), IsCurrency),
-		validation.Field(&q.Memo, validation.RuneLength(0, 256)),
-		validation.Field(&q.VaultID, validation.Required, validation.RuneLength(1, 64)),
+		validation.Field(&q.ID, validation.Required, lenID),
+		validation.Field(&q.DestinationAddress, validation.Required, lenAddress),
+		validation.Field(&q.Currency, validation.Required, lenCurrency, IsCurrency),
+		validation.Field(&q.Memo, lenText),
+		validation.Field(&q.VaultID, validation.Required, lenID),
 	)...))
 }
 
