@@ -60,7 +60,7 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 	if res.Errors > 0 || len(ids) != o.Backlog {
 		return r, fmt.Errorf("%s: %d of %d initiates failed", name, o.Backlog-len(ids), o.Backlog)
 	}
-	confirmed, res := loadConfirm(ctx, clients, ids, o.Concurrency, time.Hour)
+	confirmed, res := loadConfirm(ctx, clients, users, ids, o.Concurrency, time.Hour)
 	if res.Errors > 0 || len(confirmed) != o.Backlog {
 		return r, fmt.Errorf("%s: %d of %d confirms failed", name, o.Backlog-len(confirmed), o.Backlog)
 	}

@@ -146,7 +146,7 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	pipeCPU := startCPU()
 	phase("pipeline", true)
 	stats0 := t.DB.CommitStats()
-	confirmed, confRes := loadConfirm(ctx, clients, ids, o.Concurrency, o.Duration)
+	confirmed, confRes := loadConfirm(ctx, clients, users, ids, o.Concurrency, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
 	if res.Confirmed, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {

@@ -103,10 +103,20 @@ func pct(sorted []time.Duration, q float64) float64 {
 	return float64(sorted[i].Microseconds()) / 1000
 }
 
+// initiated is a payout the initiate phase made: its request's sequence
+// number (which names its user and amount) and its id. Kept small: a run
+// holds tens of thousands, and the collector's heap goal is five times
+// what is live (cli/gc.go).
 type initiated struct {
-	user   benchUser
-	id     string
-	amount string
+	n  int64
+	id string
+}
+
+// userOf and amountOf are the user and amount of request n.
+func userOf(users []benchUser, n int64) benchUser { return users[int(n)%len(users)] }
+
+func amountOf(n int64) string {
+	return fmt.Sprintf("%d.%02d", 1+n%50, []int{0, 10, 20, 50}[n%4]) // no sandbox trigger
 }
 
 // load runs step from conc clients until d has passed or step reports it
@@ -158,8 +168,7 @@ func initiate(ctx context.Context, c wirePool, users []benchUser, conc int, d ti
 		if n >= 0 && i >= int64(n) || ctx.Err() != nil {
 			return false, false, 0
 		}
-		u := users[int(i)%len(users)]
-		amount := fmt.Sprintf("%d.%02d", 1+i%50, []int{0, 10, 20, 50}[i%4]) // no sandbox trigger
+		u, amount := userOf(users, i), amountOf(i)
 		body := []byte(`{"amount":` + amount + `,"currency":"USD","destinationAddress":"` + address + `","invoiceRef":"INV-` + fmt.Sprint(i) + `","counterpartyName":"Bench Client","counterpartyCountry":"US","purposeCode":"P0802"}`)
 		var headers []string
 		if idem {
@@ -171,7 +180,7 @@ func initiate(ctx context.Context, c wirePool, users []benchUser, conc int, d ti
 		took, ok := time.Since(t0), err == nil && status == http.StatusCreated && id != ""
 		if ok {
 			mu.Lock()
-			out = append(out, initiated{user: u, id: id, amount: amount})
+			out = append(out, initiated{n: i, id: id})
 			mu.Unlock()
 		}
 		return true, ok, took
@@ -186,7 +195,7 @@ type confirmedPayout struct {
 }
 
 // loadConfirm confirms initiated payouts from `conc` clients for at most d.
-func loadConfirm(ctx context.Context, c wirePool, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
+func loadConfirm(ctx context.Context, c wirePool, users []benchUser, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
 	var mu sync.Mutex
 	var out []confirmedPayout
 	res := load(conc, d, func(n int64) (bool, bool, time.Duration) {
@@ -194,9 +203,10 @@ func loadConfirm(ctx context.Context, c wirePool, ids []initiated, conc int, d t
 			return false, false, 0
 		}
 		p := ids[n]
-		body := []byte(`{"id":"` + p.id + `","destinationAddress":"` + address + `","amount":"` + p.amount + `","currency":"USD","vaultId":"` + p.user.vault + `"}`)
+		u := userOf(users, p.n)
+		body := []byte(`{"id":"` + p.id + `","destinationAddress":"` + address + `","amount":"` + amountOf(p.n) + `","currency":"USD","vaultId":"` + u.vault + `"}`)
 		t0 := time.Now()
-		status, err := c.post("/api/v1/payments/confirm", p.user.key, body, nil)
+		status, err := c.post("/api/v1/payments/confirm", u.key, body, nil)
 		took, ok := time.Since(t0), err == nil && status == http.StatusCreated
 		if ok {
 			mu.Lock()
