@@ -24,7 +24,7 @@ const lingerFor = 300 * time.Microsecond
 // gather collects the batch that first begins: every caller already
 // waiting, then under load those who join within a few yields, and then,
 // while the batch is under half the size of the previous one, those who
-// join within c.lingerFor (lingerFor but in tests).
+// join within c.lingerFor (lingerFor, unless a test sets another).
 func (c *committer) gather(first *txRequest) []*txRequest {
 	batch := []*txRequest{first}
 	for yields := 0; len(batch) < maxBatch; {

@@ -69,8 +69,8 @@ type committer struct {
 	inFn atomic.Bool
 
 	lastBatch   int // size of the previous batch: linger only under load
-	lingerFor   time.Duration
-	linger      *time.Timer
+	lingerFor   time.Duration // see batch.go
+	linger      *time.Timer   // gather's timer, made once
 	careful     int // batches left to run with savepoints, see carefulBatches
 	dataVersion int64
 	stats       CommitStats
