@@ -68,10 +68,10 @@ type committer struct {
 	goid atomic.Int64
 	inFn atomic.Bool
 
-	lastBatch   int // size of the previous batch: linger only under load
+	lastBatch   int           // size of the previous batch: linger only under load
 	lingerFor   time.Duration // see batch.go
 	linger      *time.Timer   // gather's timer, made once
-	careful     int // batches left to run with savepoints, see carefulBatches
+	careful     int           // batches left to run with savepoints, see carefulBatches
 	dataVersion int64
 	stats       CommitStats
 
