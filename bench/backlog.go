@@ -56,11 +56,11 @@ func measureBacklog(ctx context.Context, o Options, start Starter, dir, name str
 		return r, err
 	}
 	defer clients.close()
-	ids, res := initiateN(ctx, clients, users, o.Concurrency, o.Backlog)
+	ids, res := initiateN(ctx, clients, users, o.Backlog)
 	if res.Errors > 0 || len(ids) != o.Backlog {
 		return r, fmt.Errorf("%s: %d of %d initiates failed", name, o.Backlog-len(ids), o.Backlog)
 	}
-	confirmed, res := loadConfirm(ctx, clients, users, ids, o.Concurrency, time.Hour)
+	confirmed, res := loadConfirm(ctx, clients, users, ids, time.Hour)
 	if res.Errors > 0 || len(confirmed) != o.Backlog {
 		return r, fmt.Errorf("%s: %d of %d confirms failed", name, o.Backlog-len(confirmed), o.Backlog)
 	}

@@ -139,14 +139,14 @@ func Run(ctx context.Context, o Options, start Starter) (Result, error) {
 	}
 	defer clients.close()
 	phase("initiate", true)
-	ids, initRes := loadInitiate(ctx, clients, users, o.Concurrency, o.Duration, o.IdempotencyKeys)
+	ids, initRes := loadInitiate(ctx, clients, users, o.Duration, o.IdempotencyKeys)
 	phase("initiate", false)
 	res.Initiate = initRes
 	say("confirm under load, pipeline running…")
 	pipeCPU := startCPU()
 	phase("pipeline", true)
 	stats0 := t.DB.CommitStats()
-	confirmed, confRes := loadConfirm(ctx, clients, users, ids, o.Concurrency, o.Duration)
+	confirmed, confRes := loadConfirm(ctx, clients, users, ids, o.Duration)
 	res.Confirm = confRes
 	say("draining the pipeline (%d payouts)…", len(confirmed))
 	if res.Confirmed, err = measurePipeline(ctx, t.DB, confirmed, 2*time.Minute); err != nil {

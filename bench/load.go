@@ -148,23 +148,23 @@ func load(conc int, d time.Duration, step func(n int64) (ran, ok bool, took time
 	return res
 }
 
-// loadInitiate runs initiate from `conc` clients for d, each request with
-// an Idempotency-Key of its own when idem is set.
-func loadInitiate(ctx context.Context, c wirePool, users []benchUser, conc int, d time.Duration, idem bool) ([]initiated, LoadResult) {
-	return initiate(ctx, c, users, conc, d, -1, idem)
+// loadInitiate runs initiate from each of c's clients for d, each request
+// with an Idempotency-Key of its own when idem is set.
+func loadInitiate(ctx context.Context, c wirePool, users []benchUser, d time.Duration, idem bool) ([]initiated, LoadResult) {
+	return initiate(ctx, c, users, d, -1, idem)
 }
 
-// initiateN initiates exactly n payouts from `conc` clients.
-func initiateN(ctx context.Context, c wirePool, users []benchUser, conc, n int) ([]initiated, LoadResult) {
-	return initiate(ctx, c, users, conc, time.Hour, n, false)
+// initiateN initiates exactly n payouts from c's clients.
+func initiateN(ctx context.Context, c wirePool, users []benchUser, n int) ([]initiated, LoadResult) {
+	return initiate(ctx, c, users, time.Hour, n, false)
 }
 
-// initiate runs initiate from `conc` clients for d, or until n (if not
-// negative) requests have been made.
-func initiate(ctx context.Context, c wirePool, users []benchUser, conc int, d time.Duration, n int, idem bool) ([]initiated, LoadResult) {
+// initiate runs initiate from each of c's clients for d, or until n (if
+// not negative) requests have been made.
+func initiate(ctx context.Context, c wirePool, users []benchUser, d time.Duration, n int, idem bool) ([]initiated, LoadResult) {
 	var mu sync.Mutex
 	var out []initiated
-	res := load(conc, d, func(i int64) (bool, bool, time.Duration) {
+	res := load(cap(c), d, func(i int64) (bool, bool, time.Duration) {
 		if n >= 0 && i >= int64(n) || ctx.Err() != nil {
 			return false, false, 0
 		}
@@ -194,11 +194,12 @@ type confirmedPayout struct {
 	at time.Time
 }
 
-// loadConfirm confirms initiated payouts from `conc` clients for at most d.
-func loadConfirm(ctx context.Context, c wirePool, users []benchUser, ids []initiated, conc int, d time.Duration) ([]confirmedPayout, LoadResult) {
+// loadConfirm confirms initiated payouts from each of c's clients for at
+// most d.
+func loadConfirm(ctx context.Context, c wirePool, users []benchUser, ids []initiated, d time.Duration) ([]confirmedPayout, LoadResult) {
 	var mu sync.Mutex
 	var out []confirmedPayout
-	res := load(conc, d, func(n int64) (bool, bool, time.Duration) {
+	res := load(cap(c), d, func(n int64) (bool, bool, time.Duration) {
 		if n >= int64(len(ids)) || ctx.Err() != nil {
 			return false, false, 0
 		}

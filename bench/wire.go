@@ -24,10 +24,10 @@ import (
 // wireConn is one client's connection, dialled on first use and again
 // after the server closes it or an error leaves it unusable.
 type wireConn struct {
-	addr, host string
-	conn       net.Conn
-	r          *bufio.Reader
-	req, body  []byte
+	addr      string // host:port, also the Host header
+	conn      net.Conn
+	r         *bufio.Reader
+	req, body []byte
 }
 
 // wirePool holds one wireConn per concurrent client.
@@ -43,7 +43,7 @@ func newWirePool(base string, n int) (wirePool, error) {
 	}
 	p := make(wirePool, n)
 	for range n {
-		p <- &wireConn{addr: u.Host, host: u.Host}
+		p <- &wireConn{addr: u.Host}
 	}
 	return p, nil
 }
@@ -89,7 +89,7 @@ func (c *wireConn) post(path, key string, body []byte, headers []string) (int, [
 	q := append(c.req[:0], "POST "...)
 	q = append(q, path...)
 	q = append(q, " HTTP/1.1\r\nHost: "...)
-	q = append(q, c.host...)
+	q = append(q, c.addr...)
 	q = append(q, "\r\nAuthorization: Bearer "...)
 	q = append(q, key...)
 	q = append(q, "\r\nContent-Type: application/json\r\nContent-Length: "...)
@@ -128,11 +128,10 @@ func (c *wireConn) readResponse() (int, []byte, error) {
 	}
 	length, chunked, closing := -1, false, false
 	for {
-		line, err := c.r.ReadSlice('\n')
+		line, err := c.line()
 		if err != nil {
 			return 0, nil, err
 		}
-		line = bytes.TrimRight(line, "\r\n")
 		if len(line) == 0 {
 			break
 		}
@@ -156,7 +155,7 @@ func (c *wireConn) readResponse() (int, []byte, error) {
 	case status == 204 || status == 304:
 		c.body = c.body[:0]
 	case chunked:
-		if c.body, err = readAllInto(c.body[:0], httputil.NewChunkedReader(c.r)); err == nil {
+		if c.body, err = io.ReadAll(httputil.NewChunkedReader(c.r)); err == nil {
 			err = c.skipTrailer()
 		}
 	case length >= 0:
@@ -166,7 +165,7 @@ func (c *wireConn) readResponse() (int, []byte, error) {
 		c.body = c.body[:length]
 		_, err = io.ReadFull(c.r, c.body)
 	case closing: // the body runs to the connection's end
-		c.body, err = readAllInto(c.body[:0], c.r)
+		c.body, err = io.ReadAll(c.r)
 	default:
 		return 0, nil, errBadResponse // a kept-alive connection's body is always framed
 	}
@@ -183,28 +182,15 @@ func (c *wireConn) readResponse() (int, []byte, error) {
 // lines, if any, up to the empty line.
 func (c *wireConn) skipTrailer() error {
 	for {
-		line, err := c.r.ReadSlice('\n')
-		if err != nil {
+		line, err := c.line()
+		if err != nil || len(line) == 0 {
 			return err
-		}
-		if len(bytes.TrimRight(line, "\r\n")) == 0 {
-			return nil
 		}
 	}
 }
 
-func readAllInto(b []byte, r io.Reader) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
+// line reads one header or trailer line, without its line end.
+func (c *wireConn) line() ([]byte, error) {
+	line, err := c.r.ReadSlice('\n')
+	return bytes.TrimRight(line, "\r\n"), err
 }
