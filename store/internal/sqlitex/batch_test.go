@@ -18,10 +18,7 @@ func TestBatchLingersForTheCallersOfTheLastOne(t *testing.T) {
 	db := openTest(t)
 	createT(t, db)
 	ctx := context.Background()
-	insert := func(i int, tx *Tx) error {
-		_, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", i)
-		return err
-	}
+	insert := func(i int, tx *Tx) error { return insertT(tx, i) }
 	db.group.lingerFor = time.Hour // only the four arriving can end the wait
 	for _, err := range inOneBatch(t, db, 8, insert) {
 		if err != nil {

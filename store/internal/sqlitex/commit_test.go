@@ -45,6 +45,38 @@ func countT(t testing.TB, db *DB) int {
 	return n
 }
 
+// insertT inserts v into t, inside tx.
+func insertT(tx *Tx, v any) error {
+	_, err := tx.ExecContext(tx.Context(), "INSERT INTO t VALUES (?)", v)
+	return err
+}
+
+// writeBlob commits a row of n zero bytes to the table blobs, made on first
+// use.
+func writeBlob(t testing.TB, db *DB, n int) {
+	t.Helper()
+	err := db.WithTx(context.Background(), func(tx *Tx) error {
+		if _, err := tx.ExecContext(tx.Context(), "CREATE TABLE IF NOT EXISTS blobs (b BLOB)"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(tx.Context(), "INSERT INTO blobs VALUES (zeroblob(?))", n)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fileSize is the size of the file at path.
+func fileSize(t testing.TB, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
 // inOneBatch holds the committer while n transactions, fn(0) … fn(n-1),
 // queue up, then lets them run together and returns their results.
 func inOneBatch(t *testing.T, db *DB, n int, fn func(i int, tx *Tx) error) []error {
@@ -82,8 +114,7 @@ func TestNestedWithTxFailsFast(t *testing.T) {
 			if !errors.Is(inner, ErrNestedTx) {
 				return errors.New("nested WithTx did not fail with ErrNestedTx")
 			}
-			_, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (1)")
-			return err
+			return insertT(tx, 1)
 		})
 	}()
 	select {
@@ -157,7 +188,7 @@ func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
 	createT(t, db)
 	ctx := context.Background()
 	write := func() error {
-		return db.WithTx(ctx, func(tx *Tx) error { _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (1)"); return err })
+		return db.WithTx(ctx, func(tx *Tx) error { return insertT(tx, 1) })
 	}
 	if err := write(); err != nil {
 		t.Fatal(err)
@@ -183,27 +214,10 @@ func TestUnsyncedCommitIsNotAcknowledged(t *testing.T) {
 func TestCheckpointsRunInTheBackground(t *testing.T) {
 	db := openTest(t)
 	createT(t, db)
-	ctx := context.Background()
-	size := func() int64 {
-		fi, err := os.Stat(db.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.Size()
-	}
-	before := size()
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, "CREATE TABLE blobs (b BLOB)"); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO blobs VALUES (zeroblob(200000))")
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := fileSize(t, db.path)
+	writeBlob(t, db, 200000)
 	wait.For(t, 30*time.Second, func() error {
-		if got := size(); got < before+200000 {
+		if got := fileSize(t, db.path); got < before+200000 {
 			return fmt.Errorf("database file still %d bytes (was %d): the commit was not checkpointed", got, before)
 		}
 		return nil
@@ -228,7 +242,7 @@ func TestFailedMemberRerunsTheBatch(t *testing.T) {
 		runs := make([]int, n) // written only on the committer's goroutine
 		results := inOneBatch(t, db, n, func(i int, tx *Tx) error {
 			runs[i]++
-			if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", i); err != nil {
+			if err := insertT(tx, i); err != nil {
 				return err
 			}
 			if i == 7 {
@@ -259,7 +273,7 @@ func TestFailedMemberRerunsTheBatch(t *testing.T) {
 	}
 
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (100)"); err != nil {
+		if err := insertT(tx, 100); err != nil {
 			return err
 		}
 		return boom
@@ -280,32 +294,12 @@ func TestWriterLeavesCheckpointsToTheBackground(t *testing.T) {
 	db := openTest(t)
 	createT(t, db)
 	db.group.ckpt.stop()
-	ctx := context.Background()
-	fi, err := os.Stat(db.path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := fileSize(t, db.path)
 	for range 3 { // ~1,500 pages in all
-		err := db.WithTx(ctx, func(tx *Tx) error {
-			_, err := tx.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS blobs (b BLOB)")
-			if err == nil {
-				_, err = tx.ExecContext(ctx, "INSERT INTO blobs VALUES (zeroblob(2000000))")
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		writeBlob(t, db, 2000000)
 	}
-	after, err := os.Stat(db.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wal, err := os.Stat(db.path + "-wal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after.Size() != fi.Size() || wal.Size() < 1000*4096 {
-		t.Errorf("database file %d → %d bytes, WAL %d bytes: want the file unchanged and the pages still in the WAL", fi.Size(), after.Size(), wal.Size())
+	after, wal := fileSize(t, db.path), fileSize(t, db.path+"-wal")
+	if after != before || wal < 1000*4096 {
+		t.Errorf("database file %d → %d bytes, WAL %d bytes: want the file unchanged and the pages still in the WAL", before, after, wal)
 	}
 }

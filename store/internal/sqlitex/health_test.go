@@ -15,8 +15,8 @@ func TestWriteHealthTellsDiskFromTransaction(t *testing.T) {
 	db := openTest(t)
 	createT(t, db)
 	ctx := context.Background()
-	insert := func(v string) error {
-		return db.WithTx(ctx, func(tx *Tx) error { _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES ("+v+")"); return err })
+	insert := func(v any) error {
+		return db.WithTx(ctx, func(tx *Tx) error { return insertT(tx, v) })
 	}
 	if h := db.WriteHealth(); h.Landed.IsZero() || !h.Failed.IsZero() {
 		t.Fatalf("after a durable write: %+v", h)
@@ -25,7 +25,7 @@ func TestWriteHealthTellsDiskFromTransaction(t *testing.T) {
 	if err := db.WithTx(ctx, func(*Tx) error { return errors.New("a rule refused it") }); err == nil {
 		t.Fatal("the failing transaction committed")
 	}
-	if err := insert("NULL"); err == nil {
+	if err := insert(nil); err == nil {
 		t.Fatal("NOT NULL let a NULL in")
 	}
 	if h := db.WriteHealth(); !h.Failed.IsZero() || h.Landed != landed {
@@ -35,7 +35,7 @@ func TestWriteHealthTellsDiskFromTransaction(t *testing.T) {
 	if _, err := db.w.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := insert("1"); err == nil {
+	if err := insert(1); err == nil {
 		t.Fatal("a write landed on a read-only connection")
 	}
 	h := db.WriteHealth()
@@ -45,7 +45,7 @@ func TestWriteHealthTellsDiskFromTransaction(t *testing.T) {
 	if _, err := db.w.ExecContext(ctx, "PRAGMA query_only = 0"); err != nil {
 		t.Fatal(err)
 	}
-	if err := insert("2"); err != nil {
+	if err := insert(2); err != nil {
 		t.Fatal(err)
 	}
 	if h := db.WriteHealth(); !h.Landed.After(h.Failed) {
@@ -55,7 +55,7 @@ func TestWriteHealthTellsDiskFromTransaction(t *testing.T) {
 	if err := db.group.wal.Close(); err != nil { // its next fsync fails
 		t.Fatal(err)
 	}
-	if err := insert("3"); err == nil {
+	if err := insert(3); err == nil {
 		t.Fatal("an unsynced write was acknowledged")
 	}
 	if h := db.WriteHealth(); !h.Failed.After(h.Landed) || !strings.Contains(h.Reason, "restart payoutd") {
