@@ -40,7 +40,7 @@ func (c *committer) gather(first *txRequest) []*txRequest {
 		yields++
 		runtime.Gosched()
 	}
-	half := min(c.lastBatch/2, maxBatch)
+	half := c.lastBatch / 2 // lastBatch is at most maxBatch
 	if len(batch) >= half {
 		return batch
 	}
