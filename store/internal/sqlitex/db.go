@@ -41,6 +41,16 @@ type Execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
+// writerCacheKiB sizes the write connection's page cache (negative: KiB).
+// It is kept small because a commit can cost a walk of the whole cache:
+// when an insert splits a b-tree page, SQLite parks a page under the
+// number just past the 1 GiB lock byte while it reorders the new pages,
+// and at COMMIT the pages above the file's end are cut from the cache by
+// visiting every slot of its hash table. Such a commit costs time in
+// proportion to the pages cached, and most of a busy writer's commits
+// split a page somewhere.
+const writerCacheKiB = -8192
+
 // driver opens every connection.
 var sqliteDriver = &sqlite.Driver{}
 
@@ -59,8 +69,7 @@ func dsn(path string, readOnly bool) string {
 		q.Add("_pragma", p)
 	}
 	// A bigger page cache keeps the hot indexes of a busy file in memory
-	// instead of re-reading them through the VFS on every statement. The
-	// writer gets most; the four readers share the rest.
+	// instead of re-reading them through the VFS on every statement.
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 		q.Add("_pragma", "cache_size(-6144)")
@@ -69,7 +78,7 @@ func dsn(path string, readOnly bool) string {
 		// acknowledges a batch (wal_sync.go), off the connection.
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "synchronous(NORMAL)")
-		q.Add("_pragma", "cache_size(-32768)")
+		q.Add("_pragma", fmt.Sprintf("cache_size(%d)", writerCacheKiB))
 		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	}
 	return uri(path, q)
