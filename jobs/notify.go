@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -32,20 +31,15 @@ func EventHook(mail bool) store.EventHook {
 
 // noticeOf writes the notice of ev, one per event.
 func noticeOf(tx *store.Tx, n eventNotice, ev store.Event, mail bool) error {
-	data := map[string]any{}
-	dec := json.NewDecoder(bytes.NewReader(ev.Data))
-	dec.UseNumber()
-	if err := dec.Decode(&data); err != nil {
+	var d noticeData
+	if err := json.Unmarshal(ev.Data, &d); err != nil {
 		return fmt.Errorf("notice of %s: %w", ev.Type, err)
 	}
-	if n.skip != nil && n.skip(data) {
+	if n.skip != nil && n.skip(d) {
 		return nil
 	}
-	title, body, link, err := n.render(data)
-	if err != nil {
-		return fmt.Errorf("notice of %s: %w", ev.Type, err)
-	}
-	notice := store.Notice{UserID: ev.UserID, Livemode: ev.Livemode, Kind: n.kind, Occasion: ev.ID, Title: title, Body: body, Link: link}
+	t := n.render(d)
+	notice := store.Notice{UserID: ev.UserID, Livemode: ev.Livemode, Kind: n.kind, Occasion: ev.ID, Title: t.title, Body: t.body, Link: t.link}
 	tx.Notices().AddEventNotice(&notice)
 	return mailJob(tx, notice, mail)
 }

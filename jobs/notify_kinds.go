@@ -1,11 +1,9 @@
 package jobs
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
-	"text/template"
 
 	"github.com/payoutd/payoutd/documents"
 	"github.com/payoutd/payoutd/money"
@@ -39,109 +37,143 @@ var NoticeKinds = []NoticeKind{
 	{NoticeRealisationDue, "An invoice under LUT nears its one-year limit (rule 96A)"},
 }
 
-// eventNotice turns one event type into a notice: its title, body and link
-// are text templates over the event's data (numbers kept exact as
-// json.Number). A row whose skip says so makes no notice of that event.
+// eventNotice turns one event type into a notice: text writes its title,
+// body and link from the event's data. A row whose skip says so makes no
+// notice of that event. The rows are Go functions rather than templates
+// because a notice is written by the transaction that writes its event, on
+// the one write connection.
 type eventNotice struct {
-	event, kind       string
-	title, body, link *template.Template
-	skip              func(data map[string]any) bool
+	event, kind string
+	text        func(d noticeData) noticeText
+	skip        func(d noticeData) bool
+}
+
+// noticeText is a notice's words: its title, body and console link.
+type noticeText struct{ title, body, link string }
+
+// noticeData is what a notice reads of its event's data. Amounts stay
+// exact (json.Number); a field the event does not have is empty.
+type noticeData struct {
+	PaymentID       string      `json:"paymentId"`
+	AmountMinor     json.Number `json:"amountMinor"`
+	Currency        string      `json:"currency"`
+	AmountINRPaise  json.Number `json:"amountInrPaise"`
+	FiraID          string      `json:"firaId"`
+	FailedReason    string      `json:"failedReason"`
+	ReviewReason    string      `json:"reviewReason"`
+	Attention       string      `json:"attention"`
+	VaultID         string      `json:"vaultId"`
+	From            string      `json:"from"`
+	Memo            string      `json:"memo"`
+	TransactionHash string      `json:"transactionHash"`
+	Description     string      `json:"description"`
+	InvoiceID       string      `json:"invoiceId"`
+	Number          string      `json:"number"`
+	Limit           string      `json:"limit"`
+	Message         string      `json:"message"`
 }
 
 // eventNotices are the events a user is told of. Adding a kind is one row
 // here (and one in NoticeKinds).
 var eventNotices = []eventNotice{
-	on("payout.completed", NoticePayoutCompleted, `Payout of {{amount .amountMinor .currency}} completed`,
-		`{{with .amountInrPaise}}{{inr .}} was credited to your books. {{end}}{{if .firaId}}Its FIRA is ready to download.{{end}}`,
-		`/console/payouts/{{.paymentId}}`),
-	on("payout.failed", NoticePayoutFailed, `Payout of {{amount .amountMinor .currency}} failed`,
-		`{{.failedReason}}. The reserved funds are back in the vault; a retry can send it again.`,
-		`/console/payouts/{{.paymentId}}`).unless(cancelled),
-	on("payout.manual_review", NoticePayoutNeedsYou, `Payout of {{amount .amountMinor .currency}} is held for review`,
-		`{{with .reviewReason}}{{.}}. {{end}}Nothing is sent until the review approves it.`,
-		`/console/payouts/{{.paymentId}}`),
-	on("payout.unknown", NoticePayoutNeedsYou, `Payout of {{amount .amountMinor .currency}}: the network has not answered`,
-		`payoutd keeps asking and the funds stay reserved until the network says whether it was paid.`,
-		`/console/payouts/{{.paymentId}}`),
-	on("payout.needs_attention", NoticePayoutNeedsYou, `Payout of {{amount .amountMinor .currency}} has stopped and needs a person`,
-		`{{.attention}}`, `/console/payouts/{{.paymentId}}`),
-	on("deposit.received", NoticeDepositReceived, `Deposit of {{amount .amountMinor .currency}} received`,
-		`{{with .from}}From {{.}}{{else}}Received{{end}}{{with .memo}}, memo “{{.}}”{{end}}{{with .transactionHash}}, transaction {{.}}{{end}}.`,
-		`/console/vaults/{{.vaultId}}`),
-	on("invoice.realisation_due", NoticeRealisationDue, `Invoice {{.number}} must be paid by {{day .limit}} (rule 96A)`,
-		`{{.message}}`, `/console/invoices/{{.invoiceId}}`),
-	on("vault.quarantined", NoticeVaultQuarantined, `A vault was quarantined: it signs nothing until it is released`,
-		`{{.description}} Deposits are still booked.`, `/console/vaults/{{.vaultId}}`),
+	{event: "payout.completed", kind: NoticePayoutCompleted, text: func(d noticeData) noticeText {
+		var body string
+		if d.AmountINRPaise != "" {
+			body = noticeINRExact(d.AmountINRPaise) + " was credited to your books. "
+		}
+		if d.FiraID != "" {
+			body += "Its FIRA is ready to download."
+		}
+		return noticeText{"Payout of " + d.amount() + " completed", body, d.payoutLink()}
+	}},
+	{event: "payout.failed", kind: NoticePayoutFailed, skip: cancelled, text: func(d noticeData) noticeText {
+		return noticeText{"Payout of " + d.amount() + " failed",
+			d.FailedReason + ". The reserved funds are back in the vault; a retry can send it again.", d.payoutLink()}
+	}},
+	{event: "payout.manual_review", kind: NoticePayoutNeedsYou, text: func(d noticeData) noticeText {
+		return noticeText{"Payout of " + d.amount() + " is held for review",
+			sentence(d.ReviewReason) + "Nothing is sent until the review approves it.", d.payoutLink()}
+	}},
+	{event: "payout.unknown", kind: NoticePayoutNeedsYou, text: func(d noticeData) noticeText {
+		return noticeText{"Payout of " + d.amount() + ": the network has not answered",
+			"payoutd keeps asking and the funds stay reserved until the network says whether it was paid.", d.payoutLink()}
+	}},
+	{event: "payout.needs_attention", kind: NoticePayoutNeedsYou, text: func(d noticeData) noticeText {
+		return noticeText{"Payout of " + d.amount() + " has stopped and needs a person", d.Attention, d.payoutLink()}
+	}},
+	{event: "deposit.received", kind: NoticeDepositReceived, text: func(d noticeData) noticeText {
+		body := "Received"
+		if d.From != "" {
+			body = "From " + d.From
+		}
+		if d.Memo != "" {
+			body += ", memo “" + d.Memo + "”"
+		}
+		if d.TransactionHash != "" {
+			body += ", transaction " + d.TransactionHash
+		}
+		return noticeText{"Deposit of " + d.amount() + " received", body + ".", "/console/vaults/" + d.VaultID}
+	}},
+	{event: "invoice.realisation_due", kind: NoticeRealisationDue, text: func(d noticeData) noticeText {
+		return noticeText{"Invoice " + d.Number + " must be paid by " + longDay(d.Limit) + " (rule 96A)", d.Message,
+			"/console/invoices/" + d.InvoiceID}
+	}},
+	{event: "vault.quarantined", kind: NoticeVaultQuarantined, text: func(d noticeData) noticeText {
+		return noticeText{"A vault was quarantined: it signs nothing until it is released",
+			d.Description + " Deposits are still booked.", "/console/vaults/" + d.VaultID}
+	}},
 }
 
 // cancelled is a payout its user cancelled: they know.
-func cancelled(data map[string]any) bool {
-	r, _ := data["failedReason"].(string)
-	return strings.HasPrefix(r, "CANCELLED")
-}
+func cancelled(d noticeData) bool { return strings.HasPrefix(d.FailedReason, "CANCELLED") }
 
-func on(event, kind, title, body, link string) eventNotice {
-	parse := func(s string) *template.Template {
-		return template.Must(template.New(event).Funcs(noticeFuncs).Option("missingkey=zero").Parse(s))
-	}
-	return eventNotice{event: event, kind: kind, title: parse(title), body: parse(body), link: parse(link)}
-}
-
-func (n eventNotice) unless(skip func(map[string]any) bool) eventNotice { n.skip = skip; return n }
-
-var noticeFuncs = template.FuncMap{"amount": noticeAmount, "inr": noticeINR, "day": longDay}
-
-// noticeAmount writes minor units of a currency for a person: ₹1,23,456.78,
-// USD 1,234.56.
-func noticeAmount(minor any, currency any) string {
-	n, ok := exact(minor)
-	cur, _ := currency.(string)
-	if !ok {
-		return cur
-	}
-	if cur == "INR" {
-		return noticeINR(minor)
-	}
-	exp := 2
-	if c, ok := money.Lookup(cur); ok {
-		exp = c.Exponent
-	}
-	return cur + " " + documents.FormatForeign(n, exp)
-}
-
-func noticeINR(paise any) string {
-	n, ok := exact(paise)
-	if !ok {
+// sentence is s ended by a full stop and a space, or nothing when s is empty.
+func sentence(s string) string {
+	if s == "" {
 		return ""
 	}
-	if n < 0 {
-		return "−₹" + documents.FormatINR(-n)
-	}
-	return "₹" + documents.FormatINR(n)
+	return s + ". "
 }
 
-// exact reads an integer the event's data holds as json.Number (or an
-// int64 the dated notices pass), never through a float.
-func exact(v any) (int64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		n, err := strconv.ParseInt(string(x), 10, 64)
-		return n, err == nil
-	case int64:
-		return x, true
+func (d noticeData) payoutLink() string { return "/console/payouts/" + d.PaymentID }
+
+// amount writes the event's amount for a person: ₹1,23,456.78, USD
+// 1,234.56; only the currency when the amount is not an integer.
+func (d noticeData) amount() string {
+	n, err := strconv.ParseInt(string(d.AmountMinor), 10, 64)
+	if err != nil {
+		return d.Currency
 	}
-	return 0, false
+	if d.Currency == "INR" {
+		return noticeINR(n)
+	}
+	exp := 2
+	if c, ok := money.Lookup(d.Currency); ok {
+		exp = c.Exponent
+	}
+	return d.Currency + " " + documents.FormatForeign(n, exp)
 }
 
-// render runs the row's templates over data.
-func (n eventNotice) render(data map[string]any) (title, body, link string, err error) {
-	out := make([]string, 3)
-	for i, t := range []*template.Template{n.title, n.body, n.link} {
-		var b bytes.Buffer
-		if err := t.Execute(&b, data); err != nil {
-			return "", "", "", err
-		}
-		out[i] = strings.TrimSpace(b.String())
+// noticeINR writes paise as rupees for a person: ₹1,23,456.78.
+func noticeINR(paise int64) string {
+	if paise < 0 {
+		return "−₹" + documents.FormatINR(-paise)
 	}
-	return out[0], out[1], out[2], nil
+	return "₹" + documents.FormatINR(paise)
+}
+
+// noticeINRExact is noticeINR of an amount in an event's data, never read
+// through a float; "" when it is not an integer.
+func noticeINRExact(paise json.Number) string {
+	n, err := strconv.ParseInt(string(paise), 10, 64)
+	if err != nil {
+		return ""
+	}
+	return noticeINR(n)
+}
+
+// render is the notice of an event with data: its words, trimmed.
+func (n eventNotice) render(d noticeData) noticeText {
+	t := n.text(d)
+	return noticeText{strings.TrimSpace(t.title), strings.TrimSpace(t.body), strings.TrimSpace(t.link)}
 }

@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/matryer/is"
@@ -80,14 +79,12 @@ func TestLUTNotice(t *testing.T) {
 // Every event row renders the words a user reads from the event's data,
 // amounts exact; a cancelled payout makes no notice.
 func TestEventNotices(t *testing.T) {
-	data := func(s string) map[string]any {
-		var m map[string]any
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		if err := d.Decode(&m); err != nil {
+	data := func(s string) noticeData {
+		var d noticeData
+		if err := json.Unmarshal([]byte(s), &d); err != nil {
 			t.Fatal(err)
 		}
-		return m
+		return d
 	}
 	rows := map[string]eventNotice{}
 	for _, n := range eventNotices {
@@ -104,14 +101,22 @@ func TestEventNotices(t *testing.T) {
 			"Deposit of EUR 5.00 received", "From GABC, transaction ab12.", "/console/vaults/vlt_1"},
 		{"payout.needs_attention", `{"paymentId":"pay_3","amountMinor":100,"currency":"INR","attention":"JOB_FAILED: stopped"}`,
 			"Payout of ₹1.00 has stopped and needs a person", "JOB_FAILED: stopped", "/console/payouts/pay_3"},
+		{"payout.manual_review", `{"paymentId":"pay_4","amountMinor":250000,"currency":"JPY","reviewReason":"amount over the review threshold"}`,
+			"Payout of JPY 250,000 is held for review", "amount over the review threshold. Nothing is sent until the review approves it.", "/console/payouts/pay_4"},
+		{"payout.manual_review", `{"paymentId":"pay_5","amountMinor":100,"currency":"EUR","reviewReason":""}`,
+			"Payout of EUR 1.00 is held for review", "Nothing is sent until the review approves it.", "/console/payouts/pay_5"},
+		{"payout.unknown", `{"paymentId":"pay_6","amountMinor":-5,"currency":"INR"}`, "Payout of −₹0.05: the network has not answered",
+			"payoutd keeps asking and the funds stay reserved until the network says whether it was paid.", "/console/payouts/pay_6"},
+		{"payout.completed", `{"paymentId":"pay_7","amountMinor":100,"currency":"GBP","amountInrPaise":null,"firaId":""}`,
+			"Payout of GBP 1.00 completed", "", "/console/payouts/pay_7"},
+		{"deposit.received", `{"vaultId":"vlt_2","amountMinor":1,"currency":"USD","from":"","memo":"inv 7","transactionHash":""}`,
+			"Deposit of USD 0.01 received", "Received, memo “inv 7”.", "/console/vaults/vlt_2"},
+		{"vault.quarantined", `{"vaultId":"vlt_3","description":"The chain shows a payment payoutd did not sign."}`,
+			"A vault was quarantined: it signs nothing until it is released", "The chain shows a payment payoutd did not sign. Deposits are still booked.", "/console/vaults/vlt_3"},
 	} {
 		t.Run(c.event, func(t *testing.T) {
 			is := is.New(t)
-			title, body, link, err := rows[c.event].render(data(c.data))
-			is.NoErr(err)
-			is.Equal(title, c.title)
-			is.Equal(body, c.body)
-			is.Equal(link, c.link)
+			is.Equal(rows[c.event].render(data(c.data)), noticeText{c.title, c.body, c.link})
 		})
 	}
 	is := is.New(t)
@@ -134,10 +139,7 @@ func TestRealisationNotice(t *testing.T) {
 			row = n
 		}
 	}
-	data := map[string]any{"invoiceId": "inv_1", "number": "INV/26-27/00001", "limit": "2027-05-01", "message": "Invoice INV/26-27/00001, exported under a LUT, is not fully paid."}
-	title, body, link, err := row.render(data)
-	is.NoErr(err)
-	is.Equal(title, "Invoice INV/26-27/00001 must be paid by 1 May 2027 (rule 96A)")
-	is.Equal(body, "Invoice INV/26-27/00001, exported under a LUT, is not fully paid.")
-	is.Equal(link, "/console/invoices/inv_1")
+	data := noticeData{InvoiceID: "inv_1", Number: "INV/26-27/00001", Limit: "2027-05-01", Message: "Invoice INV/26-27/00001, exported under a LUT, is not fully paid."}
+	is.Equal(row.render(data), noticeText{"Invoice INV/26-27/00001 must be paid by 1 May 2027 (rule 96A)",
+		"Invoice INV/26-27/00001, exported under a LUT, is not fully paid.", "/console/invoices/inv_1"})
 }
