@@ -44,6 +44,10 @@ const (
 	searchInsert = `INSERT INTO payment_search (rowid, counterparty_name, invoice_ref) VALUES `
 	searchValues = "(?,?,?)"
 	searchArgs   = 3
+	// searchMerge merges up to 8 pages of the search index's segments,
+	// where a level holds four or more (schema.sql, payment_search): done
+	// by every batch that adds rows, it keeps pace with what they add.
+	searchMerge = `INSERT INTO payment_search (payment_search, rank) VALUES ('merge', 8)`
 )
 
 // multiInsert holds the statements insertRows has built, one per row
@@ -128,9 +132,15 @@ func (b *batchRows) flush(ex sqlitex.Execer) error {
 		return fmt.Errorf("account balances: %w", err)
 	}
 	// Last: FTS5 writes its pending terms out at every statement savepoint
-	// after they were added; at COMMIT they go out once.
+	// after they were added; here they go out once, with a bounded merge.
+	if len(b.searchRows) == 0 {
+		return nil
+	}
 	if err := insertRows(ctx, ex, searchInsert, searchValues, "", searchArgs, b.searchRows); err != nil {
 		return fmt.Errorf("payment search index: %w", err)
+	}
+	if _, err := ex.ExecContext(ctx, searchMerge); err != nil {
+		return fmt.Errorf("payment search index merge: %w", err)
 	}
 	return nil
 }
