@@ -322,7 +322,7 @@ CREATE INDEX IF NOT EXISTS payments_user_client ON payments (user_id, client_id,
 CREATE VIRTUAL TABLE IF NOT EXISTS payment_search USING fts5(
   counterparty_name, invoice_ref, content = 'payments', columnsize = 0, tokenize = 'trigram');
 -- FTS5 left to itself merges its segments inside a COMMIT, a few hundred
--- pages at once after every 64 it writes: 20-45 ms during which the one
+-- pages at once after every 64 it writes: 17-34 ms during which the one
 -- writer does nothing else. Instead each batch that adds rows merges at
 -- most a few pages (store/log_rows.go), which keeps the index as merged.
 INSERT INTO payment_search (payment_search, rank) VALUES ('automerge', 0);

@@ -48,7 +48,8 @@ type Execer interface {
 // and at COMMIT the pages above the file's end are cut from the cache by
 // visiting every slot of its hash table. Such a commit costs time in
 // proportion to the pages cached, and most of a busy writer's commits
-// split a page somewhere.
+// split a page somewhere. (In a file past 1 GiB that number is inside the
+// file and no walk happens; payoutd's files are far smaller.)
 const writerCacheKiB = -8192
 
 // driver opens every connection.
