@@ -49,7 +49,7 @@ type Execer interface {
 // visiting every slot of its hash table. Such a commit costs time in
 // proportion to the pages cached, and most of a busy writer's commits
 // split a page somewhere. (In a file past 1 GiB that number is inside the
-// file and no walk happens; payoutd's files are far smaller.)
+// file and no walk happens.)
 const writerCacheKiB = -8192
 
 // driver opens every connection.
