@@ -79,7 +79,10 @@ var eventNotices = []eventNotice{
 	{event: "payout.completed", kind: NoticePayoutCompleted, text: func(d noticeData) noticeText {
 		var body string
 		if d.AmountINRPaise != "" {
-			body = noticeINRExact(d.AmountINRPaise) + " was credited to your books. "
+			if paise, ok := exact(d.AmountINRPaise); ok {
+				body = noticeINR(paise)
+			}
+			body += " was credited to your books. "
 		}
 		if d.FiraID != "" {
 			body += "Its FIRA is ready to download."
@@ -140,8 +143,8 @@ func (d noticeData) payoutLink() string { return "/console/payouts/" + d.Payment
 // amount writes the event's amount for a person: ₹1,23,456.78, USD
 // 1,234.56; only the currency when the amount is not an integer.
 func (d noticeData) amount() string {
-	n, err := strconv.ParseInt(string(d.AmountMinor), 10, 64)
-	if err != nil {
+	n, ok := exact(d.AmountMinor)
+	if !ok {
 		return d.Currency
 	}
 	if d.Currency == "INR" {
@@ -162,14 +165,11 @@ func noticeINR(paise int64) string {
 	return "₹" + documents.FormatINR(paise)
 }
 
-// noticeINRExact is noticeINR of an amount in an event's data, never read
-// through a float; "" when it is not an integer.
-func noticeINRExact(paise json.Number) string {
-	n, err := strconv.ParseInt(string(paise), 10, 64)
-	if err != nil {
-		return ""
-	}
-	return noticeINR(n)
+// exact reads an amount in an event's data as the integer it is, never
+// through a float.
+func exact(n json.Number) (int64, bool) {
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	return v, err == nil
 }
 
 // render is the notice of an event with data: its words, trimmed.
