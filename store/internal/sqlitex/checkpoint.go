@@ -12,20 +12,23 @@ import (
 // write connection, and every caller waiting for the writer waits with
 // it. A PASSIVE checkpoint on a connection of its own does the same copy
 // without blocking the writer, so this goroutine runs one soon after each
-// commit, and once it has copied everything the writer's next transaction
-// starts the WAL over, which keeps it small.
+// commit. The WAL starts over at the writer's next transaction only if
+// everything in it has been copied by then, which happens when the writer
+// pauses between batches.
 //
-// The writer's own automatic checkpoint stays as a backstop, at
-// writerCheckpointPages: at 1,000 it fired whenever this goroutine was a
-// few commits behind (under load it waits for a core like everyone else),
-// and then the writer copied and fsynced in its place.
+// The writer's own automatic checkpoint stays, at writerCheckpointPages:
+// at 1,000 it fired whenever this goroutine was a few commits behind
+// (under load it waits for a core like everyone else), and the writer
+// copied and fsynced in its place. At 10,000 it is what starts the WAL
+// over under sustained load, when the writer never pauses; by then this
+// goroutine has copied nearly everything, and that COMMIT takes a few
+// milliseconds more.
 
 // checkpointEvery is the least time between two background checkpoints.
 const checkpointEvery = 20 * time.Millisecond
 
 // writerCheckpointPages is the WAL's length in pages (4 KiB) at which the
-// writer checkpoints inside a COMMIT: only if background checkpoints stop
-// keeping up (a reader holding an old snapshot for long, or none running).
+// writer checkpoints inside a COMMIT (about 40 MB).
 const writerCheckpointPages = 10000
 
 type checkpointer struct {

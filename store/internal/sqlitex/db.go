@@ -69,8 +69,9 @@ func dsn(path string, readOnly bool) string {
 	for _, p := range pragmas {
 		q.Add("_pragma", p)
 	}
-	// A bigger page cache keeps the hot indexes of a busy file in memory
-	// instead of re-reading them through the VFS on every statement.
+	// A reader's page cache keeps the hot indexes of a busy file in memory
+	// instead of re-reading them through the VFS on every statement; the
+	// writer's is smaller (writerCacheKiB).
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 		q.Add("_pragma", "cache_size(-6144)")
