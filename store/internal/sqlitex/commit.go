@@ -3,6 +3,7 @@ package sqlitex
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -74,6 +75,8 @@ type committer struct {
 	careful     int           // batches left to run with savepoints, see carefulBatches
 	dataVersion int64
 	stats       CommitStats
+
+	args []driver.NamedValue // converted statement arguments, see direct_exec.go
 
 	synced  chan []*txRequest // committed batches waiting for the WAL fsync
 	ckpt    *checkpointer
@@ -269,7 +272,7 @@ func (c *committer) commit(batch []*txRequest, guarded bool) error {
 		c.hooks.Forget()
 		c.dataVersion = version
 	}
-	ex := &directExecer{conn: probe.conn, sqlTx: sqlTx}
+	ex := &directExecer{conn: probe.conn, sqlTx: sqlTx, args: &c.args}
 	for _, r := range batch {
 		if !guarded {
 			if c.runFn(ex, r) {
@@ -333,7 +336,7 @@ func (c *committer) runFn(ex *directExecer, r *txRequest) (failed bool) {
 	// connection ignores it anyway, see stmt_cache.go); with a cancellable
 	// context database/sql would also start a goroutine to watch every
 	// query's rows, on the single writer's path.
-	tx := &Tx{sql: ex.sqlTx, direct: directExecer{conn: ex.conn, sqlTx: ex.sqlTx}, ctx: context.WithoutCancel(r.ctx)}
+	tx := &Tx{sql: ex.sqlTx, direct: directExecer{conn: ex.conn, sqlTx: ex.sqlTx, args: ex.args}, ctx: context.WithoutCancel(r.ctx)}
 	c.inFn.Store(true)
 	r.tx, r.err = tx, protect(tx, r.fn)
 	c.inFn.Store(false)

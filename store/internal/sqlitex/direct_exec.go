@@ -32,13 +32,17 @@ type connProbe struct{ conn *cachingConn }
 type directExecer struct {
 	conn  *cachingConn
 	sqlTx *sql.Tx
-	buf   []driver.NamedValue
+	// args is the committer's one buffer for converted arguments: every
+	// statement runs on the committer goroutine and the driver has bound
+	// them by the time it returns, so one buffer serves them all, where
+	// one per transaction grew anew, by doubling, in every request.
+	args *[]driver.NamedValue
 }
 
 func (e *directExecer) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if e.conn != nil {
-		if nv, ok := directArgs(args, e.buf[:0]); ok {
-			e.buf = nv
+		if nv, ok := directArgs(args, (*e.args)[:0]); ok {
+			*e.args = nv
 			return e.conn.ExecContext(ctx, query, nv)
 		}
 	}
