@@ -108,8 +108,20 @@ func TestLiveCrashPaysOnce(t *testing.T) {
 				status, _, m := liveCall(t, "POST", cur.URL+"/api/v1/payments/initiate", key, map[string]any{
 					"amount": amount, "currency": "USD", "destinationAddress": dest})
 				is.Equal(status, 201)
-				status, _, m = liveCall(t, "POST", cur.URL+"/api/v1/payments/confirm", key, map[string]any{
-					"id": m["id"], "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": vaults[u]["id"]})
+				// A 503 is the rail unable to prove the vault's account just
+				// now (the RPC server out of reach, or its answer behind one
+				// payoutd has seen): nothing was written, and the documented
+				// answer is to ask again, as here.
+				id := m["id"]
+				wait.For(t, 15*time.Second, func() error {
+					status, _, m = liveCall(t, "POST", cur.URL+"/api/v1/payments/confirm", key, map[string]any{
+						"id": id, "destinationAddress": dest, "amount": amount, "currency": "USD", "vaultId": vaults[u]["id"]})
+					if status == 503 {
+						t.Logf("confirm %s: 503 %v; asking again", id, m["error"])
+						return fmt.Errorf("confirm %s still answered 503", id)
+					}
+					return nil
+				})
 				is.Equal(status, 201)
 				ids = append(ids, m["id"].(string))
 			}
