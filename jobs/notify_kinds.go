@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/payoutd/payoutd/documents"
@@ -79,7 +78,7 @@ var eventNotices = []eventNotice{
 	{event: "payout.completed", kind: NoticePayoutCompleted, text: func(d noticeData) noticeText {
 		var body string
 		if d.AmountINRPaise != "" {
-			if paise, ok := exact(d.AmountINRPaise); ok {
+			if paise, err := d.AmountINRPaise.Int64(); err == nil {
 				body = noticeINR(paise)
 			}
 			body += " was credited to your books. "
@@ -143,8 +142,8 @@ func (d noticeData) payoutLink() string { return "/console/payouts/" + d.Payment
 // amount writes the event's amount for a person: ₹1,23,456.78, USD
 // 1,234.56; only the currency when the amount is not an integer.
 func (d noticeData) amount() string {
-	n, ok := exact(d.AmountMinor)
-	if !ok {
+	n, err := d.AmountMinor.Int64()
+	if err != nil {
 		return d.Currency
 	}
 	if d.Currency == "INR" {
@@ -163,13 +162,6 @@ func noticeINR(paise int64) string {
 		return "−₹" + documents.FormatINR(-paise)
 	}
 	return "₹" + documents.FormatINR(paise)
-}
-
-// exact reads an amount in an event's data as the integer it is, never
-// through a float.
-func exact(n json.Number) (int64, bool) {
-	v, err := strconv.ParseInt(string(n), 10, 64)
-	return v, err == nil
 }
 
 // render is the notice of an event with data: its words, trimmed.
