@@ -34,26 +34,16 @@ type AuditEntry struct {
 // auditHash chains one row to its predecessor. Fields are length-prefixed so
 // no two different rows can serialise to the same bytes.
 func auditHash(prev string, seq, at int64, userID, actor, action, rtype, rid, reqID, changes string) string {
-	var nums [2][20]byte
-	s := strconv.AppendInt(nums[0][:0], seq, 10)
-	a := strconv.AppendInt(nums[1][:0], at, 10)
 	// Most rows fit the array; a longer one grows into the heap.
 	var buf [768]byte
-	b := appendHashField(buf[:0], prev)
-	b = appendHashField(b, s)
-	b = appendHashField(b, a)
-	for _, f := range [...]string{userID, actor, action, rtype, rid, reqID, changes} {
-		b = appendHashField(b, f)
+	b := buf[:0]
+	for _, f := range [...]string{prev, strconv.FormatInt(seq, 10), strconv.FormatInt(at, 10), userID, actor, action, rtype, rid, reqID, changes} {
+		b = strconv.AppendInt(b, int64(len(f)), 10)
+		b = append(b, ':')
+		b = append(b, f...)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
-}
-
-// appendHashField appends one field of auditHash: its length, ':', itself.
-func appendHashField[T string | []byte](b []byte, f T) []byte {
-	b = strconv.AppendInt(b, int64(len(f)), 10)
-	b = append(b, ':')
-	return append(b, f...)
 }
 
 // Audit appends a row to the audit log in this transaction.
