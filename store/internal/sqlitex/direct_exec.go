@@ -34,8 +34,8 @@ type directExecer struct {
 	sqlTx *sql.Tx
 	// args is the committer's one buffer for converted arguments: every
 	// statement runs on the committer goroutine and the driver has bound
-	// them by the time it returns, so one buffer serves them all, where
-	// one per transaction grew anew, by doubling, in every request.
+	// them by the time it returns, so one buffer serves every statement
+	// of every transaction and none grows a buffer of its own.
 	args *[]driver.NamedValue
 }
 
